@@ -1,0 +1,15 @@
+/// A WGS 84 position in degrees.
+public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
+  public let latitude: Double
+  public let longitude: Double
+
+  /// Creates a coordinate; nil when latitude is outside -90…90, longitude outside -180…180, or either is not finite.
+  public init?(latitude: Double, longitude: Double) {
+    guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), (-180...180).contains(longitude)
+    else { return nil }
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+
+  public var description: String { "\(latitude),\(longitude)" }
+}

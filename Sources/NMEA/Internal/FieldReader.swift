@@ -1,0 +1,209 @@
+/// Reads the comma-separated fields of a sentence body in order, without allocating.
+struct FieldReader {
+  private let base: UnsafePointer<UInt8>
+  private let end: Int
+  private var position: Int
+  private var exhausted = false
+
+  /// Creates a reader over `body` (the bytes after the address comma, before `*`).
+  init(_ body: UnsafeRawBufferPointer, from offset: Int) {
+    // An empty buffer may have a nil base address; point at a static byte instead.
+    base = body.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) } ?? FieldReader.emptyBase
+    end = body.count
+    position = offset
+    exhausted = offset > end
+  }
+
+  nonisolated(unsafe) private static let emptyBase: UnsafePointer<UInt8> = {
+    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    p.initialize(to: 0)
+    return UnsafePointer(p)
+  }()
+
+  /// The next field, empty when the field is empty, or an empty field once the sentence has no more.
+  @inline(__always)
+  mutating func next() -> Field {
+    if exhausted { return Field(base: base, start: 0, count: 0) }
+    var i = position
+    while i < end && base[i] != 0x2C { i += 1 }
+    let field = Field(base: base, start: position, count: i - position)
+    if i >= end { exhausted = true } else { position = i + 1 }
+    return field
+  }
+
+  /// Skips `n` fields.
+  @inline(__always)
+  mutating func skip(_ n: Int) { for _ in 0..<n { _ = next() } }
+
+  /// Whether every field has been read.
+  var isAtEnd: Bool { exhausted }
+}
+
+/// One field of a sentence: a view into the sentence's bytes.
+struct Field {
+  let base: UnsafePointer<UInt8>
+  let start: Int
+  let count: Int
+
+  var isEmpty: Bool { count == 0 }
+
+  @inline(__always)
+  subscript(_ i: Int) -> UInt8 { base[start + i] }
+
+  /// The first byte, or nil for an empty field.
+  var first: UInt8? { count > 0 ? base[start] : nil }
+
+  var string: String {
+    String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
+  }
+
+  /// An unsigned or signed decimal integer, nil when empty or malformed.
+  var int: Int? {
+    guard count > 0, count <= 18 else { return nil }
+    var i = 0
+    var negative = false
+    if self[0] == 0x2D || self[0] == 0x2B {  // '-' '+'
+      negative = self[0] == 0x2D
+      i = 1
+      guard count > 1 else { return nil }
+    }
+    var value = 0
+    while i < count {
+      let d = self[i] &- 0x30
+      guard d < 10 else { return nil }
+      value = value &* 10 &+ Int(d)
+      i += 1
+    }
+    return negative ? -value : value
+  }
+
+  /// A decimal number such as `-12.345`, nil when empty or malformed.
+  ///
+  /// Up to 18 significant digits the result is correctly rounded (one exact
+  /// integer divided by an exact power of ten); longer numbers fall back to
+  /// the standard library's parser.
+  var double: Double? {
+    guard count > 0 else { return nil }
+    var i = 0
+    var negative = false
+    if self[0] == 0x2D || self[0] == 0x2B {
+      negative = self[0] == 0x2D
+      i = 1
+    }
+    var mantissa: Int64 = 0
+    var significant = 0  // digits in the mantissa, leading zeros excluded
+    var anyDigit = false
+    var fractionDigits = 0
+    var seenPoint = false
+    while i < count {
+      let b = self[i]
+      if b == 0x2E {  // '.'
+        if seenPoint { return nil }
+        seenPoint = true
+      } else {
+        let d = b &- 0x30
+        guard d < 10 else { return nil }
+        anyDigit = true
+        if significant >= 18 || fractionDigits >= 22 { return slowDouble }
+        mantissa = mantissa &* 10 &+ Int64(d)
+        if mantissa > 0 { significant += 1 }
+        if seenPoint { fractionDigits += 1 }
+      }
+      i += 1
+    }
+    guard anyDigit else { return nil }
+    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    return negative ? -value : value
+  }
+
+  private var slowDouble: Double? { Double(string) }
+}
+
+/// Exact powers of ten, 10^0 through 10^22.
+let powersOfTen: [Double] = (0...22).map { exponent in
+  var value = 1.0
+  for _ in 0..<exponent { value *= 10 }
+  return value
+}
+
+extension Field {
+  /// A one-letter flag such as `A`/`V` status or `N`/`S` hemisphere; nil when empty.
+  var character: UInt8? { count >= 1 ? self[0] : nil }
+
+  /// `hhmmss` or `hhmmss.sss…`; nil when empty or malformed.
+  var timeOfDay: NMEATimeOfDay? {
+    guard count >= 6 else { return nil }
+    var h = 0, m = 0, s = 0
+    for i in 0..<6 {
+      let d = self[i] &- 0x30
+      guard d < 10 else { return nil }
+      switch i {
+      case 0, 1: h = h * 10 + Int(d)
+      case 2, 3: m = m * 10 + Int(d)
+      default: s = s * 10 + Int(d)
+      }
+    }
+    var nanos: Int64 = 0
+    if count > 6 {
+      guard self[6] == 0x2E else { return nil }
+      var scale: Int64 = 100_000_000
+      var i = 7
+      while i < count {
+        let d = self[i] &- 0x30
+        guard d < 10 else { return nil }
+        nanos += Int64(d) * scale
+        scale /= 10
+        i += 1
+      }
+    }
+    return NMEATimeOfDay(hours: h, minutes: m, seconds: s, nanoseconds: nanos)
+  }
+
+  /// `ddmm.mmmm` (latitude, `degreeDigits` 2) or `dddmm.mmmm` (longitude), signed by `hemisphere`.
+  ///
+  /// Degrees and whole minutes are read as integers and the fraction of a
+  /// minute separately, so no precision is lost to a `ddmm` float. Nil when
+  /// empty, malformed, or out of range (minutes ≥ 60, |lat| > 90, |lon| > 180).
+  func angle(hemisphere: Field, maximum: Double) -> Double? {
+    guard count >= 3 else { return nil }
+    var point = count
+    var wholeValue = 0
+    var i = 0
+    while i < count {
+      let b = self[i]
+      if b == 0x2E { point = i; break }
+      let d = b &- 0x30
+      guard d < 10 else { return nil }
+      wholeValue = wholeValue &* 10 &+ Int(d)
+      i += 1
+      if i > 9 { return nil }
+    }
+    guard point >= 2 else { return nil }
+    var fraction = 0.0
+    if point < count {
+      var mantissa: Int64 = 0
+      var digits = 0
+      var j = point + 1
+      while j < count {
+        let d = self[j] &- 0x30
+        guard d < 10 else { return nil }
+        if digits < 15 {
+          mantissa = mantissa * 10 + Int64(d)
+          digits += 1
+        }
+        j += 1
+      }
+      fraction = Double(mantissa) / powersOfTen[digits]
+    }
+    let degrees = wholeValue / 100
+    let minutes = Double(wholeValue % 100) + fraction
+    guard minutes < 60 else { return nil }
+    let value = Double(degrees) + minutes / 60
+    guard value <= maximum else { return nil }
+    switch hemisphere.character {
+    case 0x53, 0x57, 0x73, 0x77: return -value  // S W s w
+    case nil, 0x4E, 0x45, 0x6E, 0x65: return value  // N E n e
+    default: return nil
+    }
+  }
+}

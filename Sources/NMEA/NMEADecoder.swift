@@ -1,0 +1,141 @@
+/// Counts of what a decoder saw, for the one-line summary on stderr.
+public struct NMEADecoderStatistics: Hashable, Sendable {
+  /// Non-empty lines read: sentences, comments and junk lines.
+  public var lines = 0
+  /// Sentences decoded into a typed value.
+  public var accepted = 0
+  /// Lines not decoded, by reason.
+  public var checksum = 0
+  public var framing = 0
+  /// Well-formed sentences of a type the decoder does not interpret (including proprietary ones).
+  public var unknown = 0
+  /// Epochs completed, and those of them with a 2D or 3D fix.
+  public var epochs = 0
+  public var fixes = 0
+
+  public init() {}
+
+  /// Lines not decoded.
+  public var rejected: Int { checksum + framing + unknown }
+
+  mutating func count(_ rejection: NMEARejection) {
+    switch rejection {
+    case .checksum: checksum += 1
+    case .framing: framing += 1
+    case .unknown: unknown += 1
+    }
+  }
+
+  /// `lines 10, accepted 7, rejected 3 (checksum 1, framing 1, unknown 1), epochs 2, fixes 2`.
+  public var summary: String {
+    "lines \(lines), accepted \(accepted), rejected \(rejected) (checksum \(checksum), framing \(framing), unknown \(unknown)), epochs \(epochs), fixes \(fixes)"
+  }
+}
+
+/// A streaming NMEA 0183 decoder: bytes in, one ``NMEAFix`` per epoch out.
+///
+/// It chains ``NMEALineFramer``, ``NMEAMessage`` and ``NMEAEpochAssembler``
+/// and reads `# Date: yyyy-mm-dd` header comments. Nothing in the input makes
+/// it fail: bad lines are counted in ``statistics`` and skipped. Memory is
+/// constant whatever the input size. Feed chunks of any size, then call
+/// ``finish(_:)`` once at the end of the input.
+///
+/// ```swift
+/// var decoder = NMEADecoder()
+/// try decoder.decode(chunk) { fix in print(fix) }
+/// try decoder.finish { fix in print(fix) }
+/// print(decoder.statistics.summary)
+/// ```
+public struct NMEADecoder: Sendable {
+  public private(set) var statistics = NMEADecoderStatistics()
+  private var framer: NMEALineFramer
+  private var assembler: NMEAEpochAssembler
+
+  /// Creates a decoder.
+  /// - Parameters:
+  ///   - options: date resolution, see ``NMEAEpochAssembler/Options``.
+  ///   - maximumLineLength: the framer's limit, see ``NMEALineFramer/maximumLength``.
+  public init(options: NMEAEpochAssembler.Options = .init(), maximumLineLength: Int = 200) {
+    framer = NMEALineFramer(maximumLength: maximumLineLength)
+    assembler = NMEAEpochAssembler(options: options)
+  }
+
+  /// The `# Date:` header seen so far, if any.
+  public var headerDate: NMEADate? { assembler.headerDate }
+
+  /// Decodes a chunk; `onFix` receives every epoch completed within it (fix or no fix, see ``NMEAFix/mode``).
+  public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    var framer = self.framer
+    defer { self.framer = framer }
+    try framer.append(bytes) { frame in try handle(frame, onFix) }
+  }
+
+  /// Decodes a chunk given as any contiguous byte collection.
+  public mutating func decode(_ bytes: [UInt8], _ onFix: (NMEAFix) throws -> Void) rethrows {
+    try bytes.withUnsafeBytes { try decode($0, onFix) }
+  }
+
+  /// Ends the input: completes a last line without a line ending and the last epoch.
+  public mutating func finish(_ onFix: (NMEAFix) throws -> Void) rethrows {
+    var framer = self.framer
+    defer { self.framer = framer }
+    try framer.finish { frame in try handle(frame, onFix) }
+    statistics.lines = framer.lineCount
+    if let fix = assembler.finish() { try emit(fix, onFix) }
+  }
+
+  private mutating func handle(_ frame: NMEALineFramer.Frame, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    switch frame {
+    case .sentence(let line):
+      let parsed: NMEAMessage
+      do {
+        parsed = NMEAMessage.decode(try SentenceFrame(line))
+      } catch {
+        statistics.count(error.reason)
+        return
+      }
+      if case .unknown = parsed {
+        statistics.unknown += 1
+        return
+      }
+      statistics.accepted += 1
+      if let fix = assembler.add(parsed) { try emit(fix, onFix) }
+    case .comment(let text):
+      if let date = NMEADecoder.headerDate(text) { assembler.setHeaderDate(date) }
+    case .rejected(let error):
+      statistics.count(error.reason)
+    }
+    statistics.lines = framer.lineCount
+  }
+
+  private mutating func emit(_ fix: NMEAFix, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    statistics.epochs += 1
+    if fix.mode >= .twoD { statistics.fixes += 1 }
+    try onFix(fix)
+  }
+
+  /// Parses a `# Date: yyyy-mm-dd` comment as gpsd does: the year is required
+  /// (1968–2200), a missing or out-of-range month or day becomes 1.
+  static func headerDate(_ text: UnsafeRawBufferPointer) -> NMEADate? {
+    let prefix = Array("# Date: ".utf8)
+    guard text.count > prefix.count, text.starts(with: prefix) else { return nil }
+    var numbers: [Int] = []
+    var current: Int?
+    for byte in text.dropFirst(prefix.count) {
+      if byte >= 0x30 && byte <= 0x39 {
+        current = (current ?? 0) * 10 + Int(byte - 0x30)
+        if current! > 100_000 { return nil }
+      } else {
+        guard let value = current else { break }
+        numbers.append(value)
+        current = nil
+        if byte != 0x2D || numbers.count == 3 { break }
+      }
+    }
+    if let current, numbers.count < 3 { numbers.append(current) }
+    guard let year = numbers.first, (1968...2200).contains(year) else { return nil }
+    let month = numbers.count > 1 && (1...12).contains(numbers[1]) ? numbers[1] : 1
+    let day = numbers.count > 2 ? numbers[2] : 1
+    return NMEADate(year: year, month: month, day: day) ?? NMEADate(year: year, month: month, day: 1)
+  }
+}

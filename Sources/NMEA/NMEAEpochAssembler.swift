@@ -1,0 +1,269 @@
+/// Merges the sentences of one time stamp into one ``NMEAFix``, and resolves their dates.
+///
+/// An epoch is a run of consecutive sentences with the same time of day;
+/// sentences without a time (GSA, GSV, VTG) join the epoch in progress. The
+/// epoch is complete when a sentence with another time arrives, or at
+/// ``finish()``. This is gpsd's unit of comparison: its last report for a time stamp.
+///
+/// Merging, following gpsd:
+/// - position from GGA (quality > 0), RMC (status `A`), GLL (status `A`) and GNS
+///   (any constellation with a fix); the last one in the epoch wins;
+/// - altitude MSL and geoid separation from GGA/GNS; speed and track from RMC/VTG;
+/// - the mode from GSA when it says 2D or 3D, otherwise 3D when an altitude is
+///   known, else 2D; an epoch without a position is ``NMEAFix/Mode/noFix``.
+///
+/// Dates, following gpsd:
+/// - the date comes from RMC (two-digit year) or ZDA (four-digit year) and is
+///   carried to later epochs (moving to the next day when the time of day wraps);
+///   without any date an epoch has no ``NMEAFix/time``, unless ``Options/date`` is set;
+/// - a two-digit year is placed in the century of the reference year (the
+///   `# Date:` header or ``Options/date``), choosing the nearest, else 2000–2079;
+/// - GPS week rollover: a time more than 512 weeks before the reference date is
+///   moved forward by 1024 weeks (repeatedly), as receivers with a stale week
+///   counter report dates 19.6 years in the past.
+public struct NMEAEpochAssembler: Sendable {
+  /// How dates are resolved.
+  public struct Options: Sendable, Hashable {
+    /// The date of the log's first epoch, for logs whose sentences carry no date. Also a rollover reference.
+    public var date: NMEADate?
+    public init(date: NMEADate? = nil) { self.date = date }
+  }
+
+  public var options: Options
+  /// The reference date from a `# Date:` header; `options.date` takes precedence.
+  public private(set) var headerDate: NMEADate?
+
+  private var epoch = Epoch()
+  private var inEpoch = false
+  private var lastDate: NMEADate?
+  private var lastTimeOfDay: NMEATimeOfDay?
+
+  public init(options: Options = Options()) {
+    self.options = options
+    lastDate = options.date
+  }
+
+  /// The date that resolves centuries and week rollovers.
+  public var referenceDate: NMEADate? { options.date ?? headerDate }
+
+  /// Records a `# Date: yyyy-mm-dd` header (parsed leniently, as gpsd parses it).
+  public mutating func setHeaderDate(_ date: NMEADate) { headerDate = date }
+
+  /// Adds one sentence; returns the previous epoch's fix when this sentence starts a new epoch.
+  public mutating func add(_ message: NMEAMessage) -> NMEAFix? {
+    var completed: NMEAFix?
+    if let time = message.timeOfDay {
+      if inEpoch, let current = epoch.timeOfDay, current != time {
+        completed = complete()
+      }
+      if !inEpoch || epoch.timeOfDay == nil {
+        epoch.timeOfDay = time
+        epoch.startDate = dateCarried(to: time)
+      }
+      inEpoch = true
+    } else {
+      switch message {
+      case .gsa, .gsv, .vtg, .gll, .gst:
+        inEpoch = true
+      default:
+        return nil
+      }
+    }
+    merge(message)
+    return completed
+  }
+
+  /// Completes the epoch in progress at the end of the input.
+  public mutating func finish() -> NMEAFix? {
+    inEpoch ? complete() : nil
+  }
+
+  private mutating func merge(_ message: NMEAMessage) {
+    switch message {
+    case .gga(let s):
+      if s.hasFix {
+        epoch.position(s.latitude, s.longitude)
+        epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
+        epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
+        epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
+        epoch.hdop = s.hdop ?? epoch.hdop
+      }
+      epoch.quality = s.quality ?? epoch.quality
+    case .rmc(let s):
+      if s.isValid, let d = s.date, let date = resolve(d) { learn(date) }
+      if s.hasFix {
+        epoch.position(s.latitude, s.longitude)
+        epoch.speed = s.speedKnots.map { $0 * knotsToMetersPerSecond } ?? epoch.speed
+        epoch.track = s.track ?? epoch.track
+        epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
+      }
+    case .gll(let s):
+      if s.hasFix { epoch.position(s.latitude, s.longitude) }
+    case .gns(let s):
+      if s.hasFix {
+        epoch.position(s.latitude, s.longitude)
+        epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
+        epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
+        epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
+        epoch.hdop = s.hdop ?? epoch.hdop
+      }
+    case .gsa(let s):
+      epoch.gsaMode = s.fixMode ?? epoch.gsaMode
+      epoch.pdop = s.pdop ?? epoch.pdop
+      epoch.hdop = s.hdop ?? epoch.hdop
+      epoch.vdop = s.vdop ?? epoch.vdop
+    case .gsv(let s):
+      if let n = s.satellitesInView { epoch.inView(s.talker, n) }
+    case .vtg(let s):
+      if s.modeIndicator != "N" {
+        epoch.speed = s.speedMetersPerSecond ?? epoch.speed
+        epoch.track = s.trackTrue ?? epoch.track
+      }
+    case .zda(let s):
+      if let d = s.date { learn(d) }
+    case .gst(let s):
+      epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
+      epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
+      epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
+    case .unknown:
+      break
+    }
+  }
+
+  /// Records a date a sentence of the current epoch carried: it dates this epoch and later ones.
+  private mutating func learn(_ date: NMEADate) { epoch.learnedDate = date }
+
+  /// The last known date, moved to the next day when the time of day wrapped past midnight.
+  private func dateCarried(to time: NMEATimeOfDay) -> NMEADate? {
+    guard let last = lastDate else { return nil }
+    if let lastTime = lastTimeOfDay,
+      time.nanosecondsSinceMidnight + 43_200_000_000_000 < lastTime.nanosecondsSinceMidnight
+    {
+      return last.next
+    }
+    return last
+  }
+
+  private func resolve(_ d: RMC.Date) -> NMEADate? {
+    var year = 2000 + d.yearOfCentury
+    if let reference = referenceDate?.year {
+      let base = reference - reference % 100 + d.yearOfCentury
+      year = [base - 100, base, base + 100].min { abs($0 - reference) < abs($1 - reference) }!
+    } else if year >= 2080 {
+      year -= 100
+    }
+    return NMEADate(year: year, month: d.month, day: d.day)
+  }
+
+  private mutating func complete() -> NMEAFix {
+    let e = epoch
+    epoch = Epoch()
+    inEpoch = false
+    var fix = NMEAFix(mode: .noFix)
+    fix.timeOfDay = e.timeOfDay
+    if let lat = e.latitude, let lon = e.longitude {
+      fix.latitude = lat
+      fix.longitude = lon
+      if let m = e.gsaMode, m >= 2 {
+        fix.mode = m >= 3 ? .threeD : .twoD
+      } else {
+        fix.mode = e.altitudeMSL != nil ? .threeD : .twoD
+      }
+      fix.altitudeMSL = e.altitudeMSL
+      fix.geoidSeparation = e.geoidSeparation
+      fix.speed = e.speed
+      fix.track = e.track
+      fix.magneticVariation = e.magneticVariation
+    }
+    fix.quality = e.quality
+    fix.satellitesUsed = e.satellitesUsed
+    fix.satellitesInView = e.satellitesInViewTotal
+    fix.hdop = e.hdop
+    fix.vdop = e.vdop
+    fix.pdop = e.pdop
+    fix.latitudeError = e.latitudeError
+    fix.longitudeError = e.longitudeError
+    fix.altitudeError = e.altitudeError
+    if let tod = e.timeOfDay {
+      if let date = e.learnedDate ?? e.startDate {
+        fix.time = correctRollover(NMEATimestamp(date: date, time: tod))
+      }
+      if let date = e.learnedDate ?? e.startDate {
+        lastDate = date
+        lastTimeOfDay = tod
+      }
+    }
+    return fix
+  }
+
+  private func correctRollover(_ t: NMEATimestamp) -> NMEATimestamp {
+    guard let reference = referenceDate else { return t }
+    let limit = Int64(reference.daysSinceUnixEpoch) * 86_400_000_000_000 - NMEATimestamp.gpsRolloverNanoseconds / 2
+    var corrected = t
+    while corrected.nanosecondsSinceUnixEpoch < limit {
+      corrected.nanosecondsSinceUnixEpoch += NMEATimestamp.gpsRolloverNanoseconds
+    }
+    return corrected
+  }
+}
+
+/// What the sentences of one epoch have said so far.
+private struct Epoch: Sendable {
+  var timeOfDay: NMEATimeOfDay?
+  /// The date carried from earlier epochs.
+  var startDate: NMEADate?
+  /// The last date a sentence of this epoch carried.
+  var learnedDate: NMEADate?
+  var latitude: Double?
+  var longitude: Double?
+  var altitudeMSL: Double?
+  var geoidSeparation: Double?
+  var speed: Double?
+  var track: Double?
+  var magneticVariation: Double?
+  var quality: Int?
+  var satellitesUsed: Int?
+  var gsaMode: Int?
+  var hdop: Double?
+  var vdop: Double?
+  var pdop: Double?
+  var latitudeError: Double?
+  var longitudeError: Double?
+  var altitudeError: Double?
+  var inViewTalkers: (NMEATalker, Int)?
+  var inViewOthers: [NMEATalker: Int] = [:]
+
+  mutating func position(_ lat: Double?, _ lon: Double?) {
+    guard let lat, let lon else { return }
+    latitude = lat
+    longitude = lon
+  }
+
+  mutating func inView(_ talker: NMEATalker, _ count: Int) {
+    if inViewTalkers == nil || inViewTalkers!.0 == talker {
+      inViewTalkers = (talker, count)
+    } else {
+      inViewOthers[talker] = count
+    }
+  }
+
+  var satellitesInViewTotal: Int? {
+    guard let first = inViewTalkers else { return nil }
+    return first.1 + inViewOthers.values.reduce(0, +)
+  }
+}
+
+extension NMEAMessage {
+  /// The time of day the sentence carries, if its type has one.
+  public var timeOfDay: NMEATimeOfDay? {
+    switch self {
+    case .gga(let s): s.time
+    case .rmc(let s): s.time
+    case .gll(let s): s.time
+    case .gns(let s): s.time
+    case .zda(let s): s.time
+    case .gst(let s): s.time
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/// A UTC instant with nanosecond resolution, as nanoseconds since 1970-01-01T00:00:00Z.
+public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+  public var nanosecondsSinceUnixEpoch: Int64
+
+  public init(nanosecondsSinceUnixEpoch: Int64) { self.nanosecondsSinceUnixEpoch = nanosecondsSinceUnixEpoch }
+
+  /// The instant `time` on `date`, UTC.
+  public init(date: NMEADate, time: NMEATimeOfDay) {
+    nanosecondsSinceUnixEpoch = Int64(date.daysSinceUnixEpoch) * 86_400_000_000_000 + time.nanosecondsSinceMidnight
+  }
+
+  /// Seconds since the Unix epoch, as a `Double`.
+  public var secondsSinceUnixEpoch: Double { Double(nanosecondsSinceUnixEpoch) / 1e9 }
+
+  public var date: NMEADate {
+    NMEADate(daysSinceUnixEpoch: Int(nanosecondsSinceUnixEpoch.floorDiv(86_400_000_000_000)))
+  }
+
+  public static func < (a: Self, b: Self) -> Bool { a.nanosecondsSinceUnixEpoch < b.nanosecondsSinceUnixEpoch }
+
+  /// ISO 8601 with milliseconds and `Z`, as gpsd prints it: `2019-04-07T00:02:31.420Z`.
+  ///
+  /// Milliseconds are rounded to nearest, as gpsd rounds.
+  public var iso8601: String {
+    let ms = (nanosecondsSinceUnixEpoch + 500_000).floorDiv(1_000_000)
+    let days = ms.floorDiv(86_400_000)
+    let msOfDay = Int(ms - days * 86_400_000)
+    let d = NMEADate(daysSinceUnixEpoch: Int(days))
+    let h = msOfDay / 3_600_000, m = msOfDay / 60_000 % 60, s = msOfDay / 1000 % 60, f = msOfDay % 1000
+    return "\(d)T\(pad2(h)):\(pad2(m)):\(pad2(s)).\(pad3(f))Z"
+  }
+
+  public var description: String { iso8601 }
+
+  /// 1024 GPS weeks, the period of the GPS week counter, in nanoseconds.
+  public static let gpsRolloverNanoseconds: Int64 = 1024 * 7 * 86_400 * 1_000_000_000
+}
+
+extension Int64 {
+  @inline(__always) func floorDiv(_ d: Int64) -> Int64 {
+    let q = self / d
+    return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
+  }
+}
+
+/// One epoch of a receiver's output merged into one fix: everything its sentences said about one time stamp.
+///
+/// Members that no sentence of the epoch reported are nil.
+public struct NMEAFix: Hashable, Sendable {
+  /// The fix mode, with gpsd's numbering.
+  public enum Mode: Int, Hashable, Sendable, Comparable {
+    case noFix = 1
+    case twoD = 2
+    case threeD = 3
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  /// UTC time of the epoch; nil while the date is not yet known (no RMC/ZDA date and no `--date`).
+  public var time: NMEATimestamp?
+  /// The time of day the sentences carried; nil for epochs of sentences without time.
+  public var timeOfDay: NMEATimeOfDay?
+  public var mode: Mode
+  /// Degrees, WGS 84; nil when there is no fix.
+  public var latitude: Double?
+  public var longitude: Double?
+  /// Metres above mean sea level.
+  public var altitudeMSL: Double?
+  /// Geoid separation as reported by the receiver, metres.
+  public var geoidSeparation: Double?
+  /// Speed over ground, m/s.
+  public var speed: Double?
+  /// Course over ground, degrees true.
+  public var track: Double?
+  public var magneticVariation: Double?
+  /// GGA fix quality (0 invalid, 1 GPS, 2 DGPS, 4 RTK fixed, 5 RTK float, …).
+  public var quality: Int?
+  public var satellitesUsed: Int?
+  public var satellitesInView: Int?
+  public var hdop: Double?
+  public var vdop: Double?
+  public var pdop: Double?
+  /// 1-sigma errors from GST, metres.
+  public var latitudeError: Double?
+  public var longitudeError: Double?
+  public var altitudeError: Double?
+
+  /// Height above the WGS 84 ellipsoid, metres: MSL altitude plus the receiver's geoid separation.
+  public var altitudeHAE: Double? {
+    guard let altitudeMSL, let geoidSeparation else { return nil }
+    return altitudeMSL + geoidSeparation
+  }
+
+  public init(mode: Mode) { self.mode = mode }
+}

@@ -1,0 +1,24 @@
+/// GLL: geographic position, time and status.
+public struct GLL: Hashable, Sendable {
+  public var talker: NMEATalker
+  public var latitude: Double?
+  public var longitude: Double?
+  public var time: NMEATimeOfDay?
+  /// `A` (valid) is true, `V` false; nil when the receiver leaves it out (pre-2.0 sentences).
+  public var isValid: Bool?
+  public var modeIndicator: Character?
+
+  /// Whether the sentence reports a position: a position, status not `V` and mode not `N`.
+  public var hasFix: Bool { latitude != nil && longitude != nil && isValid != false && modeIndicator != "N" }
+
+  init(talker: NMEATalker, _ f: inout FieldReader) {
+    self.talker = talker
+    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
+    latitude = lat.angle(hemisphere: ns, maximum: 90)
+    longitude = lon.angle(hemisphere: ew, maximum: 180)
+    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    time = f.next().timeOfDay
+    isValid = f.next().character.map { $0 == 0x41 }
+    modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+  }
+}

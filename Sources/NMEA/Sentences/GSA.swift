@@ -1,0 +1,30 @@
+/// GSA: fix mode, satellites used in the solution and dilutions of precision.
+public struct GSA: Hashable, Sendable {
+  public var talker: NMEATalker
+  /// `M` manual or `A` automatic 2D/3D selection.
+  public var selectionMode: Character?
+  /// 1 no fix, 2 2D, 3 3D.
+  public var fixMode: Int?
+  /// The IDs of the satellites used (up to 12, empty fields left out).
+  public var satelliteIDs: [Int]
+  public var pdop: Double?
+  public var hdop: Double?
+  public var vdop: Double?
+  /// NMEA 4.1 GNSS system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
+  public var systemID: Int?
+
+  init(talker: NMEATalker, _ f: inout FieldReader) {
+    self.talker = talker
+    selectionMode = f.next().character.map { Character(Unicode.Scalar($0)) }
+    fixMode = f.next().int
+    var ids: [Int] = []
+    for _ in 0..<12 {
+      if let id = f.next().int { ids.append(id) }
+    }
+    satelliteIDs = ids
+    pdop = f.next().double
+    hdop = f.next().double
+    vdop = f.next().double
+    systemID = f.next().int
+  }
+}

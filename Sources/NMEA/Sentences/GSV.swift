@@ -1,0 +1,44 @@
+/// GSV: satellites in view, up to four per sentence.
+public struct GSV: Hashable, Sendable {
+  /// One satellite of a GSV sentence.
+  public struct Satellite: Hashable, Sendable {
+    public var id: Int
+    /// Degrees above the horizon.
+    public var elevation: Int?
+    /// Degrees true.
+    public var azimuth: Int?
+    /// Signal-to-noise ratio, dB-Hz; nil when not tracking.
+    public var snr: Int?
+  }
+
+  public var talker: NMEATalker
+  public var totalMessages: Int?
+  public var messageNumber: Int?
+  public var satellitesInView: Int?
+  public var satellites: [Satellite]
+  /// NMEA 4.1 signal ID, when present.
+  public var signalID: Int?
+
+  init(talker: NMEATalker, _ f: inout FieldReader) {
+    self.talker = talker
+    totalMessages = f.next().int
+    messageNumber = f.next().int
+    satellitesInView = f.next().int
+    var sats: [Satellite] = []
+    var trailing: Int?
+    while !f.isAtEnd {
+      let id = f.next()
+      if f.isAtEnd {
+        // A lone trailing field is the NMEA 4.1 signal ID.
+        trailing = id.int
+        break
+      }
+      let el = f.next(), az = f.next(), snr = f.next()
+      if let prn = id.int {
+        sats.append(Satellite(id: prn, elevation: el.int, azimuth: az.int, snr: snr.int))
+      }
+    }
+    satellites = sats
+    signalID = trailing
+  }
+}

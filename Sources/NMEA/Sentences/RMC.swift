@@ -1,0 +1,50 @@
+/// RMC: the recommended minimum — time, status, position, speed, track, date, variation.
+public struct RMC: Hashable, Sendable {
+  /// The day, month and two-digit year of an RMC date field (`ddmmyy`).
+  public struct Date: Hashable, Sendable {
+    public var day: Int
+    public var month: Int
+    /// The year modulo 100, as sent.
+    public var yearOfCentury: Int
+  }
+
+  public var talker: NMEATalker
+  public var time: NMEATimeOfDay?
+  /// `A` (valid) is true, `V` (warning) false.
+  public var isValid: Bool
+  public var latitude: Double?
+  public var longitude: Double?
+  /// Speed over ground, knots.
+  public var speedKnots: Double?
+  /// Course over ground, degrees true.
+  public var track: Double?
+  public var date: Date?
+  /// Magnetic variation, degrees, east positive.
+  public var magneticVariation: Double?
+  /// NMEA 2.3 mode indicator (`A` autonomous, `D` differential, `E` estimated, `N` not valid, …).
+  public var modeIndicator: Character?
+
+  /// Whether the sentence reports a position fix: status `A`, a position, and a mode other than `N`.
+  public var hasFix: Bool { isValid && latitude != nil && longitude != nil && modeIndicator != "N" }
+
+  init(talker: NMEATalker, _ f: inout FieldReader) {
+    self.talker = talker
+    time = f.next().timeOfDay
+    isValid = f.next().character == 0x41
+    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
+    latitude = lat.angle(hemisphere: ns, maximum: 90)
+    longitude = lon.angle(hemisphere: ew, maximum: 180)
+    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    speedKnots = f.next().double
+    track = f.next().double
+    let d = f.next()
+    if d.count == 6, let v = d.int, v >= 0 {
+      let parsed = Date(day: v / 10000, month: v / 100 % 100, yearOfCentury: v % 100)
+      date = (1...31).contains(parsed.day) && (1...12).contains(parsed.month) ? parsed : nil
+    }
+    let variation = f.next().double
+    let direction = f.next().character
+    magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
+    modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+  }
+}

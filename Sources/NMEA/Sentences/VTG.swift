@@ -1,0 +1,43 @@
+/// VTG: track made good and speed over ground.
+public struct VTG: Hashable, Sendable {
+  public var talker: NMEATalker
+  /// Degrees true.
+  public var trackTrue: Double?
+  /// Degrees magnetic.
+  public var trackMagnetic: Double?
+  public var speedKnots: Double?
+  public var speedKmh: Double?
+  public var modeIndicator: Character?
+
+  /// Speed in metres per second, from knots when present, else from km/h.
+  public var speedMetersPerSecond: Double? {
+    if let k = speedKnots { return k * knotsToMetersPerSecond }
+    return speedKmh.map { $0 / 3.6 }
+  }
+
+  init(talker: NMEATalker, _ f: inout FieldReader) {
+    self.talker = talker
+    let first = f.next()
+    let second = f.next()
+    if second.character == 0x54 || (second.isEmpty && !f.isAtEnd) {
+      // NMEA 2.x layout: value, unit letter pairs.
+      trackTrue = first.double
+      trackMagnetic = f.next().double
+      f.skip(1)
+      speedKnots = f.next().double
+      f.skip(1)
+      speedKmh = f.next().double
+      f.skip(1)
+      modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+    } else {
+      // NMEA 1.x layout without unit letters.
+      trackTrue = first.double
+      trackMagnetic = second.double
+      speedKnots = f.next().double
+      speedKmh = f.next().double
+    }
+  }
+}
+
+/// Knots to metres per second, the factor gpsd uses.
+public let knotsToMetersPerSecond = 1852.0 / 3600.0

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct LocEmu: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "locemu",
+    abstract: "A scriptable location \"device\" for Linux: decode and replay GPS traces.",
+    discussion: """
+      Fix records go to standard output as JSON lines with gpsd's TPV member \
+      names (time, mode, lat, lon, altMSL, altHAE, speed, track); diagnostics \
+      and summaries go to standard error.
+      """,
+    subcommands: [Decode.self]
+  )
+}
