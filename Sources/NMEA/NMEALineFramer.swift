@@ -170,6 +170,11 @@ public struct NMEALineFramer: Sendable {
         }
       }
     }
+    if mode == .sentence && start >= 0 {
+      // A sentence began on this chunk's last byte(s): keep it for the next chunk.
+      pending.removeAll(keepingCapacity: true)
+      pending.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
+    }
   }
 
   /// Completes the last line of the stream, which may lack a line ending.

@@ -82,6 +82,12 @@ public struct NMEAAddress: Hashable, Sendable, CustomStringConvertible {
   /// The start character, `$` or `!`.
   public var start: Character
 
+  public init(talker: NMEATalker?, type: String, start: Character = "$") {
+    self.talker = talker
+    self.type = type
+    self.start = start
+  }
+
   public var isProprietary: Bool { talker == nil }
 
   public var description: String { (talker.map { "\($0)" } ?? "P") + type }

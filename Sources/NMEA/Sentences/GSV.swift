@@ -9,6 +9,13 @@ public struct GSV: Hashable, Sendable {
     public var azimuth: Int?
     /// Signal-to-noise ratio, dB-Hz; nil when not tracking.
     public var snr: Int?
+
+    public init(id: Int, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil) {
+      self.id = id
+      self.elevation = elevation
+      self.azimuth = azimuth
+      self.snr = snr
+    }
   }
 
   public var talker: NMEATalker

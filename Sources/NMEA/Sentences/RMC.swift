@@ -6,6 +6,12 @@ public struct RMC: Hashable, Sendable {
     public var month: Int
     /// The year modulo 100, as sent.
     public var yearOfCentury: Int
+
+    public init(day: Int, month: Int, yearOfCentury: Int) {
+      self.day = day
+      self.month = month
+      self.yearOfCentury = yearOfCentury
+    }
   }
 
   public var talker: NMEATalker

@@ -1,0 +1,80 @@
+import NMEA
+import Testing
+
+struct SentenceTests {
+  @Test func decodesGGA() throws {
+    guard case .gga(let s) = try NMEAMessage("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47") else {
+      Issue.record("not a GGA")
+      return
+    }
+    #expect(s.talker == .gps)
+    #expect(s.time == NMEATimeOfDay(hours: 12, minutes: 35, seconds: 19))
+    #expect(abs(s.latitude! - 48.1173) < 1e-12)
+    #expect(abs(s.longitude! - 11.516666666666667) < 1e-12)
+    #expect(s.quality == 1 && s.satellitesUsed == 8 && s.hdop == 0.9)
+    #expect(s.altitudeMSL == 545.4 && s.geoidSeparation == 46.9)
+    #expect(s.hasFix)
+  }
+
+  @Test func rejectsBadChecksum() {
+    #expect(throws: NMEAParseError.checksumMismatch(expected: 0x48, actual: 0x47)) {
+      try NMEAMessage("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48")
+    }
+    #expect(throws: NMEAParseError.malformedChecksum) {
+      try NMEAMessage("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4")
+    }
+  }
+
+  @Test func acceptsSentenceWithoutChecksum() throws {
+    guard case .zda(let z) = try NMEAMessage("$GPZDA,201530.00,04,07,2002,00,00") else {
+      Issue.record("not a ZDA")
+      return
+    }
+    #expect(z.date == NMEADate(year: 2002, month: 7, day: 4))
+  }
+
+  @Test(arguments: ["GP", "GN", "GL", "GA", "GB", "BD", "QZ", "GI"])
+  func acceptsEveryTalker(talker: String) throws {
+    let body = "\(talker)RMC,225446,A,4916.45,N,12311.12,W,000.5,054.7,191194,020.3,E"
+    let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+    let hex = String(sum, radix: 16, uppercase: true)
+    let line = "$\(body)*\(hex.count == 1 ? "0" + hex : hex)"
+    guard case .rmc(let r) = try NMEAMessage(line) else {
+      Issue.record("not an RMC")
+      return
+    }
+    #expect(r.talker.description == talker)
+    #expect(r.date == RMC.Date(day: 19, month: 11, yearOfCentury: 94))
+    #expect(r.magneticVariation == 20.3)
+  }
+
+  @Test func countsProprietaryAndUnknownAsUnknown() throws {
+    #expect(try NMEAMessage("$PGRME,15.0,M,45.0,M,25.0,M*1C") == .unknown(NMEAAddress(talker: nil, type: "GRME", start: "$")))
+    guard case .unknown(let a) = try NMEAMessage("$GPXTE,A,A,0.67,L,N*6F") else {
+      Issue.record("XTE should be unknown")
+      return
+    }
+    #expect(a.type == "XTE" && a.talker == .gps)
+  }
+
+  @Test func parsesGSVSatellitesAndSignalID() throws {
+    guard case .gsv(let g) = try NMEAMessage("$GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00*74") else {
+      Issue.record("not a GSV")
+      return
+    }
+    #expect(g.totalMessages == 3 && g.messageNumber == 1 && g.satellitesInView == 11)
+    #expect(g.satellites.map(\.id) == [3, 4, 6, 13])
+    #expect(g.satellites[1] == GSV.Satellite(id: 4, elevation: 15, azimuth: 270, snr: 0))
+  }
+
+  @Test func invalidFieldsBecomeNil() throws {
+    guard case .gga(let s) = try NMEAMessage("$GPGGA,9x3519,4897.038,N,01131.000,E,1,08,0.9,abc,M,46.9,M,,") else {
+      Issue.record("not a GGA")
+      return
+    }
+    #expect(s.time == nil)
+    #expect(s.latitude == nil && s.longitude == nil)  // 97 minutes is not an angle
+    #expect(s.altitudeMSL == nil)
+    #expect(!s.hasFix)
+  }
+}
