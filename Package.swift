@@ -23,7 +23,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA"], path: "Sources/NMEABenchmark"),
+    .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
     .testTarget(
       name: "NMEATests",
       dependencies: ["NMEA", "Geo", "Traces"],

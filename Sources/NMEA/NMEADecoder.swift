@@ -87,19 +87,36 @@ public struct NMEADecoder: Sendable {
   private mutating func handle(_ frame: NMEALineFramer.Frame, _ onFix: (NMEAFix) throws -> Void) rethrows {
     switch frame {
     case .sentence(let line):
-      let parsed: NMEAMessage
+      let frame: SentenceFrame
       do {
-        parsed = NMEAMessage.decode(try SentenceFrame(line))
+        frame = try SentenceFrame(line)
       } catch {
         statistics.count(error.reason)
         return
       }
-      if case .unknown = parsed {
+      guard let talker = frame.talker else {
+        statistics.unknown += 1
+        return
+      }
+      // Typed dispatch straight into the assembler: no enum boxing, no satellite lists.
+      var f = frame.fields
+      let completed: NMEAFix?
+      switch frame.typeCode {
+      case typeCode("GGA"): completed = assembler.add(GGA(talker: talker, &f))
+      case typeCode("RMC"): completed = assembler.add(RMC(talker: talker, &f))
+      case typeCode("GSA"): completed = assembler.add(GSA(talker: talker, &f, includeSatellites: false))
+      case typeCode("GSV"): completed = assembler.add(GSV(talker: talker, &f, includeSatellites: false))
+      case typeCode("VTG"): completed = assembler.add(VTG(talker: talker, &f))
+      case typeCode("GLL"): completed = assembler.add(GLL(talker: talker, &f))
+      case typeCode("GNS"): completed = assembler.add(GNS(talker: talker, &f))
+      case typeCode("ZDA"): completed = assembler.add(ZDA(talker: talker, &f))
+      case typeCode("GST"): completed = assembler.add(GST(talker: talker, &f))
+      default:
         statistics.unknown += 1
         return
       }
       statistics.accepted += 1
-      if let fix = assembler.add(parsed) { try emit(fix, onFix) }
+      if let fix = completed { try emit(fix, onFix) }
     case .comment(let text):
       if let date = NMEADecoder.headerDate(text) { assembler.setHeaderDate(date) }
     case .rejected(let error):

@@ -50,27 +50,22 @@ public struct NMEAEpochAssembler: Sendable {
   public mutating func setHeaderDate(_ date: NMEADate) { headerDate = date }
 
   /// Adds one sentence; returns the previous epoch's fix when this sentence starts a new epoch.
+  ///
+  /// GGA, RMC, GNS and ZDA sentences without a time are ignored; GSA, GSV,
+  /// VTG, GLL and GST sentences without a time join the epoch in progress.
   public mutating func add(_ message: NMEAMessage) -> NMEAFix? {
-    var completed: NMEAFix?
-    if let time = message.timeOfDay {
-      if inEpoch, let current = epoch.timeOfDay, current != time {
-        completed = complete()
-      }
-      if !inEpoch || epoch.timeOfDay == nil {
-        epoch.timeOfDay = time
-        epoch.startDate = dateCarried(to: time)
-      }
-      inEpoch = true
-    } else {
-      switch message {
-      case .gsa, .gsv, .vtg, .gll, .gst:
-        inEpoch = true
-      default:
-        return nil
-      }
+    switch message {
+    case .gga(let s): add(s)
+    case .rmc(let s): add(s)
+    case .gll(let s): add(s)
+    case .gns(let s): add(s)
+    case .gsa(let s): add(s)
+    case .gsv(let s): add(s)
+    case .vtg(let s): add(s)
+    case .zda(let s): add(s)
+    case .gst(let s): add(s)
+    case .unknown: nil
     }
-    merge(message)
-    return completed
   }
 
   /// Completes the epoch in progress at the end of the input.
@@ -78,60 +73,108 @@ public struct NMEAEpochAssembler: Sendable {
     inEpoch ? complete() : nil
   }
 
-  private mutating func merge(_ message: NMEAMessage) {
-    switch message {
-    case .gga(let s):
-      if s.hasFix {
-        epoch.position(s.latitude, s.longitude)
-        epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
-        epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
-        epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
-        epoch.hdop = s.hdop ?? epoch.hdop
-      }
-      epoch.quality = s.quality ?? epoch.quality
-    case .rmc(let s):
-      if s.isValid, let d = s.date, let date = resolve(d) { learn(date) }
-      if s.hasFix {
-        epoch.position(s.latitude, s.longitude)
-        epoch.speed = s.speedKnots.map { $0 * knotsToMetersPerSecond } ?? epoch.speed
-        epoch.track = s.track ?? epoch.track
-        epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
-      }
-    case .gll(let s):
-      if s.hasFix { epoch.position(s.latitude, s.longitude) }
-    case .gns(let s):
-      if s.hasFix {
-        epoch.position(s.latitude, s.longitude)
-        epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
-        epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
-        epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
-        epoch.hdop = s.hdop ?? epoch.hdop
-      }
-    case .gsa(let s):
-      epoch.gsaMode = s.fixMode ?? epoch.gsaMode
-      epoch.pdop = s.pdop ?? epoch.pdop
+  mutating func add(_ s: GGA) -> NMEAFix? {
+    guard let time = s.time else { return nil }
+    let completed = begin(time)
+    if s.hasFix {
+      epoch.position(s.latitude, s.longitude)
+      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
+      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
+      epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
       epoch.hdop = s.hdop ?? epoch.hdop
-      epoch.vdop = s.vdop ?? epoch.vdop
-    case .gsv(let s):
-      if let n = s.satellitesInView { epoch.inView(s.talker, n) }
-    case .vtg(let s):
-      if s.modeIndicator != "N" {
-        epoch.speed = s.speedMetersPerSecond ?? epoch.speed
-        epoch.track = s.trackTrue ?? epoch.track
-      }
-    case .zda(let s):
-      if let d = s.date { learn(d) }
-    case .gst(let s):
-      epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
-      epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
-      epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
-    case .unknown:
-      break
     }
+    epoch.quality = s.quality ?? epoch.quality
+    return completed
   }
 
-  /// Records a date a sentence of the current epoch carried: it dates this epoch and later ones.
-  private mutating func learn(_ date: NMEADate) { epoch.learnedDate = date }
+  mutating func add(_ s: RMC) -> NMEAFix? {
+    guard let time = s.time else { return nil }
+    let completed = begin(time)
+    // gpsd takes the date only from a valid RMC: simulators send status V with a date.
+    if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
+    if s.hasFix {
+      epoch.position(s.latitude, s.longitude)
+      epoch.speed = s.speedKnots.map { $0 * knotsToMetersPerSecond } ?? epoch.speed
+      epoch.track = s.track ?? epoch.track
+      epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
+    }
+    return completed
+  }
+
+  mutating func add(_ s: GLL) -> NMEAFix? {
+    let completed = begin(s.time)
+    if s.hasFix { epoch.position(s.latitude, s.longitude) }
+    return completed
+  }
+
+  mutating func add(_ s: GNS) -> NMEAFix? {
+    guard let time = s.time else { return nil }
+    let completed = begin(time)
+    if s.hasFix {
+      epoch.position(s.latitude, s.longitude)
+      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
+      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
+      epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
+      epoch.hdop = s.hdop ?? epoch.hdop
+    }
+    return completed
+  }
+
+  mutating func add(_ s: GSA) -> NMEAFix? {
+    let completed = begin(nil)
+    epoch.gsaMode = s.fixMode ?? epoch.gsaMode
+    epoch.pdop = s.pdop ?? epoch.pdop
+    epoch.hdop = s.hdop ?? epoch.hdop
+    epoch.vdop = s.vdop ?? epoch.vdop
+    return completed
+  }
+
+  mutating func add(_ s: GSV) -> NMEAFix? {
+    let completed = begin(nil)
+    if let n = s.satellitesInView { epoch.inView(s.talker, n) }
+    return completed
+  }
+
+  mutating func add(_ s: VTG) -> NMEAFix? {
+    let completed = begin(nil)
+    if s.modeIndicator != "N" {
+      epoch.speed = s.speedMetersPerSecond ?? epoch.speed
+      epoch.track = s.trackTrue ?? epoch.track
+    }
+    return completed
+  }
+
+  mutating func add(_ s: ZDA) -> NMEAFix? {
+    guard let time = s.time else { return nil }
+    let completed = begin(time)
+    if let d = s.date { epoch.learnedDate = d }
+    return completed
+  }
+
+  mutating func add(_ s: GST) -> NMEAFix? {
+    let completed = begin(s.time)
+    epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
+    epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
+    epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
+    return completed
+  }
+
+  /// Starts a new epoch when `time` differs from the one in progress and returns the completed one.
+  /// A sentence without a time (nil) joins the epoch in progress, or opens one that takes the next time.
+  private mutating func begin(_ time: NMEATimeOfDay?) -> NMEAFix? {
+    var completed: NMEAFix?
+    if let time {
+      if inEpoch, let current = epoch.timeOfDay, current != time {
+        completed = complete()
+      }
+      if !inEpoch || epoch.timeOfDay == nil {
+        epoch.timeOfDay = time
+        epoch.startDate = dateCarried(to: time)
+      }
+    }
+    inEpoch = true
+    return completed
+  }
 
   /// The last known date, moved to the next day when the time of day wrapped past midnight.
   private func dateCarried(to time: NMEATimeOfDay) -> NMEADate? {
@@ -186,7 +229,7 @@ public struct NMEAEpochAssembler: Sendable {
     fix.altitudeError = e.altitudeError
     if let tod = e.timeOfDay {
       if let date = e.learnedDate ?? e.startDate {
-        fix.time = correctRollover(NMEATimestamp(date: date, time: tod))
+        fix.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
       }
       if let date = e.learnedDate ?? e.startDate {
         lastDate = date

@@ -4,8 +4,12 @@ public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvert
 
   public init(nanosecondsSinceUnixEpoch: Int64) { self.nanosecondsSinceUnixEpoch = nanosecondsSinceUnixEpoch }
 
-  /// The instant `time` on `date`, UTC.
-  public init(date: NMEADate, time: NMEATimeOfDay) {
+  /// The years a timestamp can hold: nanoseconds in an `Int64` reach from 1677 to 2262.
+  public static let representableYears = 1700...2200
+
+  /// The instant `time` on `date`, UTC; nil when the year is outside ``representableYears``.
+  public init?(date: NMEADate, time: NMEATimeOfDay) {
+    guard NMEATimestamp.representableYears.contains(date.year) else { return nil }
     nanosecondsSinceUnixEpoch = Int64(date.daysSinceUnixEpoch) * 86_400_000_000_000 + time.nanosecondsSinceMidnight
   }
 

@@ -56,6 +56,20 @@ public struct NMEALineFramer: Sendable {
     pending.reserveCapacity(maximumLength)
   }
 
+  /// Whether any of eight bytes is outside printable ASCII or is `$` or `!` (SWAR tests; exact for "any").
+  @inline(__always)
+  static func mayEndSentence(_ x: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let below20 = (x &- ones &* 0x20) & ~x & highs
+    let above7E = ((x &+ ones) | x) & highs
+    let dollar = x ^ (ones &* 0x24)
+    let bang = x ^ (ones &* 0x21)
+    let isDollar = (dollar &- ones) & ~dollar & highs
+    let isBang = (bang &- ones) & ~bang & highs
+    return (below20 | above7E | isDollar | isBang) != 0
+  }
+
   @inline(__always)
   private static func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
 
@@ -74,23 +88,25 @@ public struct NMEALineFramer: Sendable {
     while i < count {
       switch mode {
       case .sentence:
-        // Hot loop: scan for the end of the sentence.
+        // Hot loop: scan for the end of the sentence, at most one byte past the length limit.
+        var length = start >= 0 ? i - start : pending.count
+        let limit = Swift.min(count, i + Swift.max(0, maximumLength - length) + 1)
         var j = i
-        var length = start >= 0 ? j - start : pending.count
-        while j < count {
-          let b = base[j]
-          if b >= 0x20 && b < 0x7F && b != 0x24 && b != 0x21 {
-            j += 1
-            length += 1
-            if length > maximumLength { break }
-            continue
-          }
-          break
+        // Eight bytes at a time while none of them can end the sentence.
+        while j + 8 <= limit && !NMEALineFramer.mayEndSentence(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
+          j += 8
         }
+        while j < limit {
+          let b = base[j]
+          // Printable ASCII other than '$' and '!' continues the sentence.
+          if b &- 0x20 >= 0x5F || b == 0x24 || b == 0x21 { break }
+          j += 1
+        }
+        length += j - i
         if start < 0 && j > i {
           pending.append(contentsOf: UnsafeBufferPointer(start: base + i, count: j - i))
         }
-        if j == count {
+        if j == count && length <= maximumLength {
           // The sentence continues in the next chunk: keep what we have.
           if start >= 0 {
             pending.removeAll(keepingCapacity: true)
@@ -140,7 +156,7 @@ public struct NMEALineFramer: Sendable {
         if b == 0x24 || b == 0x21 {
           mode = .sentence
           start = i - 1
-          pending.removeAll(keepingCapacity: true)
+          if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
           continue
         }
         if b == 0x0D || b == 0x0A {
@@ -218,7 +234,7 @@ public struct NMEALineFramer: Sendable {
     } else {
       try pending.withUnsafeBytes { try body(.sentence($0)) }
     }
-    pending.removeAll(keepingCapacity: true)
+    if !pending.isEmpty { pending.removeAll(keepingCapacity: true) }
   }
 
   private mutating func finishComment(_ body: (Frame) throws -> Void) rethrows {

@@ -72,9 +72,11 @@ public struct NMEADate: Hashable, Comparable, Sendable, CustomStringConvertible 
   public let month: Int
   public let day: Int
 
-  /// Creates a date; nil when the month or day is out of range for the year.
+  /// Creates a date; nil when the year is outside 1…9999 or the month or day is out of range for the year.
   public init?(year: Int, month: Int, day: Int) {
-    guard (1...12).contains(month), day >= 1, day <= NMEADate.daysIn(month: month, year: year) else { return nil }
+    guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+      day <= NMEADate.daysIn(month: month, year: year)
+    else { return nil }
     self.year = year
     self.month = month
     self.day = day

@@ -1,1 +1,121 @@
-print("x")
+// Decoding throughput and memory benchmark for the NMEA decoder.
+//
+//   nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [FILE]
+//
+// Without FILE it generates a log of N epochs (default 150 000: about 1.05 M
+// sentences, 63 MB) of GGA, RMC, GSA, 3 x GSV and VTG, writes it to a
+// temporary file, and decodes it. It prints sentences/s, MB/s and the peak
+// resident set size (VmHWM), so a 1 GB file shows whether memory stays flat.
+
+import Foundation
+import NMEA
+import Traces
+
+func peakRSSKilobytes() -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+  for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
+  }
+  return -1
+}
+
+func checksummed(_ body: String) -> String {
+  var sum: UInt8 = 0
+  for b in body.utf8 { sum ^= b }
+  let hex = String(sum, radix: 16, uppercase: true)
+  return "$" + body + "*" + (hex.count == 1 ? "0" + hex : hex) + "\r\n"
+}
+
+func ddmm(_ degrees: Double, width: Int) -> String {
+  let d = Int(abs(degrees))
+  let m = (abs(degrees) - Double(d)) * 60
+  let whole = String(d)
+  let minutes = String(format: "%07.4f", m)
+  return String(repeating: "0", count: max(0, width - whole.count)) + whole + minutes
+}
+
+/// Writes `epochs` one-second epochs of a receiver driving a circle near Warsaw.
+func generate(epochs: Int, to path: String) throws -> (sentences: Int, bytes: Int) {
+  guard let out = FileHandle(forWritingAtPath: path) ?? {
+    FileManager.default.createFile(atPath: path, contents: nil)
+    return FileHandle(forWritingAtPath: path)
+  }() else { throw CocoaError(.fileWriteUnknown) }
+  defer { try? out.close() }
+  try out.truncate(atOffset: 0)
+  var buffer = ""
+  var sentences = 0
+  var bytes = 0
+  let start = 1_700_000_000  // 2023-11-14T22:13:20Z
+  for i in 0..<epochs {
+    let t = start + i
+    let day = t / 86_400
+    let secondOfDay = t % 86_400
+    let hhmmss = String(format: "%02d%02d%02d.00", secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+    let date = NMEADate(daysSinceUnixEpoch: day)
+    let ddmmyy = String(format: "%02d%02d%02d", date.day, date.month, date.year % 100)
+    let angle = Double(i % 3600) / 3600 * 2 * .pi
+    let lat = 52.2297 + 0.01 * sin(angle)
+    let lon = 21.0122 + 0.016 * cos(angle)
+    let latField = ddmm(lat, width: 2), lonField = ddmm(lon, width: 3)
+    let knots = String(format: "%.2f", 20 + 5 * sin(angle * 3))
+    let track = String(format: "%.2f", (angle * 180 / .pi + 90).truncatingRemainder(dividingBy: 360))
+    buffer += checksummed("GPGGA,\(hhmmss),\(latField),N,\(lonField),E,1,09,0.9,\(String(format: "%.1f", 100 + 5 * cos(angle))),M,34.5,M,,")
+    buffer += checksummed("GPRMC,\(hhmmss),A,\(latField),N,\(lonField),E,\(knots),\(track),\(ddmmyy),5.8,E,A")
+    buffer += checksummed("GPGSA,A,3,02,05,07,09,13,15,18,20,30,,,,1.6,0.9,1.3")
+    buffer += checksummed("GPGSV,3,1,11,02,45,123,42,05,30,067,38,07,12,310,30,09,60,201,45")
+    buffer += checksummed("GPGSV,3,2,11,13,22,045,35,15,70,180,47,18,08,270,22,20,33,099,40")
+    buffer += checksummed("GPGSV,3,3,11,30,50,150,44,31,05,010,,32,02,355,")
+    buffer += checksummed("GPVTG,\(track),T,,M,\(knots),N,\(String(format: "%.2f", (Double(knots) ?? 0) * 1.852)),K,A")
+    sentences += 7
+    if buffer.utf8.count > 1 << 20 {
+      bytes += buffer.utf8.count
+      out.write(Data(buffer.utf8))
+      buffer.removeAll(keepingCapacity: true)
+    }
+  }
+  bytes += buffer.utf8.count
+  out.write(Data(buffer.utf8))
+  return (sentences, bytes)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var epochs = 150_000
+var keepPath: String?
+var file: String?
+while let argument = arguments.first {
+  arguments.removeFirst()
+  switch argument {
+  case "--epochs": epochs = Int(arguments.removeFirst()) ?? epochs
+  case "--megabytes": epochs = (Int(arguments.removeFirst()) ?? 63) * 1_000_000 / 420
+  case "--keep": keepPath = arguments.removeFirst()
+  case "-h", "--help":
+    print("usage: nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [FILE]")
+    exit(0)
+  default: file = argument
+  }
+}
+
+let path: String
+if let file {
+  path = file
+} else {
+  path = keepPath ?? NSTemporaryDirectory() + "nmea-benchmark-\(getpid()).nmea"
+  let generated = try generate(epochs: epochs, to: path)
+  print("generated \(path): \(generated.sentences) sentences, \(String(format: "%.1f", Double(generated.bytes) / 1e6)) MB")
+}
+defer { if file == nil && keepPath == nil { try? FileManager.default.removeItem(atPath: path) } }
+
+let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+let rssBefore = peakRSSKilobytes()
+let clock = ContinuousClock()
+var fixes = 0
+let start = clock.now
+let statistics = try NMEAFileDecoder.decode(path: path) { fix in
+  if fix.mode >= .twoD { fixes += 1 }
+}
+let elapsed = clock.now - start
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let sentences = statistics.accepted + statistics.rejected
+print("decoded \(sentences) sentences (\(statistics.accepted) accepted), \(fixes) fixes in \(String(format: "%.3f", seconds)) s")
+print("throughput: \(String(format: "%.0f", Double(sentences) / seconds)) sentences/s, \(String(format: "%.1f", Double(size) / 1e6 / seconds)) MB/s")
+print("peak RSS: \(String(format: "%.1f", Double(peakRSSKilobytes()) / 1024)) MB (before decoding: \(String(format: "%.1f", Double(rssBefore) / 1024)) MB)")

@@ -79,4 +79,13 @@ struct EpochAssemblerTests {
     #expect(stats.checksum == 1 && stats.framing == 2 && stats.unknown == 1 && stats.accepted == 0)
     #expect(stats.lines == 4)
   }
+
+  /// Found by the fuzzer: a ZDA year of 20010 overflowed the nanosecond timestamp.
+  @Test func outOfRangeYearGivesNoTimeInsteadOfCrashing() {
+    let text = Self.sentence("GPZDA,153347.000,23,4,20010,,") + Self.sentence("GPGLL,3940.6986,N,07544.9356,W,153347.000,A,A")
+    let fixes = Self.decode(text).0
+    #expect(fixes.count == 1)
+    #expect(fixes[0].time == nil)
+    #expect(fixes[0].mode == .twoD)
+  }
 }

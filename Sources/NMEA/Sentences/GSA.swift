@@ -13,13 +13,16 @@ public struct GSA: Hashable, Sendable {
   /// NMEA 4.1 GNSS system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
   public var systemID: Int?
 
-  init(talker: NMEATalker, _ f: inout FieldReader) {
+  /// Parses the fields; `includeSatellites: false` skips the ID list (the decoder's fast path).
+  init(talker: NMEATalker, _ f: inout FieldReader, includeSatellites: Bool = true) {
     self.talker = talker
     selectionMode = f.next().character.map { Character(Unicode.Scalar($0)) }
     fixMode = f.next().int
     var ids: [Int] = []
+    if includeSatellites { ids.reserveCapacity(12) }
     for _ in 0..<12 {
-      if let id = f.next().int { ids.append(id) }
+      let field = f.next()
+      if includeSatellites, let id = field.int { ids.append(id) }
     }
     satelliteIDs = ids
     pdop = f.next().double
