@@ -199,42 +199,39 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   private mutating func complete() -> NMEAFix {
-    let e = epoch
-    epoch = Epoch()
-    inEpoch = false
+    defer {
+      epoch = Epoch()
+      inEpoch = false
+    }
     var fix = NMEAFix(mode: .noFix)
-    fix.timeOfDay = e.timeOfDay
-    if let lat = e.latitude, let lon = e.longitude {
+    fix.timeOfDay = epoch.timeOfDay
+    if let lat = epoch.latitude, let lon = epoch.longitude {
       fix.latitude = lat
       fix.longitude = lon
-      if let m = e.gsaMode, m >= 2 {
+      if let m = epoch.gsaMode, m >= 2 {
         fix.mode = m >= 3 ? .threeD : .twoD
       } else {
-        fix.mode = e.altitudeMSL != nil ? .threeD : .twoD
+        fix.mode = epoch.altitudeMSL != nil ? .threeD : .twoD
       }
-      fix.altitudeMSL = e.altitudeMSL
-      fix.geoidSeparation = e.geoidSeparation
-      fix.speed = e.speed
-      fix.track = e.track
-      fix.magneticVariation = e.magneticVariation
+      fix.altitudeMSL = epoch.altitudeMSL
+      fix.geoidSeparation = epoch.geoidSeparation
+      fix.speed = epoch.speed
+      fix.track = epoch.track
+      fix.magneticVariation = epoch.magneticVariation
     }
-    fix.quality = e.quality
-    fix.satellitesUsed = e.satellitesUsed
-    fix.satellitesInView = e.satellitesInViewTotal
-    fix.hdop = e.hdop
-    fix.vdop = e.vdop
-    fix.pdop = e.pdop
-    fix.latitudeError = e.latitudeError
-    fix.longitudeError = e.longitudeError
-    fix.altitudeError = e.altitudeError
-    if let tod = e.timeOfDay {
-      if let date = e.learnedDate ?? e.startDate {
-        fix.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
-      }
-      if let date = e.learnedDate ?? e.startDate {
-        lastDate = date
-        lastTimeOfDay = tod
-      }
+    fix.quality = epoch.quality
+    fix.satellitesUsed = epoch.satellitesUsed
+    fix.satellitesInView = epoch.satellitesInViewTotal
+    fix.hdop = epoch.hdop
+    fix.vdop = epoch.vdop
+    fix.pdop = epoch.pdop
+    fix.latitudeError = epoch.latitudeError
+    fix.longitudeError = epoch.longitudeError
+    fix.altitudeError = epoch.altitudeError
+    if let tod = epoch.timeOfDay, let date = epoch.learnedDate ?? epoch.startDate {
+      fix.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
+      lastDate = date
+      lastTimeOfDay = tod
     }
     return fix
   }

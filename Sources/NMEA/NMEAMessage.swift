@@ -135,7 +135,7 @@ struct SentenceFrame {
       guard star == n - 3, let hi = hexValue(raw[n - 2]), let lo = hexValue(raw[n - 1]) else {
         throw .malformedChecksum
       }
-      for i in 1..<star { computed ^= raw[i] }
+      computed = xorChecksum(raw, from: 1, to: star)
       let expected = hi << 4 | lo
       guard computed == expected else { throw .checksumMismatch(expected: expected, actual: computed) }
       bodyEnd = star
@@ -192,4 +192,25 @@ func hexValue(_ c: UInt8) -> UInt8? {
   case 0x61...0x66: c - 0x61 + 10
   default: nil
   }
+}
+
+/// XOR of `bytes[from..<to]`, eight bytes at a time.
+@inline(__always)
+func xorChecksum(_ bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> UInt8 {
+  guard let base = bytes.baseAddress, to > from else { return 0 }
+  var i = from
+  var wide: UInt64 = 0
+  while i + 8 <= to {
+    wide ^= (base + i).loadUnaligned(as: UInt64.self)
+    i += 8
+  }
+  wide ^= wide >> 32
+  wide ^= wide >> 16
+  wide ^= wide >> 8
+  var sum = UInt8(truncatingIfNeeded: wide)
+  while i < to {
+    sum ^= base.load(fromByteOffset: i, as: UInt8.self)
+    i += 1
+  }
+  return sum
 }

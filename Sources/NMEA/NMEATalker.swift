@@ -141,3 +141,23 @@ public struct NMEADate: Hashable, Comparable, Sendable, CustomStringConvertible 
 @inline(__always) func pad4(_ v: Int) -> String {
   v < 0 ? "-\(pad4(-v))" : v < 10 ? "000\(v)" : v < 100 ? "00\(v)" : v < 1000 ? "0\(v)" : "\(v)"
 }
+
+/// A one-letter field such as a mode indicator (`A`, `D`, `N`…), kept as its ASCII byte.
+///
+/// Compare it with a literal: `rmc.modeIndicator == "N"`.
+public struct NMEAFlag: Hashable, Sendable, ExpressibleByUnicodeScalarLiteral, CustomStringConvertible {
+  /// The ASCII byte of the letter.
+  public let ascii: UInt8
+
+  public init(ascii: UInt8) { self.ascii = ascii }
+
+  public init(unicodeScalarLiteral value: Unicode.Scalar) {
+    precondition(value.isASCII, "an NMEA flag is one ASCII letter")
+    ascii = UInt8(value.value)
+  }
+
+  /// The letter as a `Character`.
+  public var character: Character { Character(Unicode.Scalar(ascii)) }
+
+  public var description: String { String(character) }
+}

@@ -85,45 +85,64 @@ struct Field {
   var double: Double? {
     guard count > 0 else { return nil }
     var i = 0
-    var negative = false
-    if self[0] == 0x2D || self[0] == 0x2B {
-      negative = self[0] == 0x2D
-      i = 1
-    }
+    let sign = self[0]
+    let negative = sign == 0x2D
+    if negative || sign == 0x2B { i = 1 }
+    // Integer part, then fraction; more than 18 digits goes to the slow path.
     var mantissa: Int64 = 0
-    var significant = 0  // digits in the mantissa, leading zeros excluded
-    var anyDigit = false
-    var fractionDigits = 0
-    var seenPoint = false
+    var digits = 0
     while i < count {
-      let b = self[i]
-      if b == 0x2E {  // '.'
-        if seenPoint { return nil }
-        seenPoint = true
-      } else {
-        let d = b &- 0x30
-        guard d < 10 else { return nil }
-        anyDigit = true
-        if significant >= 18 || fractionDigits >= 22 { return slowDouble }
-        mantissa = mantissa &* 10 &+ Int64(d)
-        if mantissa > 0 { significant += 1 }
-        if seenPoint { fractionDigits += 1 }
-      }
+      let d = self[i] &- 0x30
+      if d >= 10 { break }
+      mantissa = mantissa &* 10 &+ Int64(d)
+      digits += 1
       i += 1
     }
-    guard anyDigit else { return nil }
-    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    var fractionDigits = 0
+    if i < count {
+      guard self[i] == 0x2E else { return nil }  // '.'
+      i += 1
+      while i < count {
+        let d = self[i] &- 0x30
+        guard d < 10 else { return nil }
+        mantissa = mantissa &* 10 &+ Int64(d)
+        fractionDigits += 1
+        i += 1
+      }
+    }
+    guard digits + fractionDigits > 0 else { return nil }
+    if digits + fractionDigits > 18 { return slowDouble }
+    let value = Double(mantissa) / powerOfTen(fractionDigits)
     return negative ? -value : value
   }
 
   private var slowDouble: Double? { Double(string) }
 }
 
-/// Exact powers of ten, 10^0 through 10^22.
-let powersOfTen: [Double] = (0...22).map { exponent in
-  var value = 1.0
-  for _ in 0..<exponent { value *= 10 }
-  return value
+/// 10^n for 0 ≤ n ≤ 18, exactly (every such power is a representable double).
+@inline(__always)
+func powerOfTen(_ n: Int) -> Double {
+  switch n {
+  case 0: 1
+  case 1: 10
+  case 2: 100
+  case 3: 1e3
+  case 4: 1e4
+  case 5: 1e5
+  case 6: 1e6
+  case 7: 1e7
+  case 8: 1e8
+  case 9: 1e9
+  case 10: 1e10
+  case 11: 1e11
+  case 12: 1e12
+  case 13: 1e13
+  case 14: 1e14
+  case 15: 1e15
+  case 16: 1e16
+  case 17: 1e17
+  default: 1e18
+  }
 }
 
 extension Field {
@@ -193,7 +212,7 @@ extension Field {
         }
         j += 1
       }
-      fraction = Double(mantissa) / powersOfTen[digits]
+      fraction = Double(mantissa) / powerOfTen(digits)
     }
     let degrees = wholeValue / 100
     let minutes = Double(wholeValue % 100) + fraction

@@ -6,7 +6,7 @@ public struct GLL: Hashable, Sendable {
   public var time: NMEATimeOfDay?
   /// `A` (valid) is true, `V` false; nil when the receiver leaves it out (pre-2.0 sentences).
   public var isValid: Bool?
-  public var modeIndicator: Character?
+  public var modeIndicator: NMEAFlag?
 
   /// Whether the sentence reports a position: a position, status not `V` and mode not `N`.
   public var hasFix: Bool { latitude != nil && longitude != nil && isValid != false && modeIndicator != "N" }
@@ -19,6 +19,6 @@ public struct GLL: Hashable, Sendable {
     if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
     time = f.next().timeOfDay
     isValid = f.next().character.map { $0 == 0x41 }
-    modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+    modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))
   }
 }

@@ -2,7 +2,7 @@
 public struct GSA: Hashable, Sendable {
   public var talker: NMEATalker
   /// `M` manual or `A` automatic 2D/3D selection.
-  public var selectionMode: Character?
+  public var selectionMode: NMEAFlag?
   /// 1 no fix, 2 2D, 3 3D.
   public var fixMode: Int?
   /// The IDs of the satellites used (up to 12, empty fields left out).
@@ -16,7 +16,7 @@ public struct GSA: Hashable, Sendable {
   /// Parses the fields; `includeSatellites: false` skips the ID list (the decoder's fast path).
   init(talker: NMEATalker, _ f: inout FieldReader, includeSatellites: Bool = true) {
     self.talker = talker
-    selectionMode = f.next().character.map { Character(Unicode.Scalar($0)) }
+    selectionMode = f.next().character.map(NMEAFlag.init(ascii:))
     fixMode = f.next().int
     var ids: [Int] = []
     if includeSatellites { ids.reserveCapacity(12) }

@@ -28,7 +28,7 @@ public struct RMC: Hashable, Sendable {
   /// Magnetic variation, degrees, east positive.
   public var magneticVariation: Double?
   /// NMEA 2.3 mode indicator (`A` autonomous, `D` differential, `E` estimated, `N` not valid, …).
-  public var modeIndicator: Character?
+  public var modeIndicator: NMEAFlag?
 
   /// Whether the sentence reports a position fix: status `A`, a position, and a mode other than `N`.
   public var hasFix: Bool { isValid && latitude != nil && longitude != nil && modeIndicator != "N" }
@@ -51,6 +51,6 @@ public struct RMC: Hashable, Sendable {
     let variation = f.next().double
     let direction = f.next().character
     magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
-    modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+    modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))
   }
 }

@@ -7,7 +7,7 @@ public struct VTG: Hashable, Sendable {
   public var trackMagnetic: Double?
   public var speedKnots: Double?
   public var speedKmh: Double?
-  public var modeIndicator: Character?
+  public var modeIndicator: NMEAFlag?
 
   /// Speed in metres per second, from knots when present, else from km/h.
   public var speedMetersPerSecond: Double? {
@@ -28,7 +28,7 @@ public struct VTG: Hashable, Sendable {
       f.skip(1)
       speedKmh = f.next().double
       f.skip(1)
-      modeIndicator = f.next().character.map { Character(Unicode.Scalar($0)) }
+      modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))
     } else {
       // NMEA 1.x layout without unit letters.
       trackTrue = first.double
