@@ -29,7 +29,7 @@ let package = Package(
       dependencies: ["NMEA", "Geo", "Traces"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "LocEmuCLITests", dependencies: ["locemu"]),
+    .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),
   ]
 )
 

@@ -37,7 +37,7 @@ func ddmm(_ degrees: Double, width: Int) -> String {
 /// Writes `epochs` one-second epochs of a receiver driving a circle near Warsaw.
 func generate(epochs: Int, to path: String) throws -> (sentences: Int, bytes: Int) {
   guard let out = FileHandle(forWritingAtPath: path) ?? {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     return FileHandle(forWritingAtPath: path)
   }() else { throw CocoaError(.fileWriteUnknown) }
   defer { try? out.close() }

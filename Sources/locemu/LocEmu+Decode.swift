@@ -38,8 +38,13 @@ extension LocEmu {
     var file: String
 
     func validate() throws {
-      if let date, NMEADate(iso: date) == nil {
-        throw ValidationError("--date must be a calendar date as YYYY-MM-DD, got '\(date)'")
+      if let date {
+        guard let parsed = NMEADate(iso: date) else {
+          throw ValidationError("--date must be a calendar date as YYYY-MM-DD, got '\(date)'")
+        }
+        guard NMEATimestamp.representableYears.contains(parsed.year) else {
+          throw ValidationError("--date must be between 1700 and 2200, got '\(date)'")
+        }
       }
     }
 
