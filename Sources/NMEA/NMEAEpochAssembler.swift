@@ -9,8 +9,8 @@
 /// - position from GGA (quality > 0), RMC (status `A`), GLL (status `A`) and GNS
 ///   (any constellation with a fix); the last one in the epoch wins;
 /// - altitude MSL and geoid separation from GGA/GNS; speed and track from RMC/VTG;
-/// - the mode from GSA when it says 2D or 3D, otherwise 3D when an altitude is
-///   known, else 2D; an epoch without a position is ``NMEAFix/Mode/noFix``.
+/// - the mode is 3D when an altitude is known or GSA says 3D, else 2D; an epoch
+///   without a position is ``NMEAFix/Mode/noFix``.
 ///
 /// Dates, following gpsd:
 /// - the date comes from RMC (two-digit year) or ZDA (four-digit year) and is
@@ -208,11 +208,8 @@ public struct NMEAEpochAssembler: Sendable {
     if let lat = epoch.latitude, let lon = epoch.longitude {
       fix.latitude = lat
       fix.longitude = lon
-      if let m = epoch.gsaMode, m >= 2 {
-        fix.mode = m >= 3 ? .threeD : .twoD
-      } else {
-        fix.mode = epoch.altitudeMSL != nil ? .threeD : .twoD
-      }
+      // As gpsd: an altitude makes the fix 3D whatever GSA says; without one, GSA's 3D stands.
+      fix.mode = epoch.altitudeMSL != nil || epoch.gsaMode == 3 ? .threeD : .twoD
       fix.altitudeMSL = epoch.altitudeMSL
       fix.geoidSeparation = epoch.geoidSeparation
       fix.speed = epoch.speed
