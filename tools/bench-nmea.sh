@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "== 1.05 M sentences (GGA, RMC, GSA, 3 x GSV, VTG per epoch)"
 "$bench" --keep "$work/million.nmea" | sed 's/^/locemu:    /'
-for run in 1 2 3; do "$bench" "$work/million.nmea" | grep throughput | sed "s/^/locemu run $run: /"; done
+for run in 1 2 3; do "$bench" "$work/million.nmea" | grep -E 'throughput|peak' | sed "s/^/locemu run $run: /"; done
 sentences=$(grep -c . "$work/million.nmea")
 start=$(date +%s.%N)
 gpsdecode < "$work/million.nmea" > /dev/null
@@ -25,5 +25,6 @@ awk -v n="$sentences" -v s="$start" -v e="$end" \
 
 if [ "$big" -gt 0 ]; then
   echo "== about $big MB: peak RSS must stay flat"
-  "$bench" --megabytes "$big" | sed 's/^/locemu:    /'
+  "$bench" --megabytes "$big" --keep "$work/big.nmea" | head -1 | sed 's/^/locemu:    /'
+  "$bench" "$work/big.nmea" | sed 's/^/locemu:    /'
 fi
