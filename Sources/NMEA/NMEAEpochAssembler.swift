@@ -77,11 +77,9 @@ public struct NMEAEpochAssembler: Sendable {
     guard let time = s.time else { return nil }
     let completed = begin(time)
     if s.hasFix {
-      epoch.position(s.latitude, s.longitude)
-      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
-      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
-      epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
-      epoch.hdop = s.hdop ?? epoch.hdop
+      epoch.merge(
+        latitude: s.latitude, longitude: s.longitude, altitudeMSL: s.altitudeMSL,
+        geoidSeparation: s.geoidSeparation, satellitesUsed: s.satellitesUsed, hdop: s.hdop)
     }
     epoch.quality = s.quality ?? epoch.quality
     return completed
@@ -111,11 +109,9 @@ public struct NMEAEpochAssembler: Sendable {
     guard let time = s.time else { return nil }
     let completed = begin(time)
     if s.hasFix {
-      epoch.position(s.latitude, s.longitude)
-      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
-      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
-      epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
-      epoch.hdop = s.hdop ?? epoch.hdop
+      epoch.merge(
+        latitude: s.latitude, longitude: s.longitude, altitudeMSL: s.altitudeMSL,
+        geoidSeparation: s.geoidSeparation, satellitesUsed: s.satellitesUsed, hdop: s.hdop)
     }
     return completed
   }
@@ -269,6 +265,18 @@ private struct Epoch: Sendable {
   var altitudeError: Double?
   var inViewTalkers: (NMEATalker, Int)?
   var inViewOthers: [NMEATalker: Int] = [:]
+
+  /// Merges what GGA and GNS report alike: a position, altitude, satellites used and HDOP.
+  mutating func merge(
+    latitude lat: Double?, longitude lon: Double?, altitudeMSL msl: Double?, geoidSeparation sep: Double?,
+    satellitesUsed used: Int?, hdop h: Double?
+  ) {
+    position(lat, lon)
+    altitudeMSL = msl ?? altitudeMSL
+    geoidSeparation = sep ?? geoidSeparation
+    satellitesUsed = used ?? satellitesUsed
+    hdop = h ?? hdop
+  }
 
   mutating func position(_ lat: Double?, _ lon: Double?) {
     guard let lat, let lon else { return }

@@ -31,6 +31,15 @@ struct FieldReader {
     return field
   }
 
+  /// Reads the four fields `lat,N|S,lon,E|W`; both nil unless both angles are valid.
+  mutating func readPosition() -> (latitude: Double?, longitude: Double?) {
+    let lat = next(), ns = next(), lon = next(), ew = next()
+    guard let latitude = lat.angle(hemisphere: ns, maximum: 90),
+      let longitude = lon.angle(hemisphere: ew, maximum: 180)
+    else { return (nil, nil) }
+    return (latitude, longitude)
+  }
+
   /// Skips `n` fields.
   @inline(__always)
   mutating func skip(_ n: Int) { for _ in 0..<n { _ = next() } }

@@ -26,10 +26,7 @@ public struct GGA: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
-    latitude = lat.angle(hemisphere: ns, maximum: 90)
-    longitude = lon.angle(hemisphere: ew, maximum: 180)
-    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    (latitude, longitude) = f.readPosition()
     quality = f.next().int
     satellitesUsed = f.next().int
     hdop = f.next().double

@@ -13,10 +13,7 @@ public struct GLL: Hashable, Sendable {
 
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
-    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
-    latitude = lat.angle(hemisphere: ns, maximum: 90)
-    longitude = lon.angle(hemisphere: ew, maximum: 180)
-    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    (latitude, longitude) = f.readPosition()
     time = f.next().timeOfDay
     isValid = f.next().character.map { $0 == 0x41 }
     modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))

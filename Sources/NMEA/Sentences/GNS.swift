@@ -21,10 +21,7 @@ public struct GNS: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
-    latitude = lat.angle(hemisphere: ns, maximum: 90)
-    longitude = lon.angle(hemisphere: ew, maximum: 180)
-    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    (latitude, longitude) = f.readPosition()
     modeIndicators = f.next().string
     satellitesUsed = f.next().int
     hdop = f.next().double

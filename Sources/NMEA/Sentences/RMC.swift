@@ -37,10 +37,7 @@ public struct RMC: Hashable, Sendable {
     self.talker = talker
     time = f.next().timeOfDay
     isValid = f.next().character == 0x41
-    let lat = f.next(), ns = f.next(), lon = f.next(), ew = f.next()
-    latitude = lat.angle(hemisphere: ns, maximum: 90)
-    longitude = lon.angle(hemisphere: ew, maximum: 180)
-    if latitude == nil || longitude == nil { latitude = nil; longitude = nil }
+    (latitude, longitude) = f.readPosition()
     speedKnots = f.next().double
     track = f.next().double
     let d = f.next()
