@@ -100,7 +100,7 @@ public struct NMEADecoder: Sendable {
       }
       // Typed dispatch straight into the assembler: no enum boxing, no satellite lists.
       var f = frame.fields
-      let completed: NMEAFix?
+      let completed: Bool
       switch frame.typeCode {
       case typeCode("GGA"): completed = assembler.add(GGA(talker: talker, &f))
       case typeCode("RMC"): completed = assembler.add(RMC(talker: talker, &f))
@@ -116,7 +116,7 @@ public struct NMEADecoder: Sendable {
         return
       }
       statistics.accepted += 1
-      if let fix = completed { try emit(fix, onFix) }
+      if completed { try emit(assembler.completed, onFix) }
     case .comment(let text):
       if let date = NMEADecoder.headerDate(text) { assembler.setHeaderDate(date) }
     case .rejected(let error):

@@ -54,27 +54,35 @@ public struct NMEAEpochAssembler: Sendable {
   /// GGA, RMC, GNS and ZDA sentences without a time are ignored; GSA, GSV,
   /// VTG, GLL and GST sentences without a time join the epoch in progress.
   public mutating func add(_ message: NMEAMessage) -> NMEAFix? {
-    switch message {
-    case .gga(let s): add(s)
-    case .rmc(let s): add(s)
-    case .gll(let s): add(s)
-    case .gns(let s): add(s)
-    case .gsa(let s): add(s)
-    case .gsv(let s): add(s)
-    case .vtg(let s): add(s)
-    case .zda(let s): add(s)
-    case .gst(let s): add(s)
-    case .unknown: nil
-    }
+    let didComplete =
+      switch message {
+      case .gga(let s): add(s)
+      case .rmc(let s): add(s)
+      case .gll(let s): add(s)
+      case .gns(let s): add(s)
+      case .gsa(let s): add(s)
+      case .gsv(let s): add(s)
+      case .vtg(let s): add(s)
+      case .zda(let s): add(s)
+      case .gst(let s): add(s)
+      case .unknown: false
+      }
+    return didComplete ? completed : nil
   }
 
   /// Completes the epoch in progress at the end of the input.
   public mutating func finish() -> NMEAFix? {
-    inEpoch ? complete() : nil
+    guard inEpoch else { return nil }
+    complete()
+    return completed
   }
 
-  mutating func add(_ s: GGA) -> NMEAFix? {
-    guard let time = s.time else { return nil }
+  /// The epoch completed last. The typed `add` overloads return whether they completed one
+  /// instead of returning it, so that no fix-sized optional is copied per sentence.
+  private(set) var completed = NMEAFix(mode: .noFix)
+
+  mutating func add(_ s: GGA) -> Bool {
+    guard let time = s.time else { return false }
     let completed = begin(time)
     if s.hasFix {
       epoch.merge(
@@ -85,8 +93,8 @@ public struct NMEAEpochAssembler: Sendable {
     return completed
   }
 
-  mutating func add(_ s: RMC) -> NMEAFix? {
-    guard let time = s.time else { return nil }
+  mutating func add(_ s: RMC) -> Bool {
+    guard let time = s.time else { return false }
     let completed = begin(time)
     // gpsd takes the date only from a valid RMC: simulators send status V with a date.
     if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
@@ -99,14 +107,14 @@ public struct NMEAEpochAssembler: Sendable {
     return completed
   }
 
-  mutating func add(_ s: GLL) -> NMEAFix? {
+  mutating func add(_ s: GLL) -> Bool {
     let completed = begin(s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
     return completed
   }
 
-  mutating func add(_ s: GNS) -> NMEAFix? {
-    guard let time = s.time else { return nil }
+  mutating func add(_ s: GNS) -> Bool {
+    guard let time = s.time else { return false }
     let completed = begin(time)
     if s.hasFix {
       epoch.merge(
@@ -116,7 +124,7 @@ public struct NMEAEpochAssembler: Sendable {
     return completed
   }
 
-  mutating func add(_ s: GSA) -> NMEAFix? {
+  mutating func add(_ s: GSA) -> Bool {
     let completed = begin(nil)
     epoch.gsaMode = s.fixMode ?? epoch.gsaMode
     epoch.pdop = s.pdop ?? epoch.pdop
@@ -125,13 +133,13 @@ public struct NMEAEpochAssembler: Sendable {
     return completed
   }
 
-  mutating func add(_ s: GSV) -> NMEAFix? {
+  mutating func add(_ s: GSV) -> Bool {
     let completed = begin(nil)
     if let n = s.satellitesInView { epoch.inView(s.talker, n) }
     return completed
   }
 
-  mutating func add(_ s: VTG) -> NMEAFix? {
+  mutating func add(_ s: VTG) -> Bool {
     let completed = begin(nil)
     if s.modeIndicator != "N" {
       epoch.speed = s.speedMetersPerSecond ?? epoch.speed
@@ -140,14 +148,14 @@ public struct NMEAEpochAssembler: Sendable {
     return completed
   }
 
-  mutating func add(_ s: ZDA) -> NMEAFix? {
-    guard let time = s.time else { return nil }
+  mutating func add(_ s: ZDA) -> Bool {
+    guard let time = s.time else { return false }
     let completed = begin(time)
     if let d = s.date { epoch.learnedDate = d }
     return completed
   }
 
-  mutating func add(_ s: GST) -> NMEAFix? {
+  mutating func add(_ s: GST) -> Bool {
     let completed = begin(s.time)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
@@ -157,11 +165,12 @@ public struct NMEAEpochAssembler: Sendable {
 
   /// Starts a new epoch when `time` differs from the one in progress and returns the completed one.
   /// A sentence without a time (nil) joins the epoch in progress, or opens one that takes the next time.
-  private mutating func begin(_ time: NMEATimeOfDay?) -> NMEAFix? {
-    var completed: NMEAFix?
+  private mutating func begin(_ time: NMEATimeOfDay?) -> Bool {
+    var completed = false
     if let time {
       if inEpoch, let current = epoch.timeOfDay, current != time {
-        completed = complete()
+        complete()
+        completed = true
       }
       if !inEpoch || epoch.timeOfDay == nil {
         epoch.timeOfDay = time
@@ -194,7 +203,7 @@ public struct NMEAEpochAssembler: Sendable {
     return NMEADate(year: year, month: d.month, day: d.day)
   }
 
-  private mutating func complete() -> NMEAFix {
+  private mutating func complete() {
     defer {
       epoch = Epoch()
       inEpoch = false
@@ -226,7 +235,7 @@ public struct NMEAEpochAssembler: Sendable {
       lastDate = date
       lastTimeOfDay = tod
     }
-    return fix
+    completed = fix
   }
 
   private func correctRollover(_ t: NMEATimestamp) -> NMEATimestamp {
