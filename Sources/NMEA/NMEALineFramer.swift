@@ -94,13 +94,13 @@ public struct NMEALineFramer: Sendable {
         var j = i
         // Eight bytes at a time while none of them can end the sentence.
         while j + 8 <= limit && !NMEALineFramer.mayEndSentence(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
-          j += 8
+          j &+= 8
         }
         while j < limit {
           let b = base[j]
           // Printable ASCII other than '$' and '!' continues the sentence.
           if b &- 0x20 >= 0x5F || b == 0x24 || b == 0x21 { break }
-          j += 1
+          j &+= 1
         }
         length += j - i
         if start < 0 && j > i {

@@ -25,7 +25,7 @@ struct FieldReader {
   mutating func next() -> Field {
     if exhausted { return Field(base: base, start: 0, count: 0) }
     var i = position
-    while i < end && base[i] != 0x2C { i += 1 }
+    while i < end && base[i] != 0x2C { i &+= 1 }
     let field = Field(base: base, start: position, count: i - position)
     if i >= end { exhausted = true } else { position = i + 1 }
     return field
@@ -57,7 +57,7 @@ struct Field {
   var isEmpty: Bool { count == 0 }
 
   @inline(__always)
-  subscript(_ i: Int) -> UInt8 { base[start + i] }
+  subscript(_ i: Int) -> UInt8 { base[start &+ i] }
 
   /// The first byte, or nil for an empty field.
   var first: UInt8? { count > 0 ? base[start] : nil }
@@ -104,19 +104,19 @@ struct Field {
       let d = self[i] &- 0x30
       if d >= 10 { break }
       mantissa = mantissa &* 10 &+ Int64(d)
-      digits += 1
-      i += 1
+      digits &+= 1
+      i &+= 1
     }
     var fractionDigits = 0
     if i < count {
       guard self[i] == 0x2E else { return nil }  // '.'
-      i += 1
+      i &+= 1
       while i < count {
         let d = self[i] &- 0x30
         guard d < 10 else { return nil }
         mantissa = mantissa &* 10 &+ Int64(d)
-        fractionDigits += 1
-        i += 1
+        fractionDigits &+= 1
+        i &+= 1
       }
     }
     guard digits + fractionDigits > 0 else { return nil }
