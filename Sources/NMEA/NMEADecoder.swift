@@ -65,8 +65,12 @@ public struct NMEADecoder: Sendable {
 
   /// Decodes a chunk; `onFix` receives every epoch completed within it (fix or no fix, see ``NMEAFix/mode``).
   public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    // The framer is moved out while it calls back into `handle`, which mutates the rest of self.
     var framer = self.framer
-    defer { self.framer = framer }
+    defer {
+      statistics.lines = framer.lineCount
+      self.framer = framer
+    }
     try framer.append(bytes) { frame in try handle(frame, onFix) }
   }
 
@@ -78,9 +82,11 @@ public struct NMEADecoder: Sendable {
   /// Ends the input: completes a last line without a line ending and the last epoch.
   public mutating func finish(_ onFix: (NMEAFix) throws -> Void) rethrows {
     var framer = self.framer
-    defer { self.framer = framer }
+    defer {
+      statistics.lines = framer.lineCount
+      self.framer = framer
+    }
     try framer.finish { frame in try handle(frame, onFix) }
-    statistics.lines = framer.lineCount
     if let fix = assembler.finish() { try emit(fix, onFix) }
   }
 
@@ -122,7 +128,6 @@ public struct NMEADecoder: Sendable {
     case .rejected(let error):
       statistics.count(error.reason)
     }
-    statistics.lines = framer.lineCount
   }
 
   private mutating func emit(_ fix: NMEAFix, _ onFix: (NMEAFix) throws -> Void) rethrows {

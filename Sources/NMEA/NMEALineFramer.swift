@@ -70,9 +70,6 @@ public struct NMEALineFramer: Sendable {
     return (below20 | above7E | isDollar | isBang) != 0
   }
 
-  @inline(__always)
-  private static func isPrintable(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
-
   /// Frames `bytes`, calling `body` for every line completed within them.
   ///
   /// A line that is still open at the end of `bytes` is kept and completed by
