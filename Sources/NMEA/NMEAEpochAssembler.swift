@@ -82,20 +82,29 @@ public struct NMEAEpochAssembler: Sendable {
   private(set) var completed = NMEAFix(mode: .noFix)
 
   mutating func add(_ s: GGA) -> Bool {
-    guard let time = s.time else { return false }
-    let completed = begin(time)
-    if s.hasFix {
-      epoch.merge(
-        latitude: s.latitude, longitude: s.longitude, altitudeMSL: s.altitudeMSL,
-        geoidSeparation: s.geoidSeparation, satellitesUsed: s.satellitesUsed, hdop: s.hdop)
-    }
+    guard s.time != nil else { return false }
+    let didComplete = addFixData(s)
     epoch.quality = s.quality ?? epoch.quality
-    return completed
+    return didComplete
+  }
+
+  /// GGA and GNS: a time, and when they report a fix, position, altitude, satellites used and HDOP.
+  private mutating func addFixData(_ s: some AltitudeFixSentence) -> Bool {
+    guard let time = s.time else { return false }
+    let didComplete = begin(time)
+    if s.hasFix {
+      epoch.position(s.latitude, s.longitude)
+      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
+      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
+      epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
+      epoch.hdop = s.hdop ?? epoch.hdop
+    }
+    return didComplete
   }
 
   mutating func add(_ s: RMC) -> Bool {
     guard let time = s.time else { return false }
-    let completed = begin(time)
+    let didComplete = begin(time)
     // gpsd takes the date only from a valid RMC: simulators send status V with a date.
     if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
     if s.hasFix {
@@ -104,73 +113,64 @@ public struct NMEAEpochAssembler: Sendable {
       epoch.track = s.track ?? epoch.track
       epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
     }
-    return completed
+    return didComplete
   }
 
   mutating func add(_ s: GLL) -> Bool {
-    let completed = begin(s.time)
+    let didComplete = begin(s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
-    return completed
+    return didComplete
   }
 
-  mutating func add(_ s: GNS) -> Bool {
-    guard let time = s.time else { return false }
-    let completed = begin(time)
-    if s.hasFix {
-      epoch.merge(
-        latitude: s.latitude, longitude: s.longitude, altitudeMSL: s.altitudeMSL,
-        geoidSeparation: s.geoidSeparation, satellitesUsed: s.satellitesUsed, hdop: s.hdop)
-    }
-    return completed
-  }
+  mutating func add(_ s: GNS) -> Bool { addFixData(s) }
 
   mutating func add(_ s: GSA) -> Bool {
-    let completed = begin(nil)
+    let didComplete = begin(nil)
     epoch.gsaMode = s.fixMode ?? epoch.gsaMode
     epoch.pdop = s.pdop ?? epoch.pdop
     epoch.hdop = s.hdop ?? epoch.hdop
     epoch.vdop = s.vdop ?? epoch.vdop
-    return completed
+    return didComplete
   }
 
   mutating func add(_ s: GSV) -> Bool {
-    let completed = begin(nil)
+    let didComplete = begin(nil)
     if let n = s.satellitesInView { epoch.inView(s.talker, n) }
-    return completed
+    return didComplete
   }
 
   mutating func add(_ s: VTG) -> Bool {
-    let completed = begin(nil)
+    let didComplete = begin(nil)
     if s.modeIndicator != "N" {
       epoch.speed = s.speedMetersPerSecond ?? epoch.speed
       epoch.track = s.trackTrue ?? epoch.track
     }
-    return completed
+    return didComplete
   }
 
   mutating func add(_ s: ZDA) -> Bool {
     guard let time = s.time else { return false }
-    let completed = begin(time)
+    let didComplete = begin(time)
     if let d = s.date { epoch.learnedDate = d }
-    return completed
+    return didComplete
   }
 
   mutating func add(_ s: GST) -> Bool {
-    let completed = begin(s.time)
+    let didComplete = begin(s.time)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
     epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
-    return completed
+    return didComplete
   }
 
   /// Starts a new epoch when `time` differs from the one in progress and returns the completed one.
   /// A sentence without a time (nil) joins the epoch in progress, or opens one that takes the next time.
   private mutating func begin(_ time: NMEATimeOfDay?) -> Bool {
-    var completed = false
+    var didComplete = false
     if let time {
       if inEpoch, let current = epoch.timeOfDay, current != time {
         complete()
-        completed = true
+        didComplete = true
       }
       if !inEpoch || epoch.timeOfDay == nil {
         epoch.timeOfDay = time
@@ -178,7 +178,7 @@ public struct NMEAEpochAssembler: Sendable {
       }
     }
     inEpoch = true
-    return completed
+    return didComplete
   }
 
   /// The last known date, moved to the next day when the time of day wrapped past midnight.
@@ -275,18 +275,6 @@ private struct Epoch: Sendable {
   var inViewTalkers: (NMEATalker, Int)?
   var inViewOthers: [NMEATalker: Int] = [:]
 
-  /// Merges what GGA and GNS report alike: a position, altitude, satellites used and HDOP.
-  mutating func merge(
-    latitude lat: Double?, longitude lon: Double?, altitudeMSL msl: Double?, geoidSeparation sep: Double?,
-    satellitesUsed used: Int?, hdop h: Double?
-  ) {
-    position(lat, lon)
-    altitudeMSL = msl ?? altitudeMSL
-    geoidSeparation = sep ?? geoidSeparation
-    satellitesUsed = used ?? satellitesUsed
-    hdop = h ?? hdop
-  }
-
   mutating func position(_ lat: Double?, _ lon: Double?) {
     guard let lat, let lon else { return }
     latitude = lat
@@ -321,3 +309,18 @@ extension NMEAMessage {
     }
   }
 }
+
+/// The sentences that carry a fix with altitude: GGA and GNS.
+protocol AltitudeFixSentence {
+  var time: NMEATimeOfDay? { get }
+  var hasFix: Bool { get }
+  var latitude: Double? { get }
+  var longitude: Double? { get }
+  var altitudeMSL: Double? { get }
+  var geoidSeparation: Double? { get }
+  var satellitesUsed: Int? { get }
+  var hdop: Double? { get }
+}
+
+extension GGA: AltitudeFixSentence {}
+extension GNS: AltitudeFixSentence {}
