@@ -4,7 +4,7 @@ import ArgumentParser
 struct LocEmu: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "locemu",
-    abstract: "A scriptable location \"device\" for Linux: decode and replay GPS traces.",
+    abstract: "A scriptable location \"device\" for tests on Linux (so far: decoding NMEA logs).",
     discussion: """
       Fix records go to standard output as JSON lines with gpsd's TPV member \
       names (time, mode, lat, lon, altMSL, altHAE, speed, track); diagnostics \
