@@ -51,8 +51,6 @@ public struct NMEATimeOfDay: Hashable, Comparable, Sendable, CustomStringConvert
       (Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)) * 1_000_000_000 + nanoseconds
   }
 
-  init(nanosecondsSinceMidnight: Int64) { self.nanosecondsSinceMidnight = nanosecondsSinceMidnight }
-
   public var hours: Int { Int(nanosecondsSinceMidnight / 3_600_000_000_000) }
   public var minutes: Int { Int(nanosecondsSinceMidnight / 60_000_000_000 % 60) }
   public var seconds: Int { Int(nanosecondsSinceMidnight / 1_000_000_000 % 60) + (nanosecondsSinceMidnight >= 86_400_000_000_000 ? 60 : 0) }

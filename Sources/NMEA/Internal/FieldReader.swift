@@ -59,9 +59,6 @@ struct Field {
   @inline(__always)
   subscript(_ i: Int) -> UInt8 { base[start &+ i] }
 
-  /// The first byte, or nil for an empty field.
-  var first: UInt8? { count > 0 ? base[start] : nil }
-
   var string: String {
     String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
   }
