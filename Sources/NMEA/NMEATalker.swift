@@ -51,9 +51,14 @@ public struct NMEATimeOfDay: Hashable, Comparable, Sendable, CustomStringConvert
       (Int64(hours) * 3600 + Int64(minutes) * 60 + Int64(seconds)) * 1_000_000_000 + nanoseconds
   }
 
-  public var hours: Int { Int(nanosecondsSinceMidnight / 3_600_000_000_000) }
-  public var minutes: Int { Int(nanosecondsSinceMidnight / 60_000_000_000 % 60) }
-  public var seconds: Int { Int(nanosecondsSinceMidnight / 1_000_000_000 % 60) + (nanosecondsSinceMidnight >= 86_400_000_000_000 ? 60 : 0) }
+  /// Whether this is the leap second 23:59:60.
+  private var isLeapSecond: Bool { nanosecondsSinceMidnight >= 86_400_000_000_000 }
+  /// The time one second earlier during a leap second, so 23:59:60 reads as 23:59 plus 60 s.
+  private var componentBase: Int64 { isLeapSecond ? nanosecondsSinceMidnight - 1_000_000_000 : nanosecondsSinceMidnight }
+
+  public var hours: Int { Int(componentBase / 3_600_000_000_000) }
+  public var minutes: Int { Int(componentBase / 60_000_000_000 % 60) }
+  public var seconds: Int { Int(componentBase / 1_000_000_000 % 60) + (isLeapSecond ? 1 : 0) }
   public var nanoseconds: Int64 { nanosecondsSinceMidnight % 1_000_000_000 }
 
   public static func < (a: Self, b: Self) -> Bool { a.nanosecondsSinceMidnight < b.nanosecondsSinceMidnight }

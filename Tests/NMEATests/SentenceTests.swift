@@ -77,4 +77,12 @@ struct SentenceTests {
     #expect(s.altitudeMSL == nil)
     #expect(!s.hasFix)
   }
+
+  @Test func leapSecondKeepsItsComponents() throws {
+    let t = try #require(NMEATimeOfDay(hours: 23, minutes: 59, seconds: 60, nanoseconds: 500_000_000))
+    #expect(t.hours == 23 && t.minutes == 59 && t.seconds == 60)
+    #expect(t.description == "23:59:60.500")
+    let plain = try #require(NMEATimeOfDay(hours: 12, minutes: 34, seconds: 56))
+    #expect(plain.hours == 12 && plain.minutes == 34 && plain.seconds == 56)
+  }
 }
