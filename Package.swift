@@ -7,33 +7,46 @@ let package = Package(
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "Traces", targets: ["Traces"]),
+    .library(name: "GPSD", targets: ["GPSD"]),
     .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
   ],
   targets: [
     .target(name: "NMEA"),
     .target(name: "Geo"),
     .target(name: "Traces", dependencies: ["NMEA", "Geo"]),
+    .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+    .target(name: "CGPSShim", dependencies: ["CGPS"]),
+    .target(name: "GPSD", dependencies: ["CGPSShim", "Geo"]),
     .executableTarget(
       name: "locemu",
       dependencies: [
-        "NMEA", "Geo", "Traces",
+        "NMEA", "Geo", "Traces", "GPSD",
+        .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
+    .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(
       name: "NMEATests",
       dependencies: ["NMEA", "Geo", "Traces"],
       resources: [.copy("Fixtures")]
     ),
+    .testTarget(
+      name: "TracesTests",
+      dependencies: ["Traces", "Geo", "NMEA", .product(name: "Clocks", package: "swift-clocks")],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces"]),
     .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),
   ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CGPSShim" {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -90,6 +90,21 @@ public struct NMEADecoder: Sendable {
     if let fix = assembler.finish() { try emit(fix, onFix) }
   }
 
+  /// Decodes one frame from a framer the caller runs itself (for example to keep
+  /// each epoch's raw sentences). `onFix` receives the epoch this frame completed,
+  /// if any: the frame itself then belongs to the next epoch.
+  ///
+  /// Use either this and ``finishEpochs(lineCount:_:)`` or the chunk API, not both.
+  public mutating func decode(frame: NMEALineFramer.Frame, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    try handle(frame, onFix)
+  }
+
+  /// Ends frame-by-frame input: completes the last epoch and records the caller's framer's line count.
+  public mutating func finishEpochs(lineCount: Int, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    statistics.lines = lineCount
+    if let fix = assembler.finish() { try emit(fix, onFix) }
+  }
+
   private mutating func handle(_ frame: NMEALineFramer.Frame, _ onFix: (NMEAFix) throws -> Void) rethrows {
     switch frame {
     case .sentence(let line):

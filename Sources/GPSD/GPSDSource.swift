@@ -1,0 +1,212 @@
+import CGPSShim
+import Foundation
+public import Geo
+import Synchronization
+
+/// Positions from a running gpsd, through libgps: a ``LocationSource``.
+///
+/// Each iteration opens its own libgps session on a dedicated thread (libgps
+/// blocks; it never runs on Swift's cooperative pool). The session:
+///
+/// - asks gpsd for JSON reports (`?WATCH={"enable":true,"json":true}`);
+/// - turns TPV reports into ``LocationFix`` values, no-fix reports as mode 1;
+/// - collapses the several TPVs gpsd may send for one epoch (newer gpsd reports
+///   after nearly every sentence) into one fix: reports that arrive together are
+///   merged, and a later report for an epoch already delivered is passed on only
+///   when it adds something (a better mode, a member that was missing);
+/// - reconnects with capped exponential ``Backoff`` when gpsd goes away or
+///   restarts, without ending the sequence;
+/// - throws ``GPSDError/cannotConnect(endpoint:message:)`` when there has been no
+///   connection for ``Configuration/connectTimeout``;
+/// - stops within about 100 ms of the consuming task's cancellation.
+///
+/// Other conditions (a device gone, an ERROR from gpsd, a reconnect) are
+/// reported to ``Configuration/onEvent`` without ending the sequence.
+public struct GPSDSource: LocationSource {
+  public struct Configuration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Watch only this device (a path as gpsd names it); nil for all.
+    public var device: String?
+    /// Give up (throw) after this long without a connection, at the start or after losing one; nil: retry forever.
+    public var connectTimeout: Duration?
+    public var backoff: Backoff
+    /// How long one wait for data lasts before the session checks for cancellation.
+    public var pollInterval: Duration
+    /// Called on the session thread for everything that is not a fix.
+    public var onEvent: (@Sendable (Event) -> Void)?
+
+    public init(
+      host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, connectTimeout: Duration? = .seconds(10),
+      backoff: Backoff = Backoff(), pollInterval: Duration = .milliseconds(50), onEvent: (@Sendable (Event) -> Void)? = nil
+    ) {
+      self.host = host
+      self.port = port
+      self.device = device
+      self.connectTimeout = connectTimeout
+      self.backoff = backoff
+      self.pollInterval = pollInterval
+      self.onEvent = onEvent
+    }
+
+    /// `host:port`.
+    public var endpoint: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  }
+
+  /// Something that happened to the session other than a fix.
+  public enum Event: Sendable, Hashable {
+    case connected(endpoint: String)
+    /// The connection was lost or refused; the session retries after `retryIn`.
+    case disconnected(GPSDError, retryIn: Duration)
+    /// Not fatal: gpsd or its device reported a problem.
+    case problem(GPSDError)
+  }
+
+  public var configuration: Configuration
+
+  public init(configuration: Configuration) { self.configuration = configuration }
+
+  public init(host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration? = .seconds(10)) {
+    configuration = Configuration(host: host, port: port, connectTimeout: connectTimeout)
+  }
+
+  /// The libgps API major version this build uses.
+  public static var libgpsAPIVersion: Int { Int(locemu_gps_api_major()) }
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: AsyncThrowingStream<LocationFix, any Error>.Iterator
+    public mutating func next() async throws -> LocationFix? { try await base.next(isolation: #isolation) }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(
+      of: LocationFix.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1024))
+    let session = GPSDSession(configuration: configuration, continuation: continuation)
+    continuation.onTermination = { _ in session.cancel() }
+    session.start()
+    return AsyncIterator(base: stream.makeAsyncIterator())
+  }
+}
+
+/// One libgps session on its own thread.
+final class GPSDSession: Sendable {
+  private let configuration: GPSDSource.Configuration
+  private let continuation: AsyncThrowingStream<LocationFix, any Error>.Continuation
+  private let cancelled = Atomic<Bool>(false)
+
+  init(configuration: GPSDSource.Configuration, continuation: AsyncThrowingStream<LocationFix, any Error>.Continuation) {
+    self.configuration = configuration
+    self.continuation = continuation
+  }
+
+  func cancel() { cancelled.store(true, ordering: .relaxed) }
+  private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+  func start() {
+    let thread = Thread { [self] in run() }
+    thread.name = "locemu.gpsd \(configuration.endpoint)"
+    thread.start()
+  }
+
+  private func run() {
+    var backoff = configuration.backoff
+    var lastConnected = ContinuousClock.now
+    var collapser = EpochCollapser()
+    let endpoint = configuration.endpoint
+    while !isCancelled {
+      var code: Int32 = 0
+      guard let gps = locemu_gps_open(configuration.host, String(configuration.port), &code) else {
+        let error = GPSDError.cannotConnect(endpoint: endpoint, message: String(cString: locemu_gps_errstr(code)))
+        if let timeout = configuration.connectTimeout, ContinuousClock.now - lastConnected >= timeout {
+          continuation.finish(throwing: error)
+          return
+        }
+        var delay = backoff.nextDelay()
+        if let timeout = configuration.connectTimeout {
+          delay = max(.zero, min(delay, timeout - (ContinuousClock.now - lastConnected)))
+        }
+        configuration.onEvent?(.disconnected(error, retryIn: delay))
+        sleep(delay)
+        continue
+      }
+      defer { locemu_gps_close(gps) }
+      if locemu_gps_watch(gps, configuration.device) != 0 {
+        let error = GPSDError.protocolError(endpoint: endpoint, message: "the WATCH request could not be sent")
+        configuration.onEvent?(.problem(error))
+        sleep(backoff.nextDelay())
+        continue
+      }
+      configuration.onEvent?(.connected(endpoint: endpoint))
+      let lost = readLoop(gps, &collapser, &backoff)
+      lastConnected = ContinuousClock.now
+      if let lost, !isCancelled {
+        let delay = backoff.nextDelay()
+        configuration.onEvent?(.disconnected(lost, retryIn: delay))
+        sleep(delay)
+      }
+    }
+    continuation.finish()
+  }
+
+  /// Reads until cancelled (nil) or the connection is lost (the error).
+  private func readLoop(_ gps: OpaquePointer, _ collapser: inout EpochCollapser, _ backoff: inout Backoff) -> GPSDError? {
+    let endpoint = configuration.endpoint
+    let poll = Int32(clamping: configuration.pollInterval.components.seconds * 1_000_000
+      + configuration.pollInterval.components.attoseconds / 1_000_000_000_000)
+    var message = locemu_gps_message()
+    while !isCancelled {
+      guard locemu_gps_waiting(gps, poll) != 0 else {
+        // Nothing more arrived within the poll interval: whatever was merged is complete.
+        if let fix = collapser.flush() { continuation.yield(fix) }
+        continue
+      }
+      guard locemu_gps_read(gps, &message) == 0 else {
+        if let fix = collapser.flush() { continuation.yield(fix) }
+        return .cannotConnect(endpoint: endpoint, message: "connection closed by gpsd")
+      }
+      switch message.kind {
+      case LOCEMU_MESSAGE_TPV:
+        backoff.reset()
+        if let fix = collapser.add(Self.fix(message)) { continuation.yield(fix) }
+        // Reports already buffered belong together; deliver once no more are waiting.
+        if locemu_gps_waiting(gps, 0) == 0, let fix = collapser.flush() { continuation.yield(fix) }
+      case LOCEMU_MESSAGE_DEVICE where message.device_activated == 0:
+        configuration.onEvent?(.problem(.deviceGone(endpoint: endpoint, device: Self.string(message.device))))
+      case LOCEMU_MESSAGE_DEVICES where message.device_count == 0:
+        configuration.onEvent?(.problem(.deviceGone(endpoint: endpoint, device: "")))
+      case LOCEMU_MESSAGE_ERROR:
+        configuration.onEvent?(.problem(.protocolError(endpoint: endpoint, message: Self.string(message.message))))
+      default:
+        break
+      }
+    }
+    return nil
+  }
+
+  private func sleep(_ duration: Duration) {
+    // In slices, so that cancellation is noticed within the poll interval.
+    let deadline = ContinuousClock.now + duration
+    while !isCancelled, ContinuousClock.now < deadline {
+      Thread.sleep(forTimeInterval: min(configuration.pollInterval.seconds, (deadline - ContinuousClock.now).seconds))
+    }
+  }
+
+  static func fix(_ m: locemu_gps_message) -> LocationFix {
+    func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
+    let coordinate =
+      m.mode >= 2 ? value(m.latitude).flatMap { lat in value(m.longitude).flatMap { Coordinate(latitude: lat, longitude: $0) } }
+      : nil
+    let mode: LocationFix.Mode = coordinate == nil ? .noFix : (m.mode >= 3 ? .threeD : .twoD)
+    return LocationFix(
+      timestamp: m.has_time != 0 ? Date(timeIntervalSince1970: Double(m.time_sec) + Double(m.time_nsec) / 1e9) : nil,
+      mode: mode, coordinate: coordinate,
+      altitudeMSL: mode == .threeD ? value(m.alt_msl) : nil, altitudeHAE: mode == .threeD ? value(m.alt_hae) : nil,
+      speed: value(m.speed), course: value(m.track), horizontalAccuracy: value(m.eph), verticalAccuracy: value(m.epv))
+  }
+
+  static func string<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Coordinate {
+  /// The mean Earth radius (IUGG), metres; the sphere all great-circle figures here use.
+  public static let earthRadius = 6_371_008.8
+
+  /// Great-circle distance to `other`, metres (haversine; within 0.5 % of the ellipsoid).
+  public func distance(to other: Coordinate) -> Double {
+    let φ1 = latitude.radians, φ2 = other.latitude.radians
+    let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude).radians
+    let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+    return 2 * Coordinate.earthRadius * atan2(a.squareRoot(), (1 - a).squareRoot())
+  }
+
+  /// Initial great-circle bearing to `other`, degrees true in 0..<360 (0 when the points coincide).
+  public func bearing(to other: Coordinate) -> Double {
+    let φ1 = latitude.radians, φ2 = other.latitude.radians
+    let Δλ = (other.longitude - longitude).radians
+    let y = sin(Δλ) * cos(φ2)
+    let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
+    guard x != 0 || y != 0 else { return 0 }
+    let degrees = atan2(y, x) * 180 / .pi
+    return degrees < 0 ? degrees + 360 : degrees
+  }
+
+  /// The point a `fraction` (0…1) of the way along the great circle to `other`.
+  public func interpolated(to other: Coordinate, fraction: Double) -> Coordinate {
+    let δ = distance(to: other) / Coordinate.earthRadius
+    guard δ > 1e-12 else { return self }
+    let a = sin((1 - fraction) * δ) / sin(δ), b = sin(fraction * δ) / sin(δ)
+    let φ1 = latitude.radians, λ1 = longitude.radians, φ2 = other.latitude.radians, λ2 = other.longitude.radians
+    let x = a * cos(φ1) * cos(λ1) + b * cos(φ2) * cos(λ2)
+    let y = a * cos(φ1) * sin(λ1) + b * cos(φ2) * sin(λ2)
+    let z = a * sin(φ1) + b * sin(φ2)
+    let φ = atan2(z, (x * x + y * y).squareRoot()), λ = atan2(y, x)
+    return Coordinate(latitude: φ * 180 / .pi, longitude: λ * 180 / .pi) ?? self
+  }
+}
+
+extension Double {
+  fileprivate var radians: Double { self * .pi / 180 }
+}

@@ -1,0 +1,1 @@
+print("source-benchmark: not yet")

@@ -1,0 +1,207 @@
+public import Foundation
+public import Geo
+import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// One GPX point (`trkpt`, `rtept` or `wpt`).
+public struct GPXPoint: Sendable, Hashable {
+  public var coordinate: Coordinate
+  /// `<ele>`, metres (taken as above mean sea level, as GPS receivers and Xcode write it).
+  public var elevation: Double?
+  public var time: Date?
+  /// `<fix>`: none, 2d, 3d (dgps and pps count as 3d); nil when absent.
+  public var fix: LocationFix.Mode?
+  public var hdop: Double?
+  public var vdop: Double?
+  /// GPX 1.0's `<speed>` (m/s) and `<course>` (degrees), which some writers still emit.
+  public var speed: Double?
+  public var course: Double?
+
+  public init(coordinate: Coordinate, elevation: Double? = nil, time: Date? = nil) {
+    self.coordinate = coordinate
+    self.elevation = elevation
+    self.time = time
+  }
+}
+
+/// A parsed GPX 1.0/1.1 document: the points of its tracks, routes and waypoints, in document order.
+public struct GPXDocument: Sendable, Hashable {
+  /// One array per `trkseg`.
+  public var trackSegments: [[GPXPoint]] = []
+  /// One array per `rte`.
+  public var routes: [[GPXPoint]] = []
+  public var waypoints: [GPXPoint] = []
+  /// Points skipped because their `lat`/`lon` were missing or out of range.
+  public var invalidPoints = 0
+
+  public init() {}
+
+  /// The path a device follows: the tracks if there are any, else the routes, else the waypoints (Xcode's style).
+  public var path: [GPXPoint] {
+    let track = trackSegments.flatMap { $0 }
+    if !track.isEmpty { return track }
+    let route = routes.flatMap { $0 }
+    return route.isEmpty ? waypoints : route
+  }
+
+  /// Parses GPX from memory.
+  /// - Throws: ``GPXError`` when the XML is malformed or has no `<gpx>` root.
+  public init(data: Data) throws {
+    let delegate = GPXParserDelegate()
+    let parser = XMLParser(data: data)
+    parser.delegate = delegate
+    let ok = parser.parse()
+    if !ok || !delegate.sawRoot {
+      let line = parser.lineNumber
+      let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no <gpx> element"
+      throw GPXError(line: line, message: delegate.sawRoot ? reason : "no <gpx> element")
+    }
+    self = delegate.document
+  }
+
+  /// Reads and parses a GPX file.
+  public init(path: String) throws {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw TraceFileError(path: path, message: String(cString: strerror(errno == 0 ? ENOENT : errno)))
+    }
+    do {
+      try self.init(data: data)
+    } catch let error as GPXError {
+      throw TraceFileError(path: path, message: error.description)
+    }
+  }
+}
+
+/// A GPX document that could not be parsed.
+public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var line: Int
+  public var message: String
+  public var description: String { "not GPX (line \(line)): \(message)" }
+}
+
+private final class GPXParserDelegate: NSObject, XMLParserDelegate {
+  var document = GPXDocument()
+  var sawRoot = false
+  private var point: GPXPoint?
+  private var text = ""
+  private var segment: [GPXPoint] = []
+  private var route: [GPXPoint] = []
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+    attributes: [String: String] = [:]
+  ) {
+    text = ""
+    switch local(name) {
+    case "gpx": sawRoot = true
+    case "trkseg": segment = []
+    case "rte": route = []
+    case "trkpt", "rtept", "wpt":
+      if let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
+        let coordinate = Coordinate(latitude: lat, longitude: lon)
+      {
+        point = GPXPoint(coordinate: coordinate)
+      } else {
+        point = nil
+        document.invalidPoints += 1
+      }
+    default: break
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    switch local(name) {
+    case "ele": point?.elevation = Double(value)
+    case "time": if point != nil { point?.time = GPXTime.parse(value) }
+    case "fix":
+      switch value {
+      case "none": point?.fix = .noFix
+      case "2d": point?.fix = .twoD
+      case "3d", "dgps", "pps": point?.fix = .threeD
+      default: break
+      }
+    case "hdop": point?.hdop = Double(value)
+    case "vdop": point?.vdop = Double(value)
+    case "speed": point?.speed = Double(value)
+    case "course": point?.course = Double(value)
+    case "trkpt":
+      if let point { segment.append(point) }
+      point = nil
+    case "rtept":
+      if let point { route.append(point) }
+      point = nil
+    case "wpt":
+      if let point { document.waypoints.append(point) }
+      point = nil
+    case "trkseg": document.trackSegments.append(segment)
+    case "rte": document.routes.append(route)
+    default: break
+    }
+    text = ""
+  }
+
+  private func local(_ name: String) -> Substring {
+    name.lastIndex(of: ":").map { name[name.index(after: $0)...] } ?? name[...]
+  }
+}
+
+/// GPX's `xsd:dateTime`: `2024-05-01T10:00:00Z`, optional fraction, `Z` or `±hh:mm`.
+public enum GPXTime {
+  public static func parse(_ text: String) -> Date? {
+    let b = Array(text.utf8)
+    func number(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= b.count else { return nil }
+      var v = 0
+      for i in from..<from + count {
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+        v = v * 10 + Int(b[i] - 0x30)
+      }
+      return v
+    }
+    guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      hour < 24, minute < 60, second <= 60, let date = NMEADate(year: year, month: month, day: day)
+    else { return nil }
+    var i = 19
+    var fraction = 0.0
+    if i < b.count, b[i] == 0x2E {
+      i += 1
+      var scale = 0.1
+      while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
+        fraction += Double(b[i] - 0x30) * scale
+        scale /= 10
+        i += 1
+      }
+    }
+    var offset = 0
+    if i < b.count {
+      if b[i] == 0x5A {
+        i += 1
+      } else if b[i] == 0x2B || b[i] == 0x2D, b.count >= i + 6, b[i + 3] == 0x3A,
+        let h = number(i + 1, 2), let m = number(i + 4, 2)
+      {
+        offset = (h * 3600 + m * 60) * (b[i] == 0x2B ? 1 : -1)
+        i += 6
+      } else {
+        return nil
+      }
+    }
+    guard i == b.count else { return nil }
+    let seconds = date.daysSinceUnixEpoch * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return Date(timeIntervalSince1970: Double(seconds) + fraction)
+  }
+}

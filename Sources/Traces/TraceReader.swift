@@ -1,0 +1,126 @@
+import Foundation
+public import Geo
+public import NMEA
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One epoch of a trace: the fix, its place on the trace's own time line and,
+/// for NMEA logs read with `keepSentences`, the receiver's original sentences.
+public struct TraceEpoch: Sendable, Hashable {
+  public var fix: LocationFix
+  /// Seconds on the trace's time line (Unix time when the trace is dated; time
+  /// of day otherwise, unwrapped across midnight). Nil when the trace says nothing.
+  public var traceTime: Double?
+  /// The epoch's NMEA sentences as read, without line endings (empty unless kept).
+  public var sentences: [String]
+
+  public init(fix: LocationFix, traceTime: Double?, sentences: [String] = []) {
+    self.fix = fix
+    self.traceTime = traceTime
+    self.sentences = sentences
+  }
+}
+
+/// A pull-based trace reader: one epoch per call, in trace order, nil at the end.
+///
+/// Readers are single-use and not thread-safe; ``Trace/makeReader()`` opens a new one.
+public protocol TraceReader: AnyObject {
+  /// The next epoch; nil at the end of the trace.
+  /// - Throws: ``TraceFileError`` when the file cannot be read.
+  func next() throws -> TraceEpoch?
+  /// What was skipped so far, for a one-line summary (e.g. rejected sentences).
+  var summary: String { get }
+}
+
+/// Streams an NMEA log (or standard input) epoch by epoch: one 64 KB read
+/// buffer and the current epoch in memory, whatever the file size.
+public final class NMEATraceReader: TraceReader {
+  public let path: String
+  private let keepSentences: Bool
+  private var fd: Int32
+  private var framer = NMEALineFramer()
+  private var decoder: NMEADecoder
+  private var pending: [TraceEpoch] = []
+  private var pendingIndex = 0
+  private var sentences: [String] = []
+  private var finished = false
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var dayOffset = 0.0
+  private var lastTimeOfDay: Double?
+
+  /// Opens `path` (`-` for standard input).
+  /// - Parameters:
+  ///   - options: date resolution for logs without dates, see ``NMEAEpochAssembler/Options``.
+  ///   - keepSentences: whether to keep each epoch's raw sentences (for feeding them on).
+  public init(path: String, options: NMEAEpochAssembler.Options = .init(), keepSentences: Bool = false) throws {
+    let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
+    guard fd >= 0 else { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
+    self.fd = fd
+    self.path = path
+    self.keepSentences = keepSentences
+    decoder = NMEADecoder(options: options)
+    buffer = .allocate(byteCount: NMEAFileDecoder.chunkSize, alignment: 16)
+  }
+
+  deinit {
+    if fd > 0 { close(fd) }
+    buffer.deallocate()
+  }
+
+  /// What the decoder counted so far.
+  public var statistics: NMEADecoderStatistics { decoder.statistics }
+  public var summary: String { decoder.statistics.summary }
+
+  public func next() throws -> TraceEpoch? {
+    while pendingIndex == pending.count {
+      if finished { return nil }
+      pending.removeAll(keepingCapacity: true)
+      pendingIndex = 0
+      try fill()
+    }
+    defer { pendingIndex += 1 }
+    return pending[pendingIndex]
+  }
+
+  private func fill() throws {
+    var n: Int
+    repeat { n = read(fd, buffer.baseAddress, buffer.count) } while n < 0 && errno == EINTR
+    if n < 0 { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
+    var framer = self.framer
+    defer { self.framer = framer }
+    if n == 0 {
+      finished = true
+      framer.finish { frame in handle(frame) }
+      decoder.finishEpochs(lineCount: framer.lineCount) { fix in complete(fix) }
+    } else {
+      framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { frame in handle(frame) }
+    }
+  }
+
+  private func handle(_ frame: NMEALineFramer.Frame) {
+    decoder.decode(frame: frame) { fix in complete(fix) }
+    if keepSentences, case .sentence(let line) = frame {
+      sentences.append(String(decoding: line, as: UTF8.self))
+    }
+  }
+
+  private func complete(_ fix: NMEAFix) {
+    var location = LocationFix(fix)
+    if location.coordinate == nil { location.mode = .noFix }
+    pending.append(TraceEpoch(fix: location, traceTime: traceTime(fix), sentences: sentences))
+    sentences.removeAll(keepingCapacity: true)
+  }
+
+  private func traceTime(_ fix: NMEAFix) -> Double? {
+    if let time = fix.time { return time.secondsSinceUnixEpoch }
+    guard let tod = fix.timeOfDay else { return nil }
+    let seconds = Double(tod.nanosecondsSinceMidnight) / 1e9
+    if let last = lastTimeOfDay, seconds + 43_200 < last { dayOffset += 86_400 }
+    lastTimeOfDay = seconds
+    return seconds + dayOffset
+  }
+}

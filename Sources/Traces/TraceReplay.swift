@@ -1,0 +1,224 @@
+public import Foundation
+public import Geo
+
+/// How a replay runs: pace, repetition, where it starts, how many fixes, which timestamps.
+public struct ReplayOptions: Sendable, Hashable {
+  /// What the replayed fixes' timestamps say.
+  public enum TimeBase: Sendable, Hashable {
+    /// The trace's own times (later laps of a loop continue after the first).
+    case asRecorded
+    /// The first delivered epoch is stamped with this date, the rest follow at trace pace.
+    case startingAt(Date)
+  }
+
+  /// Trace seconds per clock second; nil for as fast as possible (no waiting at all).
+  public var speed: Double?
+  /// Start again from the beginning at the end of the trace, continuing its time line.
+  public var loop: Bool
+  /// Seconds of trace time to skip at the start (first lap only).
+  public var startOffset: Double
+  /// Stop after this many epochs (gap fills included); nil for no limit.
+  public var count: Int?
+  public var timeBase: TimeBase
+  /// A pause in the trace longer than this many seconds (and longer than 2.5 times
+  /// the trace's usual interval) is filled with no-fix epochs at the usual interval,
+  /// as a receiver that lost its fix reports. Nil: gaps stay silent.
+  public var gapThreshold: Double?
+  /// With ``TimeBase/asRecorded``: the timestamp for trace time 0 of epochs that have none
+  /// (GPX points without times), so that every fix gets a time. Nil: they stay without.
+  public var untimedStart: Date?
+
+  /// The speed range accepted from the command line.
+  public static let speedRange = 0.1...1000.0
+
+  public init(
+    speed: Double? = 1, loop: Bool = false, startOffset: Double = 0, count: Int? = nil,
+    timeBase: TimeBase = .asRecorded, gapThreshold: Double? = 3, untimedStart: Date? = nil
+  ) {
+    self.untimedStart = untimedStart
+    self.speed = speed
+    self.loop = loop
+    self.startOffset = startOffset
+    self.count = count
+    self.timeBase = timeBase
+    self.gapThreshold = gapThreshold
+  }
+}
+
+/// One replayed epoch with its place on the replay clock.
+public struct ReplayedEpoch: Sendable, Hashable {
+  /// The epoch, its fix's timestamp adjusted to the ``ReplayOptions/TimeBase``.
+  public var epoch: TraceEpoch
+  /// When it was due, measured from the start of the replay on the replay clock.
+  public var scheduled: Duration
+  /// When it was delivered, on the same clock (equal to `scheduled` on a test clock).
+  public var elapsed: Duration
+  /// 0 for the first pass through the trace, 1 for the second, …
+  public var lap: Int
+  /// Whether this is a no-fix epoch filled into a gap of the trace.
+  public var isGapFill: Bool
+
+  public var fix: LocationFix { epoch.fix }
+}
+
+/// Replays a trace on a clock, paced by the trace's own time stamps.
+///
+/// Pacing is deadline-based: epoch *n* is due at `start + (t(n) − t(first)) / speed`
+/// on the clock, measured from one fixed start instant, so lateness in one step
+/// never shifts the next. Epochs the trace gives no time are delivered right
+/// after the previous one. The trace is read from disk as it plays (one epoch
+/// in memory at a time for NMEA logs).
+///
+/// ```swift
+/// let replay = TraceReplay(trace: try Trace(path: "walk.gpx"), options: .init(speed: 10), clock: ContinuousClock())
+/// for try await replayed in replay { print(replayed.elapsed, replayed.fix) }
+/// ```
+public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
+  public typealias Element = ReplayedEpoch
+  public typealias Failure = any Error
+
+  public var trace: Trace
+  public var options: ReplayOptions
+  public var clock: C
+  /// Creates readers; defaults to ``Trace/makeReader()``. Replaceable for tests.
+  public var makeReader: @Sendable () throws -> any TraceReader
+
+  public init(trace: Trace, options: ReplayOptions = .init(), clock: C) {
+    self.trace = trace
+    self.options = options
+    self.clock = clock
+    makeReader = { try trace.makeReader() }
+  }
+
+  /// A replay over epochs given by `makeReader` (e.g. an in-memory trace in a test).
+  public init(
+    options: ReplayOptions = .init(), clock: C, makeReader: @escaping @Sendable () throws -> any TraceReader
+  ) {
+    trace = try! Trace(path: "-", format: .nmea)
+    self.options = options
+    self.clock = clock
+    self.makeReader = makeReader
+  }
+
+  /// The replayed fixes alone, as a ``LocationSource``.
+  public var fixes: TraceReplayFixes<C> { TraceReplayFixes(replay: self) }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(replay: self) }
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let replay: TraceReplay
+    private var reader: (any TraceReader)?
+    private var origin: C.Instant?
+    private var lap = 0
+    /// Relative trace time of this lap's first epoch, and that epoch's absolute trace time.
+    private var lapBase = 0.0
+    private var lapStartTraceTime: Double?
+    private var deliveredInLap = 0
+    private var delivered = 0
+    /// Relative trace time of the first delivered epoch (the zero of the schedule).
+    private var scheduleZero: Double?
+    private var lastRelative: Double?
+    /// The smallest positive step seen between epochs: the trace's usual interval.
+    private var interval: Double?
+    private var queued: [(TraceEpoch, Double, Bool)] = []
+    private var finished = false
+
+    init(replay: TraceReplay) { self.replay = replay }
+
+    public mutating func next() async throws -> ReplayedEpoch? {
+      if let count = replay.options.count, delivered >= count { return nil }
+      if queued.isEmpty {
+        guard try fillQueue() else { return nil }
+      }
+      let (epoch, relative, isGap) = queued.removeFirst()
+      return try await deliver(epoch, relative: relative, isGapFill: isGap)
+    }
+
+    /// Reads the next epoch (and any gap fill before it) into `queued`; false at the end.
+    private mutating func fillQueue() throws -> Bool {
+      while !finished {
+        if reader == nil { reader = try replay.makeReader() }
+        guard var epoch = try reader!.next() else {
+          guard replay.options.loop, deliveredInLap > 0 else {
+            finished = true
+            return false
+          }
+          reader = nil
+          lap += 1
+          deliveredInLap = 0
+          lapBase = (lastRelative ?? 0) + (interval ?? 1)
+          lapStartTraceTime = nil
+          continue
+        }
+        var relative = lastRelative ?? lapBase
+        if let t = epoch.traceTime {
+          if lapStartTraceTime == nil { lapStartTraceTime = t }
+          let intoLap = t - lapStartTraceTime!
+          if lap == 0, intoLap < replay.options.startOffset { continue }
+          relative = Swift.max(lapBase + intoLap, lastRelative ?? -.infinity)
+        } else if lap == 0, replay.options.startOffset > 0, lastRelative == nil {
+          continue
+        }
+        if lap > 0, replay.options.timeBase == .asRecorded, let t = epoch.fix.timestamp {
+          // Later laps continue the time line: stamped as if the trace went on.
+          epoch.fix.timestamp = t.addingTimeInterval(lapBase)
+        }
+        if let last = lastRelative {
+          let step = relative - last
+          if step > 0 { interval = Swift.min(interval ?? step, step) }
+          if let threshold = replay.options.gapThreshold, let usual = interval, step > Swift.max(threshold, 2.5 * usual) {
+            var t = last + usual
+            while t < relative - usual / 2 {
+              var fill = LocationFix(mode: .noFix)
+              fill.timestamp = epoch.fix.timestamp.map { $0.addingTimeInterval(t - relative) }
+              queued.append((TraceEpoch(fix: fill, traceTime: nil), t, true))
+              t += usual
+            }
+          }
+        }
+        lastRelative = relative
+        deliveredInLap += 1
+        queued.append((epoch, relative, false))
+        return true
+      }
+      return false
+    }
+
+    private mutating func deliver(_ epoch: TraceEpoch, relative: Double, isGapFill: Bool) async throws
+      -> ReplayedEpoch
+    {
+      let clock = replay.clock
+      let origin = self.origin ?? clock.now
+      self.origin = origin
+      let zero = scheduleZero ?? relative
+      scheduleZero = zero
+      let traceSeconds = relative - zero
+      var scheduled = Duration.zero
+      if let speed = replay.options.speed {
+        scheduled = .nanoseconds(Int64((traceSeconds / speed * 1e9).rounded()))
+        try await clock.sleep(until: origin.advanced(by: scheduled), tolerance: nil)
+      }
+      var epoch = epoch
+      if case .startingAt(let date) = replay.options.timeBase {
+        epoch.fix.timestamp = date.addingTimeInterval(traceSeconds)
+      } else if epoch.fix.timestamp == nil, let start = replay.options.untimedStart {
+        epoch.fix.timestamp = start.addingTimeInterval(relative)
+      }
+      delivered += 1
+      return ReplayedEpoch(
+        epoch: epoch, scheduled: scheduled, elapsed: origin.duration(to: clock.now), lap: lap, isGapFill: isGapFill)
+    }
+  }
+}
+
+/// The fixes of a ``TraceReplay``, as a ``LocationSource``.
+public struct TraceReplayFixes<C: Clock>: LocationSource where C.Duration == Duration {
+  public var replay: TraceReplay<C>
+
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    var base: TraceReplay<C>.AsyncIterator
+    public mutating func next() async throws -> LocationFix? { try await base.next()?.fix }
+  }
+
+  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: replay.makeAsyncIterator()) }
+}

@@ -1,0 +1,128 @@
+import Foundation
+public import Geo
+
+/// Writes fixes as NMEA 0183: one GGA and one RMC per fix (talker GP), what gpsd and
+/// any NMEA consumer need for time, position, altitude, speed and course.
+///
+/// A fix without a timestamp cannot be written (RMC needs the date): give the
+/// trace a start time first (see ``ReplayOptions/TimeBase``).
+public enum NMEAWriter {
+  /// The GGA and RMC sentences for `fix`, each with `*hh` checksum, without line endings; empty without a timestamp.
+  public static func sentences(for fix: LocationFix) -> [String] {
+    guard let date = fix.timestamp else { return [] }
+    let cs = Int64((date.timeIntervalSince1970 * 100).rounded())
+    let days = Int(cs >= 0 ? cs / 8_640_000 : (cs - 8_639_999) / 8_640_000)
+    let csOfDay = Int(cs - Int64(days) * 8_640_000)
+    let time =
+      pad(csOfDay / 360_000, 2) + pad(csOfDay / 6000 % 60, 2) + pad(csOfDay / 100 % 60, 2) + "." + pad(csOfDay % 100, 2)
+    let civil = civilDate(days)
+    let dateField = pad(civil.day, 2) + pad(civil.month, 2) + pad(civil.year % 100, 2)
+    var lat = ",", lon = ","
+    if fix.hasFix, let c = fix.coordinate {
+      lat = angle(abs(c.latitude), degreeDigits: 2) + (c.latitude < 0 ? ",S" : ",N")
+      lon = angle(abs(c.longitude), degreeDigits: 3) + (c.longitude < 0 ? ",W" : ",E")
+    }
+    let hasFix = fix.hasFix
+    let hdop = fix.horizontalAccuracy.map { FixRecord.fixed($0 / LocationFix.userEquivalentRangeError, 2) } ?? ""
+    let altitude = hasFix && fix.mode == .threeD ? fix.altitudeMSL.map { FixRecord.fixed($0, 1) } : nil
+    let separation: String =
+      if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE { FixRecord.fixed(hae - msl, 1) } else { "" }
+    let gga =
+      "GPGGA,\(time),\(lat),\(lon),\(hasFix ? 1 : 0),\(hasFix ? "08" : "00"),\(hdop),"
+      + "\(altitude ?? ""),\(altitude == nil ? "" : "M"),\(altitude == nil ? "" : separation),"
+      + "\(altitude == nil || separation.isEmpty ? "" : "M"),,"
+    let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
+    let track = hasFix ? fix.course.map { FixRecord.fixed($0, 2) } ?? "" : ""
+    let rmc = "GPRMC,\(time),\(hasFix ? "A" : "V"),\(lat),\(lon),\(knots),\(track),\(dateField),,,\(hasFix ? "A" : "N")"
+    return [framed(gga), framed(rmc)]
+  }
+
+  /// `$body*hh` with the XOR checksum of `body`.
+  public static func framed(_ body: String) -> String {
+    var sum: UInt8 = 0
+    for byte in body.utf8 { sum ^= byte }
+    let hex = Array("0123456789ABCDEF".utf8)
+    return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self)
+  }
+
+  /// `ddmm.mmmmmm` (latitude) or `dddmm.mmmmmm` (longitude): 6 decimals of a minute (about 2 mm).
+  static func angle(_ degrees: Double, degreeDigits: Int) -> String {
+    var whole = Int(degrees)
+    var minutes = ((degrees - Double(whole)) * 60 * 1_000_000).rounded() / 1_000_000
+    if minutes >= 60 {
+      whole += 1
+      minutes -= 60
+    }
+    let m = FixRecord.fixed(minutes, 6)
+    return pad(whole, degreeDigits) + (minutes < 10 ? "0" : "") + m
+  }
+
+  static func civilDate(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let s = String(value)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  }
+}
+
+/// Writes a GPX 1.1 track, one `trkpt` per fix, streaming: a new `trkseg` starts after each stretch without a fix.
+public struct GPXWriter {
+  private var inSegment = false
+  public private(set) var points = 0
+
+  public init() {}
+
+  /// The document's opening, up to the first segment.
+  public func header(name: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="locemu" xmlns="http://www.topografix.com/GPX/1/1">
+      <trk>
+        <name>\(escaped(name))</name>
+
+    """
+  }
+
+  /// The markup for one fix (a segment break for a no-fix).
+  public mutating func append(_ fix: LocationFix) -> String {
+    guard fix.hasFix, let c = fix.coordinate else {
+      defer { inSegment = false }
+      return inSegment ? "    </trkseg>\n" : ""
+    }
+    var out = inSegment ? "" : "    <trkseg>\n"
+    inSegment = true
+    points += 1
+    out += "      <trkpt lat=\"\(FixRecord.fixed(c.latitude, 9))\" lon=\"\(FixRecord.fixed(c.longitude, 9))\">"
+    if let e = fix.altitudeMSL { out += "<ele>\(FixRecord.fixed(e, 3))</ele>" }
+    if let t = fix.timestamp { out += "<time>\(FixRecord.iso8601(t))</time>" }
+    out += "<fix>\(fix.mode == .threeD ? "3d" : "2d")</fix>"
+    if let h = fix.horizontalAccuracy {
+      out += "<hdop>\(FixRecord.fixed(h / LocationFix.userEquivalentRangeError, 2))</hdop>"
+    }
+    if let v = fix.verticalAccuracy {
+      out += "<vdop>\(FixRecord.fixed(v / LocationFix.userEquivalentRangeError, 2))</vdop>"
+    }
+    return out + "</trkpt>\n"
+  }
+
+  /// Closes the open segment, the track and the document.
+  public mutating func footer() -> String {
+    defer { inSegment = false }
+    return (inSegment ? "    </trkseg>\n" : "") + "  </trk>\n</gpx>\n"
+  }
+
+  private func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+  }
+}

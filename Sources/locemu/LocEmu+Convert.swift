@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Geo
+import Traces
+
+extension LocEmu {
+  struct Convert: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Convert a trace between NMEA and GPX.",
+      discussion: """
+        NMEA → GPX writes a GPX 1.1 track, one trkpt per fix (ele, time, fix, \
+        hdop, vdop); a stretch without a fix starts a new trkseg. GPX → NMEA \
+        writes a GGA and an RMC sentence per point, so that a GPX walk from \
+        Xcode can feed gpsd. GPX points without times are walked at a constant \
+        speed (--walk, --drive, --mps) and stamped from now, since NMEA needs \
+        times (--start-time or --now restamp the whole trace).
+
+        The output format comes from OUT's extension (.gpx, or .nmea/.log/.txt) \
+        or --to; OUT may be - for standard output with --to.
+
+        Exit status: 0 on success, 1 when IN cannot be read or OUT written, \
+        64 for bad options.
+        """
+    )
+
+    @Argument(help: "The trace to read (NMEA log or GPX).")
+    var input: String
+
+    @Argument(help: "The file to write, or - for standard output.")
+    var output: String
+
+    @Option(help: ArgumentHelp("The output format; by default from OUT's extension.", valueName: "nmea|gpx"))
+    var to: Trace.Format?
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+
+    func validate() throws {
+      if outputFormat == nil {
+        throw ValidationError("cannot tell the output format from '\(output)': name it .gpx or .nmea, or give --to")
+      }
+    }
+
+    var outputFormat: Trace.Format? {
+      if let to { return to }
+      let lower = output.lowercased()
+      if lower.hasSuffix(".gpx") { return .gpx }
+      if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") { return .nmea }
+      return nil
+    }
+
+    func run() async throws {
+      let trace = try traceOptions.trace(input, command: "convert")
+      let format = outputFormat!
+      // NMEA needs times: points without one are stamped from now.
+      let replay = TraceReplay(
+        trace: trace,
+        options: ReplayOptions(speed: nil, timeBase: timeOptions.timeBase(), gapThreshold: nil, untimedStart: Date()),
+        clock: ContinuousClock())
+      let sink: FileSink
+      do {
+        sink = try FileSink(path: output)
+      } catch {
+        printError("locemu convert: \(error)")
+        throw ExitCode(1)
+      }
+      var gpx = GPXWriter()
+      var epochs = 0
+      var written = 0
+      var untimed = 0
+      do {
+        if format == .gpx { try sink.write(gpx.header(name: input)) }
+        for try await replayed in replay {
+          epochs += 1
+          switch format {
+          case .gpx:
+            try sink.write(gpx.append(replayed.fix))
+            if replayed.fix.hasFix { written += 1 }
+          case .nmea:
+            let sentences = NMEAWriter.sentences(for: replayed.fix)
+            if sentences.isEmpty { untimed += 1 } else { written += 1 }
+            for s in sentences { try sink.write(s + "\r\n") }
+          }
+        }
+        if format == .gpx { try sink.write(gpx.footer()) }
+        try sink.close()
+      } catch {
+        printError("locemu convert: \(error)")
+        throw ExitCode(1)
+      }
+      var summary = "locemu convert: \(input) → \(output): \(epochs) epochs, \(written) written as \(format.rawValue.uppercased())"
+      if untimed > 0 { summary += ", \(untimed) without a time skipped (give --start-time)" }
+      printError(summary)
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Clocks
+import Geo
+import Traces
+
+extension LocEmu {
+  struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Replay a trace (NMEA log or GPX) as fix records, paced by its own time stamps.",
+      discussion: """
+        Prints one JSON fix record per epoch, with an added 'elapsed' member: \
+        seconds since the start of the replay on the clock in use. Epoch n is \
+        due at start + (t(n) - t(first)) / speed, deadline-based, so timing \
+        error does not accumulate.
+
+        Epochs without a fix are printed with mode 1. A pause in the trace \
+        longer than --gap seconds (and 2.5 times its usual interval) is filled \
+        with mode-1 records at the usual interval, as a receiver that lost its \
+        fix reports them. GPX points without times are walked at a constant \
+        speed (--walk, --drive, --mps), one record per second.
+
+        --virtual-time runs on a virtual clock: no waiting, and 'elapsed' is \
+        exactly the schedule, so output is the same on every run.
+
+        Exit status: 0 at the end of the trace (or --count), 1 when the trace \
+        cannot be read, 64 for bad options.
+        """
+    )
+
+    @Argument(help: "The trace: an NMEA log, a GPX file, or - for NMEA on standard input.")
+    var trace: String
+
+    @Option(help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
+    var speed: Double = 1
+
+    @Flag(help: "As fast as possible: no waiting at all (elapsed stays near 0).")
+    var fast = false
+
+    @Flag(help: "Start again at the end of the trace, its time line continuing.")
+    var loop = false
+
+    @Option(help: "Stop after N records.")
+    var count: Int?
+
+    @Option(help: ArgumentHelp("Skip this many seconds at the start of the trace.", valueName: "S"))
+    var offset: Double = 0
+
+    @Option(help: ArgumentHelp("Fill pauses longer than S seconds with no-fix records; 0 disables.", valueName: "S"))
+    var gap: Double = 3
+
+    @Flag(help: "Run on a virtual clock: instant and deterministic.")
+    var virtualTime = false
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+
+    func validate() throws {
+      guard ReplayOptions.speedRange.contains(speed) else {
+        throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
+      }
+      if let count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
+      guard offset >= 0, offset.isFinite else { throw ValidationError("--offset must be 0 or more seconds") }
+      guard gap >= 0, gap.isFinite else { throw ValidationError("--gap must be 0 or more seconds") }
+    }
+
+    var replayOptions: ReplayOptions {
+      ReplayOptions(
+        speed: fast ? nil : speed, loop: loop, startOffset: offset, count: count, timeBase: timeOptions.timeBase(),
+        gapThreshold: gap > 0 ? gap : nil)
+    }
+
+    func run() async throws {
+      let trace = try traceOptions.trace(self.trace, command: "replay")
+      if virtualTime {
+        try await play(TraceReplay(trace: trace, options: replayOptions, clock: ImmediateClock()), flushEach: false)
+      } else {
+        try await play(TraceReplay(trace: trace, options: replayOptions, clock: ContinuousClock()), flushEach: true)
+      }
+    }
+
+    private func play<C: Clock>(_ replay: TraceReplay<C>, flushEach: Bool) async throws {
+      var output = OutputBuffer()
+      var records = 0
+      var fixes = 0
+      do {
+        for try await replayed in replay {
+          records += 1
+          if replayed.fix.hasFix { fixes += 1 }
+          output.writeLine(FixRecord.json(replayed.fix, extra: [("elapsed", FixRecord.fixed(replayed.elapsed.seconds, 3))]))
+          if flushEach { output.flush() }
+        }
+      } catch {
+        output.flush()
+        printError("locemu replay: \(error)")
+        throw ExitCode(1)
+      }
+      output.flush()
+      printError("locemu replay: \(trace): \(records) records, \(fixes) with a fix")
+    }
+  }
+}
