@@ -38,8 +38,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TracesTests",
-      dependencies: ["Traces", "Geo", "NMEA", .product(name: "Clocks", package: "swift-clocks")],
-      resources: [.copy("Fixtures")]
+      dependencies: ["Traces", "Geo", "NMEA", .product(name: "Clocks", package: "swift-clocks")]
     ),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces"]),
     .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),

@@ -29,6 +29,8 @@ extension Coordinate {
 
   /// The point a `fraction` (0…1) of the way along the great circle to `other`.
   public func interpolated(to other: Coordinate, fraction: Double) -> Coordinate {
+    if fraction <= 0 { return self }
+    if fraction >= 1 { return other }
     let δ = distance(to: other) / Coordinate.earthRadius
     guard δ > 1e-12 else { return self }
     let a = sin((1 - fraction) * δ) / sin(δ), b = sin(fraction * δ) / sin(δ)

@@ -58,12 +58,23 @@ public struct GPXDocument: Sendable, Hashable {
     let parser = XMLParser(data: data)
     parser.delegate = delegate
     let ok = parser.parse()
-    if !ok || !delegate.sawRoot {
-      let line = parser.lineNumber
-      let reason = parser.parserError.map { "\($0.localizedDescription)" } ?? "no <gpx> element"
-      throw GPXError(line: line, message: delegate.sawRoot ? reason : "no <gpx> element")
+    // swift-corelibs' parser can return true for a truncated document; its error still tells.
+    if !ok || parser.parserError != nil || !delegate.sawRoot {
+      let code = (parser.parserError as? NSError)?.code
+      throw GPXError(line: parser.lineNumber, message: delegate.sawRoot || code != nil ? Self.explain(code) : "no <gpx> element")
     }
     self = delegate.document
+  }
+
+  private static func explain(_ code: Int?) -> String {
+    switch code {
+    case 4, 5: "the document ends early (an element is not closed)"
+    case 76: "an end tag does not match its start tag"
+    case 26: "an undeclared entity"
+    case 38, 39, 40, 41, 65, 73: "a malformed attribute"
+    case let code?: "malformed XML (libxml2 error \(code))"
+    case nil: "malformed XML"
+    }
   }
 
   /// Reads and parses a GPX file.

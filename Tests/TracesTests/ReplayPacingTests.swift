@@ -1,0 +1,194 @@
+import Clocks
+import Foundation
+import Geo
+import Testing
+import Traces
+
+@Suite("Replay pacing on an injected clock")
+struct ReplayPacingTests {
+  /// Trace times 0, 1, 2, 3.5, 4 s.
+  let uneven = ListTraceReader.times([0, 1, 2, 3.5, 4])
+
+  private func replay<C: Clock>(
+    _ reader: @escaping @Sendable () -> ListTraceReader, _ options: ReplayOptions, clock: C
+  ) -> TraceReplay<C> where C.Duration == Duration {
+    TraceReplay(options: options, clock: clock, makeReader: reader)
+  }
+
+  private func all<C: Clock>(_ replay: TraceReplay<C>) async throws -> [ReplayedEpoch] {
+    var out: [ReplayedEpoch] = []
+    for try await e in replay { out.append(e) }
+    return out
+  }
+
+  @Test func atOneTimesEveryEpochIsDueAtItsTraceOffset() async throws {
+    let epochs = try await all(replay(uneven, ReplayOptions(speed: 1), clock: ImmediateClock()))
+    #expect(epochs.map(\.scheduled.ms) == [0, 1000, 2000, 3500, 4000])
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3500, 4000])
+  }
+
+  @Test func atTenTimesTheScheduleIsATenth() async throws {
+    let epochs = try await all(replay(uneven, ReplayOptions(speed: 10), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 100, 200, 350, 400])
+  }
+
+  @Test func atATenthTheScheduleIsTenTimesLonger() async throws {
+    let epochs = try await all(replay(uneven, ReplayOptions(speed: 0.1), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 10_000, 20_000, 35_000, 40_000])
+  }
+
+  @Test func nothingIsDeliveredBeforeItsDeadline() async throws {
+    let clock = TestClock()
+    let seen = Counter()
+    let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
+    let task = Task {
+      for try await _ in r { await seen.bump() }
+    }
+    await clock.advance(by: .zero)
+    #expect(await seen.value == 1)
+    await clock.advance(by: .milliseconds(999))
+    #expect(await seen.value == 1)
+    await clock.advance(by: .milliseconds(1))
+    #expect(await seen.value == 2)
+    await clock.advance(by: .milliseconds(2499))
+    #expect(await seen.value == 3)
+    await clock.advance(by: .milliseconds(1))
+    #expect(await seen.value == 4)
+    await clock.advance(by: .seconds(1))
+    try await task.value
+    #expect(await seen.value == 5)
+  }
+
+  @Test func latenessDoesNotAccumulate() async throws {
+    // Every wake-up is 7 ms late; deadlines stay on the trace's schedule.
+    let times = (0..<50).map { Double($0) }
+    let epochs = try await all(
+      replay(ListTraceReader.times(times), ReplayOptions(speed: 1), clock: LateClock(lateness: .milliseconds(7))))
+    #expect(epochs.count == 50)
+    #expect(epochs.dropFirst().allSatisfy { $0.elapsed - $0.scheduled == .milliseconds(7) })
+  }
+
+  @Test func loopingContinuesTheTimeLine() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, count: 7), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000, 5000, 6000])
+    #expect(epochs.map(\.lap) == [0, 0, 0, 1, 1, 1, 2])
+    let times = epochs.map { $0.fix.timestamp!.timeIntervalSince1970 - 1_700_000_000 }
+    #expect(times == [0, 1, 2, 3, 4, 5, 6])
+  }
+
+  @Test func loopingAtTenTimes() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 2, 4]), ReplayOptions(speed: 10, loop: true, count: 5), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 200, 400, 600, 800])
+  }
+
+  @Test func anEmptyTraceDoesNotLoopForever() async throws {
+    let epochs = try await all(replay(ListTraceReader.times([]), ReplayOptions(loop: true), clock: ImmediateClock()))
+    #expect(epochs.isEmpty)
+  }
+
+  @Test func startOffsetSkipsTraceTimeAndStartsTheScheduleThere() async throws {
+    let epochs = try await all(replay(uneven, ReplayOptions(speed: 1, startOffset: 1.5), clock: ImmediateClock()))
+    #expect(epochs.map { $0.fix.coordinate?.latitude } == [2, 3, 4])
+    #expect(epochs.map(\.elapsed.ms) == [0, 1500, 2000])
+  }
+
+  @Test func startOffsetAppliesToTheFirstLapOnly() async throws {
+    let epochs = try await all(
+      replay(
+        ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, startOffset: 1, count: 5),
+        clock: ImmediateClock()))
+    #expect(epochs.map { $0.fix.coordinate?.latitude } == [1, 2, 0, 1, 2])
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000])
+  }
+
+  @Test func gapsAreDeliveredAsNoFixAtTheUsualInterval() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000])
+    #expect(epochs.map(\.isGapFill) == [false, false, false, true, true, true, true, true, false, false])
+    #expect(epochs.filter(\.isGapFill).allSatisfy { $0.fix.mode == .noFix && $0.fix.coordinate == nil })
+    let fillTimes = epochs.filter(\.isGapFill).map { $0.fix.timestamp!.timeIntervalSince1970 - 1_700_000_000 }
+    #expect(fillTimes == [3, 4, 5, 6, 7])
+  }
+
+  @Test func aPauseShorterThanTheThresholdIsNoGap() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 1, 3.5, 4.5]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    #expect(epochs.filter(\.isGapFill).isEmpty)
+  }
+
+  @Test func gapsFollowTheTracesOwnInterval() async throws {
+    // A trace sampled every 5 s: a 10 s step is no gap, a 30 s step is.
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 5, 15, 45]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    #expect(epochs.filter(\.isGapFill).map(\.elapsed.ms) == [20_000, 25_000, 30_000, 35_000, 40_000])
+  }
+
+  @Test func gapFillingCanBeTurnedOff() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 1, 2, 8]), ReplayOptions(speed: 1, gapThreshold: nil), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 8000])
+  }
+
+  @Test func countLimitsTheEpochsIncludingGapFills() async throws {
+    let epochs = try await all(
+      replay(ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, count: 4), clock: ImmediateClock()))
+    #expect(epochs.count == 4)
+    #expect(epochs.last?.isGapFill == true)
+  }
+
+  @Test func startingAtRestampsAtTracePace() async throws {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let epochs = try await all(
+      replay(uneven, ReplayOptions(speed: 10, timeBase: .startingAt(start)), clock: ImmediateClock()))
+    #expect(epochs.map { $0.fix.timestamp!.timeIntervalSince(start) } == [0, 1, 2, 3.5, 4])
+  }
+
+  @Test func epochsWithoutATimeFollowThePreviousAtOnce() async throws {
+    let epochs = try await all(replay(ListTraceReader.times([0, nil, 2]), ReplayOptions(speed: 1), clock: ImmediateClock()))
+    #expect(epochs.map(\.elapsed.ms) == [0, 0, 2000])
+  }
+
+  @Test func untimedEpochsCanBeGivenTimes() async throws {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let reader: @Sendable () -> ListTraceReader = {
+      ListTraceReader([0, 1, 2].map { TraceEpoch(fix: LocationFix(mode: .noFix), traceTime: $0) })
+    }
+    let epochs = try await all(replay(reader, ReplayOptions(speed: nil, untimedStart: start), clock: ImmediateClock()))
+    #expect(epochs.map { $0.fix.timestamp!.timeIntervalSince(start) } == [0, 1, 2])
+  }
+
+  @Test func asFastAsPossibleNeverWaits() async throws {
+    let clock = TestClock()
+    let epochs = try await all(replay(uneven, ReplayOptions(speed: nil), clock: clock))
+    #expect(epochs.count == 5)
+    #expect(epochs.allSatisfy { $0.elapsed == .zero })
+  }
+
+  @Test func cancellationEndsAWaitingReplay() async throws {
+    let clock = TestClock()
+    let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
+    let task = Task {
+      var n = 0
+      for try await _ in r { n += 1 }
+      return n
+    }
+    await clock.advance(by: .milliseconds(1500))
+    task.cancel()
+    await #expect(throws: CancellationError.self) { try await task.value }
+  }
+
+  @Test func theFixesViewIsALocationSource() async throws {
+    let source: some LocationSource = replay(uneven, ReplayOptions(speed: nil), clock: ImmediateClock()).fixes
+    var latitudes: [Double] = []
+    for try await fix in source { latitudes.append(fix.coordinate!.latitude) }
+    #expect(latitudes == [0, 1, 2, 3, 4])
+  }
+}
+
+actor Counter {
+  var value = 0
+  func bump() { value += 1 }
+}
