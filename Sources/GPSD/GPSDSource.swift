@@ -60,6 +60,8 @@ public struct GPSDSource: LocationSource {
     case disconnected(GPSDError, retryIn: Duration)
     /// Not fatal: gpsd or its device reported a problem.
     case problem(GPSDError)
+    /// The session thread has ended (cancelled, or given up); nothing follows.
+    case stopped
   }
 
   public var configuration: Configuration
@@ -109,6 +111,7 @@ final class GPSDSession: Sendable {
   }
 
   private func run() {
+    defer { configuration.onEvent?(.stopped) }
     var backoff = configuration.backoff
     var lastConnected = ContinuousClock.now
     var collapser = EpochCollapser()

@@ -48,6 +48,7 @@ extension LocEmu {
             case .disconnected(let error, let retry):
               printError("locemu watch: \(error); retrying in \(FixRecord.fixed(retry.seconds, 1)) s")
             case .problem(let error): printError("locemu watch: \(error)")
+            case .stopped: break
             }
           }))
       let limit = count
