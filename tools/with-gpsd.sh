@@ -34,10 +34,20 @@ GPSD=${GPSD:-$(command -v gpsd || echo /usr/sbin/gpsd)}
 
 work=$(mktemp -d)
 feed_pid="" gpsd_pid=""
+# SIGTERM, then SIGKILL after 2 s: a parent that blocks SIGTERM (some test runners do)
+# passes the block on to its children, and gpsd then never sees the signal.
+stop_pid() {
+  local pid=${1:-}
+  [[ -n $pid ]] || return 0
+  kill "$pid" 2>/dev/null || return 0
+  for _ in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 stop() {
   local status=$?
-  for pid in $gpsd_pid $feed_pid; do kill "$pid" 2>/dev/null || true; done
-  for pid in $gpsd_pid $feed_pid; do wait "$pid" 2>/dev/null || true; done
+  stop_pid $gpsd_pid
+  stop_pid $feed_pid
   if [[ $status -ne 0 && -n ${WITH_GPSD_LOGS:-1} ]]; then
     for log in "$work"/*.log; do [[ -s $log ]] && { echo "--- $(basename "$log")" >&2; tail -n 20 "$log" >&2; }; done
   fi
@@ -63,8 +73,7 @@ for _ in $(seq 10); do
   gpsd_pid=$!
   for _ in $(seq 100); do accepts "$port" && break; kill -0 "$gpsd_pid" 2>/dev/null || break; sleep 0.05; done
   accepts "$port" && break
-  kill "$gpsd_pid" 2>/dev/null || true
-  wait "$gpsd_pid" 2>/dev/null || true
+  stop_pid "$gpsd_pid"
   gpsd_pid=""
 done
 [[ -n $gpsd_pid ]] || { echo "with-gpsd: gpsd did not start" >&2; exit 1; }
