@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Location-source benchmarks (release build): replay pacing error at 1x and 50x,
+# gpsd → GPSDSource latency beside gpspipe -w on the same gpsd, and replay of a
+# large trace with flat memory.
+# Usage: tools/bench-sources.sh [BIG_MEGABYTES]   (default 1024; 0 skips the large trace)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+ensure_apt_packages libgps-dev gpsd gpsd-clients
+big="${1:-1024}"
+swift build -c release --product source-benchmark >&2
+swift build -c release --product nmea-benchmark >&2
+bin="$(swift build -c release --show-bin-path)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "== replay pacing on the wall clock (target: p99 under 5 ms)"
+"$bin/source-benchmark" pacing traces/gpsd-corpus/quectel-l76k-nmea.log 1
+"$bin/source-benchmark" pacing traces/city-walk.nmea 50
+echo "== gpsd → client latency, 300 epochs at 10 Hz (target: GPSDSource within 1.2x of gpspipe)"
+"$bin/source-benchmark" latency 300 100
+if [ "$big" -gt 0 ]; then
+  echo "== replay of a generated $big MB NMEA trace as fast as possible (memory must stay flat)"
+  "$bin/nmea-benchmark" --megabytes "$big" --keep "$work/big.nmea" | head -1
+  "$bin/source-benchmark" replay-memory "$work/big.nmea"
+fi
