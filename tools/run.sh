@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job on a bundled trace: builds locemu (release) and decodes a real receiver log
-# into JSON fix records. Any arguments replace the default ones given to locemu.
+# The main job on a bundled trace: builds locemu (release) and replays the bundled city walk
+# on a virtual clock (instant, deterministic) as JSON fix records with their replay times.
+# Any arguments replace the default ones given to locemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
@@ -10,7 +11,7 @@ echo "==> building locemu (release)" >&2
 swift build -c release --product locemu >&2
 bin="$(swift build -c release --show-bin-path)/locemu"
 if [ $# -eq 0 ]; then
-  set -- decode traces/gpsd-corpus/quectel-l76k-nmea.log
+  set -- replay --virtual-time traces/city-walk.nmea
 fi
 echo "==> locemu $*" >&2
 exec "$bin" "$@"
