@@ -8,11 +8,14 @@ let package = Package(
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "GPSD", targets: ["GPSD"]),
+    .library(name: "Emulator", targets: ["Emulator"]),
+    .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
   ],
   targets: [
     .target(name: "NMEA"),
@@ -21,11 +24,18 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
     .target(name: "GPSD", dependencies: ["CGPSShim", "Geo"]),
+    .target(name: "Emulator", dependencies: ["Geo"]),
+    .target(
+      name: "PermissionHandling",
+      dependencies: ["Emulator", "Geo", .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
+    ),
     .executableTarget(
       name: "locemu",
       dependencies: [
-        "NMEA", "Geo", "Traces", "GPSD",
+        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling",
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
