@@ -51,6 +51,10 @@ let package = Package(
       dependencies: ["Traces", "Geo", "NMEA", .product(name: "Clocks", package: "swift-clocks")]
     ),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces"]),
+    .testTarget(
+      name: "PermissionTests",
+      dependencies: ["Emulator", "PermissionHandling", "Geo", .product(name: "Clocks", package: "swift-clocks")]
+    ),
     .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),
   ]
 )
