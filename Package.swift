@@ -40,6 +40,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
+    .executableTarget(name: "permission-benchmark", dependencies: ["Emulator"], path: "Sources/PermissionBenchmark"),
     .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(
       name: "NMEATests",

@@ -1,15 +1,23 @@
-import Synchronization
+import Geo
 
 /// Publishes a value to any number of subscribers, each with its own `AsyncStream`.
 ///
-/// A subscriber first sees the value current when it subscribed, then every
-/// later value in order. A subscriber that lags keeps only the newest value
-/// (`bufferingNewest(1)`): it may skip intermediate values but never sees
-/// them out of order, and always ends on the latest. A subscriber whose stream
-/// is cancelled or dropped is removed from the table at once.
+/// A subscriber first sees the value current when it subscribed, then later
+/// values in order. A subscriber that lags keeps only the newest value
+/// (`bufferingNewest(1)`): it may skip values, and may see one value twice in a
+/// row when the value changed away and back meanwhile, but never sees them out
+/// of order and always ends on the latest. A subscriber whose stream is
+/// cancelled or dropped is removed from the table at once.
 ///
 /// Publishing is serialized: values reach every subscriber in the order they
 /// were published, whatever thread publishes.
+///
+/// Two locks, so that no lock is held while a continuation is resumed *and*
+/// taken from a termination handler: `ordering` serializes publishers (and is
+/// held while yielding); `table` guards the subscriber table only briefly, and
+/// is all that `onTermination` takes. (One lock for both deadlocks: a task being
+/// cancelled holds its status lock and calls `onTermination`, while a publisher
+/// holding the lock resumes that task and waits for the same status lock.)
 public final class Broadcaster<Value: Sendable>: Sendable {
   private struct Table {
     var value: Value
@@ -17,9 +25,10 @@ public final class Broadcaster<Value: Sendable>: Sendable {
     var nextID = 0
   }
 
-  private let table: Mutex<Table>
+  private let ordering = Locked(())
+  private let table: Locked<Table>
 
-  public init(_ initial: Value) { table = Mutex(Table(value: initial)) }
+  public init(_ initial: Value) { table = Locked(Table(value: initial)) }
 
   /// The latest published value.
   public var value: Value { table.withLock { $0.value } }
@@ -30,57 +39,59 @@ public final class Broadcaster<Value: Sendable>: Sendable {
   /// A new stream: the current value, then every change.
   public func subscribe() -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-    let id = table.withLock { table in
-      let id = table.nextID
-      table.nextID += 1
-      table.subscribers[id] = continuation
-      continuation.yield(table.value)
-      return id
-    }
-    continuation.onTermination = { [weak self] _ in
-      self?.table.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+    ordering.withLock { _ in
+      let (id, current) = table.withLock { table in
+        let id = table.nextID
+        table.nextID += 1
+        table.subscribers[id] = continuation
+        return (id, table.value)
+      }
+      // Nobody waits on a new stream yet: this yield resumes no task.
+      continuation.yield(current)
+      continuation.onTermination = { [weak self] _ in
+        self?.table.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+      }
     }
     return stream
   }
 
   /// Sets the value and delivers it to every subscriber.
   public func publish(_ value: Value) {
-    table.withLock { table in
-      table.value = value
-      for continuation in table.subscribers.values { continuation.yield(value) }
+    ordering.withLock { _ in
+      let subscribers = table.withLock { table in
+        table.value = value
+        return Array(table.subscribers.values)
+      }
+      for continuation in subscribers { continuation.yield(value) }
     }
   }
 
   /// Sets the value and delivers it only when it differs from the current one; returns whether it did.
   @discardableResult
   public func publishIfChanged(_ value: Value) -> Bool where Value: Equatable {
-    table.withLock { table in
-      guard table.value != value else { return false }
-      table.value = value
-      for continuation in table.subscribers.values { continuation.yield(value) }
+    ordering.withLock { _ in
+      let subscribers: [AsyncStream<Value>.Continuation]? = table.withLock { table in
+        guard table.value != value else { return nil }
+        table.value = value
+        return Array(table.subscribers.values)
+      }
+      guard let subscribers else { return false }
+      for continuation in subscribers { continuation.yield(value) }
       return true
     }
-  }
-
-  /// Ends every subscriber's stream.
-  public func finish() {
-    let continuations = table.withLock { table in
-      defer { table.subscribers.removeAll() }
-      return Array(table.subscribers.values)
-    }
-    for continuation in continuations { continuation.finish() }
   }
 }
 
 /// Delivers values to subscribers as they happen (no current value), each subscriber
-/// buffering up to `buffer` values and dropping the oldest beyond that.
+/// buffering up to `buffer` values and dropping the oldest beyond that. Same locking as ``Broadcaster``.
 public final class FanOut<Value: Sendable>: Sendable {
   private struct Table {
     var subscribers: [Int: AsyncStream<Value>.Continuation] = [:]
     var nextID = 0
   }
 
-  private let table = Mutex(Table())
+  private let ordering = Locked(())
+  private let table = Locked(Table())
   private let buffer: Int
 
   public init(buffer: Int = 64) { self.buffer = buffer }
@@ -102,8 +113,8 @@ public final class FanOut<Value: Sendable>: Sendable {
   }
 
   public func send(_ value: Value) {
-    table.withLock { table in
-      for continuation in table.subscribers.values { continuation.yield(value) }
+    ordering.withLock { _ in
+      for continuation in table.withLock({ Array($0.subscribers.values) }) { continuation.yield(value) }
     }
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 public import Geo
 
 #if canImport(Glibc)
@@ -81,7 +82,7 @@ public actor LocationService<C: Clock>: LocationServiceProtocol where C.Duration
   private var waiters: [Int: CheckedContinuation<LocationFix?, Never>] = [:]
   private var nextWaiter = 0
   private var paused = false
-  private var lastReducedDelivery: C.Instant?
+  private var lastReducedDelivery: (instant: C.Instant, timestamp: Date?)?
   /// The newest fix from the source (whatever the permission), for diagnostics.
   public private(set) var latestFix: LocationFix?
   /// Whether the source has ended (or failed); then requests wait in vain until their timeout.
@@ -180,13 +181,23 @@ public actor LocationService<C: Clock>: LocationServiceProtocol where C.Duration
     var fix = fix
     if emulator.state.accuracy == .reduced {
       fix = reducedAccuracy.coarsen(fix)
+      // Throttled by the fixes' own times when they have them (a replay sped up or a late
+      // consumer must not change the pattern), else by the clock.
       let now = clock.now
-      if let last = lastReducedDelivery, last.duration(to: now) < reducedAccuracy.minimumInterval {
+      let since: Duration? =
+        if let last = lastReducedDelivery {
+          if let a = last.timestamp, let b = fix.timestamp {
+            .milliseconds(Int64((b.timeIntervalSince(a) * 1000).rounded()))
+          } else {
+            last.instant.duration(to: now)
+          }
+        } else { nil }
+      if let since, since < reducedAccuracy.minimumInterval {
         // Throttled for the stream, still good for a one-shot request.
         resumeWaiters(with: fix)
         return
       }
-      lastReducedDelivery = now
+      lastReducedDelivery = (now, fix.timestamp)
     }
     resumeWaiters(with: fix)
     fixes.send(fix)

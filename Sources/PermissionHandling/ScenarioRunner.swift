@@ -1,6 +1,5 @@
 public import Emulator
 public import Geo
-import Synchronization
 
 /// One line of a scenario transcript: `{"t":1.500,"event":"…",…}`.
 public struct TranscriptLine: Sendable, Hashable {
@@ -86,8 +85,8 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
   public let handler: LocationPermissionHandler
   public let clock: C
   private let emit: @Sendable (TranscriptLine) -> Void
-  private let origin: Mutex<C.Instant?> = Mutex(nil)
-  private let calls = Mutex<[Task<Void, Never>]>([])
+  private let origin: Locked<C.Instant?> = Locked(nil)
+  private let calls = Locked<[Task<Void, Never>]>([])
 
   public init(
     scenario: Scenario, source: any LocationSource, clock: C, requestTimeout: Duration = .seconds(10),
@@ -96,7 +95,7 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
     self.scenario = scenario
     self.clock = clock
     self.emit = emit
-    let relay = Mutex<(@Sendable (PermissionEvent) -> Void)?>(nil)
+    let relay = Locked<(@Sendable (PermissionEvent) -> Void)?>(nil)
     emulator = PermissionEmulator(
       initial: scenario.initial, promptAnswer: scenario.promptAnswer,
       promptDelay: .milliseconds(Int64((scenario.promptDelay * 1000).rounded())), clock: clock,

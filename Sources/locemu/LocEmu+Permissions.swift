@@ -6,7 +6,6 @@ import Foundation
 import GPSD
 import Geo
 import PermissionHandling
-import Synchronization
 import Traces
 
 extension LocEmu {
@@ -159,7 +158,7 @@ extension LocEmu {
       let scenario = try makeScenario()
       let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
       if virtualTime {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let clock = TestClock()
         let source = try source(clock: clock)
         await withMainSerialExecutor {
@@ -175,7 +174,7 @@ extension LocEmu {
         output.flush()
       } else {
         let clock = ContinuousClock()
-        let output = Mutex(OutputBuffer())
+        let output = Locked(OutputBuffer())
         let runner = ScenarioRunner(
           scenario: scenario, source: try source(clock: clock), clock: clock, requestTimeout: timeout,
           emit: { line in

@@ -1,5 +1,5 @@
+import Geo
 import Foundation
-import Synchronization
 import Traces
 
 #if canImport(Glibc)
@@ -105,7 +105,7 @@ func accepts(_ port: Int) -> Bool {
 
 /// Events from a GPSDSource, kept for inspection.
 final class EventLog: Sendable {
-  private let events = Mutex<[(ContinuousClock.Instant, String)]>([])
+  private let events = Locked<[(ContinuousClock.Instant, String)]>([])
   func record(_ text: String) { events.withLock { $0.append((.now, text)) } }
   var all: [String] { events.withLock { $0.map(\.1) } }
   func first(_ prefix: String) -> ContinuousClock.Instant? {

@@ -65,7 +65,6 @@ struct LocationServiceTests {
     let request = Task { await service.requestLocation() }
     await settle()
     await os.setAuthorization(.denied)
-    await settle()
     #expect(await request.value == nil)
   }
 
@@ -76,19 +75,20 @@ struct LocationServiceTests {
     let stream = await service.locations()
     let consumer = Task { for await fix in stream { received.append(fix) } }
     await settle()
-    await clock.advance(by: .seconds(2))  // fixes at 0, 1, 2
-    await settle()
-    #expect(received.all.count == 3)
+    for _ in 0..<2 { await clock.advance(by: .seconds(1)) }  // fixes at 0, 1, 2
+    #expect(await service.processed(2))
+    #expect(await waitUntil { received.all.count == 3 })
     await os.setAuthorization(.denied)
-    await clock.advance(by: .seconds(3))  // 3, 4, 5 withheld
+    for _ in 0..<3 { await clock.advance(by: .seconds(1)) }  // 3, 4, 5 withheld
+    #expect(await service.processed(5))
     await settle()
     #expect(received.all.count == 3)
     await os.setAuthorization(.authorizedWhenInUse)
     await clock.advance(by: .seconds(1))  // 6
-    await settle()
-    #expect(received.all.count == 4)
+    #expect(await waitUntil { received.all.count == 4 })
     await os.setServicesEnabled(false)
-    await clock.advance(by: .seconds(2))
+    for _ in 0..<2 { await clock.advance(by: .seconds(1)) }
+    #expect(await service.processed(8))
     await settle()
     #expect(received.all.count == 4)
     let times = received.all.map { $0.timestamp!.timeIntervalSince1970 - 1_767_225_600 }
@@ -106,6 +106,7 @@ struct LocationServiceTests {
     let consumer = Task { for await fix in stream { received.append(fix) } }
     await settle()
     await clock.advance(by: .seconds(20 * 60))
+    #expect(await service.processed(1200))
     await settle()
     // One fix at once, the next 15 minutes later: no more than a few an hour.
     #expect(received.all.map { $0.timestamp!.timeIntervalSince1970 - 1_767_225_600 } == [0, 900])

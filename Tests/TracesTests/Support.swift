@@ -1,6 +1,5 @@
 import Foundation
 import Geo
-import Synchronization
 import Traces
 
 /// The repository root, for the bundled traces.
@@ -45,7 +44,7 @@ final class LateClock: Clock, @unchecked Sendable {
   }
 
   let lateness: Duration
-  private let current = Mutex(Instant(offset: .zero))
+  private let current = Locked(Instant(offset: .zero))
   init(lateness: Duration) { self.lateness = lateness }
   var now: Instant { current.withLock { $0 } }
   var minimumResolution: Duration { .zero }

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A value behind a `pthread_mutex_t`.
+///
+/// Used instead of `Synchronization.Mutex` because ThreadSanitizer sees
+/// pthread locks but not the futex slow path of `Mutex` (it reported races
+/// between two critical sections of one `Mutex` under contention).
+public final class Locked<Value>: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private var value: Value
+
+  public init(_ value: Value) {
+    self.value = value
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Runs `body` with exclusive access to the value. Not reentrant.
+  public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
+  }
+}

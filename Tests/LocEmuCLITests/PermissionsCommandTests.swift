@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `locemu permissions` end to end on the built binary.
+@Suite("locemu permissions")
+struct PermissionsCommandTests {
+  static func run(_ arguments: [String], stdin: Data? = nil) throws -> DecodeCommandTests.Run {
+    try DecodeCommandTests.run(["permissions"] + arguments, stdin: stdin)
+  }
+
+  static func objects(_ run: DecodeCommandTests.Run) throws -> [[String: Any]] {
+    try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+  }
+
+  static let scenario = [
+    "--virtual-time", "--prompt-answer", "allowOnce", "--prompt-delay", "2", "--at", "1=authorize", "--at", "4=request",
+    "--at", "6=background", "--at", "7=foreground", "--at", "8=locate", "--at", "12=services=off", "--at", "13=request",
+    "--at", "14=services=on", "--duration", "16",
+  ]
+
+  @Test func aVirtualTimeScenarioPrintsTheSameTranscriptEveryRun() throws {
+    let first = try Self.run(Self.scenario)
+    let second = try Self.run(Self.scenario)
+    #expect(first.status == 0)
+    #expect(first.stdout == second.stdout)
+    #expect(first.stderr.isEmpty)
+    let lines = try Self.objects(first).filter { $0["event"] as? String != "fix" }
+    let events = lines.map { "\($0["t"] as! Double) \($0["event"] as! String)" }
+    #expect(
+      events == [
+        "0.0 start", "1.0 authorize", "1.0 prompt", "3.0 promptAnswered", "3.0 authorizeResult", "3.0 statusChange",
+        "4.0 request", "4.0 requestResult", "6.0 allowOnceExpired", "6.0 background", "6.0 statusChange",
+        "7.0 foreground", "8.0 locate", "8.0 prompt", "10.0 promptAnswered", "10.0 statusChange", "10.0 locateResult",
+        "12.0 services=off", "12.0 statusChange", "13.0 request", "13.0 requestResult", "14.0 services=on",
+        "14.0 statusChange", "16.0 end",
+      ])
+    let byEvent = { (name: String) in lines.filter { $0["event"] as? String == name } }
+    #expect(byEvent("requestResult").map { $0["result"] is NSNull } == [false, true])  // services off: null at once
+    #expect(byEvent("statusChange").compactMap { $0["reason"] as? String } == ["notDetermined", "servicesDisabled"])
+    #expect((byEvent("locateResult").first?["result"] as? [String: Any])?["lat"] as? Double == 52.2297)
+    // Fixes flow only while authorized: between 3 s and 6 s, from 10 s to 12 s and after 14 s.
+    let fixTimes = try Self.objects(first).filter { $0["event"] as? String == "fix" }.map { $0["t"] as! Double }
+    #expect(fixTimes == [3, 4, 5, 10, 11, 14, 15, 16])
+  }
+
+  @Test func aScenarioFileSaysTheSameAsTheFlags() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID()).json")
+    try """
+      {"permission": "notDetermined", "promptAnswer": "allowOnce", "promptDelay": 2, "duration": 16,
+       "events": [{"at": 1, "event": "authorize"}, "4=request", {"at": 6, "event": "background"},
+                  {"at": 7, "event": "foreground"}, {"at": 8, "event": "locate"}, {"at": 12, "event": "services=off"},
+                  {"at": 13, "event": "request"}, {"at": 14, "event": "services=on"}]}
+      """.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let fromFile = try Self.run(["--virtual-time", "--scenario", url.path])
+    #expect(fromFile.status == 0)
+    #expect(fromFile.stdout == (try Self.run(Self.scenario)).stdout)
+  }
+
+  @Test func reducedAccuracyIsVisibleInTheTranscript() throws {
+    let run = try Self.run(["--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2"])
+    let result = try #require(try Self.objects(run).first { $0["event"] as? String == "requestResult" }?["result"] as? [String: Any])
+    #expect((result["eph"] as? Double ?? 0) >= 3000)
+    #expect(result["lat"] as? Double != 52.2297)
+  }
+
+  @Test func badInputIsAClearErrorNotACrash() throws {
+    let badEvent = try Self.run(["--virtual-time", "--at", "3=permission=maybe"])
+    #expect(badEvent.status == 64)
+    #expect(badEvent.stderr.contains("permission takes"))
+    #expect(try Self.run(["--virtual-time", "--at", "soon=background"]).status == 64)
+    #expect(try Self.run(["--virtual-time", "--control", "stdin"]).status == 64)
+    let missing = try Self.run(["--virtual-time", "--scenario", "/nonexistent/scenario.json"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.split(separator: "\n").count == 1)
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
+    try #"{"events": [{"at": 1, "event": "dance"}]}"#.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let bad = try Self.run(["--virtual-time", "--scenario", url.path])
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("unknown event 'dance'"))
+  }
+
+  @Test func eventsFromStandardInputAreAppliedLive() throws {
+    let input = Data("# a harness toggling permission\npermission=authorizedWhenInUse\nnonsense\nrequest\n".utf8)
+    let run = try Self.run(["--control", "stdin", "--duration", "0", "--request-timeout", "3"], stdin: input)
+    #expect(run.status == 0)
+    let events = try Self.objects(run).map { $0["event"] as! String }
+    #expect(events.contains("permission=authorizedWhenInUse"))
+    #expect(events.contains("statusChange"))
+    #expect(events.last == "end")
+    #expect(run.stderr.contains("unknown event 'nonsense'"))
+  }
+}
