@@ -153,7 +153,10 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
     if let controlTask { await controlTask.value }
     await handler.stopObservingLocationPermissionChanges()
     fixTask.cancel()
-    for task in calls.withLock({ $0 }) { task.cancel() }
+    // Calls still waiting (a prompt never answered, a request for a fix) end now, before the end line.
+    let pending = calls.withLock { $0 }
+    for task in pending { task.cancel() }
+    for task in pending { await task.value }
     line("end", TranscriptLine.Member.state(emulator.state))
   }
 
