@@ -83,7 +83,7 @@ struct PermissionsCommandTests {
 
   @Test func eventsFromStandardInputAreAppliedLive() throws {
     let input = Data("# a harness toggling permission\npermission=authorizedWhenInUse\nnonsense\nrequest\n".utf8)
-    let run = try Self.run(["--control", "stdin", "--duration", "0", "--request-timeout", "3"], stdin: input)
+    let run = try Self.run(["--control", "stdin", "--duration", "3", "--request-timeout", "2"], stdin: input)
     #expect(run.status == 0)
     let events = try Self.objects(run).map { $0["event"] as! String }
     #expect(events.contains("permission=authorizedWhenInUse"))
