@@ -45,9 +45,32 @@ do {
   let done = ContinuousClock.now
   let publishSeconds = (published - start) / .seconds(1)
   let allSeconds = (done - start) / .seconds(1)
-  print(String(format: "flood: %d changes to %d subscribers: published at %.0f changes/s; all subscribers on the final status after %.3f s; %d deliveries (%.0f/s)",
+  print(String(format: "flood, through the emulator: %d changes to %d subscribers: published at %.0f changes/s; all subscribers on the final status after %.3f s; %d deliveries (%.0f/s)",
     changes, subscribers, Double(changes) / publishSeconds, allSeconds, deliveries.load(ordering: .relaxed),
     Double(deliveries.load(ordering: .relaxed)) / allSeconds))
+}
+
+// 1b. Flood straight into a Broadcaster from one thread (no actor hop per change).
+do {
+  let broadcaster = Broadcaster(0)
+  let deliveries = Atomic<Int>(0)
+  let consumers = (0..<subscribers).map { _ in
+    let stream = broadcaster.subscribe()
+    return Task {
+      for await value in stream {
+        deliveries.add(1, ordering: .relaxed)
+        if value == changes { break }
+      }
+    }
+  }
+  let start = ContinuousClock.now
+  for value in 1...changes { broadcaster.publish(value) }
+  let published = ContinuousClock.now
+  for c in consumers { await c.value }
+  let done = ContinuousClock.now
+  print(String(format: "flood, Broadcaster direct: %d changes to %d subscribers: published at %.0f changes/s; all on the final value after %.3f s; %d deliveries",
+    changes, subscribers, Double(changes) / ((published - start) / .seconds(1)), (done - start) / .seconds(1),
+    deliveries.load(ordering: .relaxed)))
 }
 
 // 2. Paced latency, through a Broadcaster of stamped values (the emulator's fan-out primitive).
