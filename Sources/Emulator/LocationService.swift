@@ -122,9 +122,10 @@ public actor LocationService<C: Clock>: LocationServiceProtocol where C.Duration
     start()
     let id = nextWaiter
     nextWaiter += 1
-    let timeout = requestTimeout, clock = clock
+    // The deadline is fixed at the call, however late the timer task starts.
+    let deadline = clock.now.advanced(by: requestTimeout), clock = clock
     let timer = Task {
-      try? await clock.sleep(for: timeout)
+      try? await clock.sleep(until: deadline, tolerance: nil)
       self.expire(id)
     }
     defer { timer.cancel() }

@@ -124,10 +124,11 @@ public actor PermissionEmulator<C: Clock> where C.Duration == Duration {
       publish(current)
       onEvent?(.promptShown(answer: promptAnswer, delay: promptDelay))
       if promptAnswer != .none {
-        let answer = promptAnswer, delay = promptDelay, clock = clock
+        // The deadline is fixed now, when the prompt appears, however late the task starts.
+        let answer = promptAnswer, deadline = clock.now.advanced(by: promptDelay), clock = clock
         promptTask = Task {
           do {
-            try await clock.sleep(for: delay)
+            try await clock.sleep(until: deadline, tolerance: nil)
           } catch {
             return
           }

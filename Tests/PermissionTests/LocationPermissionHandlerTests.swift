@@ -36,9 +36,16 @@ struct LocationPermissionHandlerTests {
   @Test func requestLocationWithPermissionsPromptsThenLocates() async {
     let clock = TestClock()
     let (_, _, handler) = make(clock: clock)
-    let result = Task { await handler.requestLocationWithPermissions() }
-    await settle()
-    await clock.advance(by: .seconds(2))
+    let done = Recorder<Bool>()
+    let result = Task {
+      let r = await handler.requestLocationWithPermissions()
+      done.append(true)
+      return r
+    }
+    await waitUntil {
+      await clock.advance(by: .milliseconds(500))
+      return !done.all.isEmpty
+    }
     let r = await result.value
     #expect(r.status == .authorizedWhenInUse)
     #expect(r.location == warsaw)
@@ -49,7 +56,7 @@ struct LocationPermissionHandlerTests {
     let clock = TestClock()
     let (_, _, handler) = make(answer: .deny, clock: clock)
     let result = Task { await handler.requestLocationWithPermissions() }
-    await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .seconds(1))
     #expect(await result.value == LocationRequestResult(status: .denied, location: nil, reason: .denied))
   }

@@ -33,9 +33,17 @@ struct LocationServiceTests {
   @Test func requestLocationGivesTheNextFix() async {
     let clock = TestClock()
     let (_, service) = make(clock: clock)
-    let request = Task { await service.requestFix() }
-    await settle()
-    await clock.advance(by: .zero)
+    let done = Recorder<Bool>()
+    let request = Task {
+      let fix = await service.requestFix()
+      done.append(true)
+      return fix
+    }
+    // The next fix: the one at 0 s, or at 1 s if the request came after it.
+    await waitUntil {
+      await clock.advance(by: .seconds(1))
+      return !done.all.isEmpty
+    }
     let fix = await request.value
     #expect(fix?.coordinate == warsaw)
     #expect(fix?.horizontalAccuracy == 5)
@@ -52,6 +60,7 @@ struct LocationServiceTests {
       return fix
     }
     await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .milliseconds(9_999))
     #expect(done.all.isEmpty)
     await clock.advance(by: .milliseconds(1))
@@ -126,9 +135,16 @@ struct LocationServiceTests {
     let clock = TestClock()
     let (_, service) = make(accuracy: .reduced, clock: clock)
     for _ in 0..<2 {
-      let request = Task { await service.requestFix() }
-      await settle()
-      await clock.advance(by: .seconds(1))
+      let done = Recorder<Bool>()
+      let request = Task {
+        let fix = await service.requestFix()
+        done.append(true)
+        return fix
+      }
+      await waitUntil {
+        await clock.advance(by: .seconds(1))
+        return !done.all.isEmpty
+      }
       let fix = await request.value
       #expect(fix != nil && fix!.horizontalAccuracy! >= 3000)
     }

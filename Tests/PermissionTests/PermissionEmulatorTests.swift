@@ -18,7 +18,7 @@ struct PermissionEmulatorTests {
     let events = Recorder<PermissionEvent>()
     let os = emulator(clock: clock, events: events)
     let request = Task { await os.requestWhenInUseAuthorization() }
-    await settle()
+    await untilSleeping(clock)
     #expect(os.state.promptShown)
     await clock.advance(by: .milliseconds(1999))
     #expect(os.status == .notDetermined)
@@ -49,7 +49,7 @@ struct PermissionEmulatorTests {
     let clock = TestClock()
     let os = emulator(answer: .deny, clock: clock)
     let request = Task { await os.requestWhenInUseAuthorization() }
-    await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .seconds(2))
     #expect(await request.value == .denied)
     // Denied: a second request shows no prompt.
@@ -61,7 +61,7 @@ struct PermissionEmulatorTests {
     let events = Recorder<PermissionEvent>()
     let os = emulator(answer: .allowOnce, delay: .zero, clock: clock, events: events)
     let request = Task { await os.requestWhenInUseAuthorization() }
-    await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .zero)
     #expect(await request.value == .authorizedWhenInUse)
     #expect(os.state.grantedOnce)
@@ -71,7 +71,7 @@ struct PermissionEmulatorTests {
     await os.setAppState(.foreground)
     // Not determined again: the next request prompts again.
     let again = Task { await os.requestWhenInUseAuthorization() }
-    await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .zero)
     #expect(await again.value == .authorizedWhenInUse)
     #expect(events.all.filter { if case .promptShown = $0 { true } else { false } }.count == 2)
@@ -81,7 +81,7 @@ struct PermissionEmulatorTests {
     let clock = TestClock()
     let os = emulator(answer: .allowWhileUsing, delay: .zero, clock: clock)
     let request = Task { await os.requestWhenInUseAuthorization() }
-    await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .zero)
     _ = await request.value
     await os.setAppState(.background)
@@ -96,6 +96,7 @@ struct PermissionEmulatorTests {
     await settle()
     let second = Task { await os.requestWhenInUseAuthorization() }
     await settle()
+    await untilSleeping(clock)
     await clock.advance(by: .seconds(2))
     #expect(await first.value == .authorizedWhenInUse)
     #expect(await second.value == .authorizedWhenInUse)

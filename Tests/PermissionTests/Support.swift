@@ -52,3 +52,16 @@ extension LocationService<TestClock<Duration>> {
     }
   }
 }
+
+/// Waits until something sleeps on `clock` (a prompt's answer, a timer), so that advancing
+/// the clock wakes it: TestClock does not wake a sleep registered after its advance.
+func untilSleeping(_ clock: TestClock<Duration>) async {
+  await waitUntil {
+    do {
+      try await clock.checkSuspension()
+      return false
+    } catch {
+      return true
+    }
+  }
+}

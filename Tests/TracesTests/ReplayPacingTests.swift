@@ -44,16 +44,21 @@ struct ReplayPacingTests {
     let task = Task {
       for try await _ in r { await seen.bump() }
     }
+    // Positive checks wait for the consumer (it may run late on a loaded machine);
+    // "not yet" checks come after the consumer had every chance to run.
     await clock.advance(by: .zero)
-    #expect(await seen.value == 1)
+    #expect(await waitUntil { await seen.value == 1 })
     await clock.advance(by: .milliseconds(999))
+    try await Task.sleep(for: .milliseconds(20))
     #expect(await seen.value == 1)
     await clock.advance(by: .milliseconds(1))
-    #expect(await seen.value == 2)
+    #expect(await waitUntil { await seen.value == 2 })
     await clock.advance(by: .milliseconds(2499))
+    #expect(await waitUntil { await seen.value == 3 })
+    try await Task.sleep(for: .milliseconds(20))
     #expect(await seen.value == 3)
     await clock.advance(by: .milliseconds(1))
-    #expect(await seen.value == 4)
+    #expect(await waitUntil { await seen.value == 4 })
     await clock.advance(by: .seconds(1))
     try await task.value
     #expect(await seen.value == 5)

@@ -53,3 +53,15 @@ final class LateClock: Clock, @unchecked Sendable {
     current.withLock { now in now = Swift.max(now, deadline.advanced(by: lateness)) }
   }
 }
+
+/// Waits (on the real clock, at most `limit`) until `condition` holds; returns whether it did.
+@discardableResult
+func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    await Task.yield()
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return await condition()
+}

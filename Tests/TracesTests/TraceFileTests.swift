@@ -262,12 +262,19 @@ struct GeoTests {
     let clock = TestClock()
     let source = FixedPointSource(
       coordinate: warsaw, horizontalAccuracy: 8, interval: .seconds(2), count: 3, start: start, clock: clock)
+    let done = Counter()
     let task = Task {
       var out: [LocationFix] = []
       for try await fix in source { out.append(fix) }
+      await done.bump()
       return out
     }
-    await clock.advance(by: .seconds(4))
+    // Step by step until done: TestClock does not wake a sleep registered after its advance.
+    for _ in 0..<10_000 {
+      if await done.value > 0 { break }
+      await clock.advance(by: .seconds(1))
+      try await Task.sleep(for: .milliseconds(1))
+    }
     let fixes = try await task.value
     #expect(fixes.map(\.timestamp) == [start, start + 2, start + 4])
     #expect(fixes.allSatisfy { $0.coordinate == warsaw && $0.horizontalAccuracy == 8 && $0.mode == .twoD })
