@@ -1,5 +1,6 @@
 import Foundation
 public import Geo
+import NMEA
 
 /// Writes fixes as NMEA 0183: one GGA and one RMC per fix (talker GP), what gpsd and
 /// any NMEA consumer need for time, position, altitude, speed and course.
@@ -15,7 +16,7 @@ public enum NMEAWriter {
     let csOfDay = Int(cs - Int64(days) * 8_640_000)
     let time =
       pad(csOfDay / 360_000, 2) + pad(csOfDay / 6000 % 60, 2) + pad(csOfDay / 100 % 60, 2) + "." + pad(csOfDay % 100, 2)
-    let civil = civilDate(days)
+    let civil = NMEADate(daysSinceUnixEpoch: days)
     let dateField = pad(civil.day, 2) + pad(civil.month, 2) + pad(civil.year % 100, 2)
     var lat = ",", lon = ","
     if fix.hasFix, let c = fix.coordinate {
@@ -55,18 +56,6 @@ public enum NMEAWriter {
     }
     let m = FixRecord.fixed(minutes, 6)
     return pad(whole, degreeDigits) + (minutes < 10 ? "0" : "") + m
-  }
-
-  static func civilDate(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {
