@@ -10,12 +10,16 @@ let package = Package(
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "Emulator", targets: ["Emulator"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
+    .library(name: "PetMap", targets: ["PetMap"]),
+    .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    // The announcements server (locemu serve-announcements); no traits: no swift-configuration, no TLS.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
   ],
   targets: [
     .target(name: "NMEA"),
@@ -30,10 +34,15 @@ let package = Package(
       dependencies: ["Emulator", "Geo", .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
     ),
+    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
+    .target(
+      name: "AnnouncementServer",
+      dependencies: ["PetMap", "Geo", .product(name: "Hummingbird", package: "hummingbird")]
+    ),
     .executableTarget(
       name: "locemu",
       dependencies: [
-        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling",
+        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -55,6 +64,18 @@ let package = Package(
     .testTarget(
       name: "PermissionTests",
       dependencies: ["Emulator", "PermissionHandling", "Geo", .product(name: "Clocks", package: "swift-clocks")]
+    ),
+    .executableTarget(
+      name: "petmap-benchmark",
+      dependencies: ["PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo"],
+      path: "Sources/PetMapBenchmark"
+    ),
+    .testTarget(
+      name: "PetMapTests",
+      dependencies: [
+        "PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
     ),
     .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),
   ]

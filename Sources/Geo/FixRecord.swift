@@ -66,3 +66,25 @@ public enum FixRecord {
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
 }
+
+/// Small helpers for writing JSON by hand (the output contract's exact member order and digits).
+public enum JSONText {
+  /// `text` as a JSON string literal, quotes included.
+  public static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case let c where c.value < 0x20:
+        let hex = String(c.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -31,19 +31,7 @@ public struct TranscriptLine: Sendable, Hashable {
   }
 }
 
-func quoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case let c where c.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count) + String(c.value, radix: 16)
-    default: out.unicodeScalars.append(scalar)
-    }
-  }
-  return out + "\""
-}
+func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
 extension TranscriptLine.Member {
   static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: quoted(value)) }

@@ -171,48 +171,6 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
 
 /// GPX's `xsd:dateTime`: `2024-05-01T10:00:00Z`, optional fraction, `Z` or `±hh:mm`.
 public enum GPXTime {
-  public static func parse(_ text: String) -> Date? {
-    let b = Array(text.utf8)
-    func number(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= b.count else { return nil }
-      var v = 0
-      for i in from..<from + count {
-        guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
-        v = v * 10 + Int(b[i] - 0x30)
-      }
-      return v
-    }
-    guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
-      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-      hour < 24, minute < 60, second <= 60, let date = NMEADate(year: year, month: month, day: day)
-    else { return nil }
-    var i = 19
-    var fraction = 0.0
-    if i < b.count, b[i] == 0x2E {
-      i += 1
-      var scale = 0.1
-      while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
-        fraction += Double(b[i] - 0x30) * scale
-        scale /= 10
-        i += 1
-      }
-    }
-    var offset = 0
-    if i < b.count {
-      if b[i] == 0x5A {
-        i += 1
-      } else if b[i] == 0x2B || b[i] == 0x2D, b.count >= i + 6, b[i + 3] == 0x3A,
-        let h = number(i + 1, 2), let m = number(i + 4, 2)
-      {
-        offset = (h * 3600 + m * 60) * (b[i] == 0x2B ? 1 : -1)
-        i += 6
-      } else {
-        return nil
-      }
-    }
-    guard i == b.count else { return nil }
-    let seconds = date.daysSinceUnixEpoch * 86_400 + hour * 3600 + minute * 60 + second - offset
-    return Date(timeIntervalSince1970: Double(seconds) + fraction)
-  }
+  /// Parses an ISO 8601 / xsd:dateTime time stamp (see ``ISO8601Time/parse(_:)``).
+  public static func parse(_ text: String) -> Date? { ISO8601Time.parse(text) }
 }

@@ -1,0 +1,126 @@
+public import Foundation
+public import Geo
+
+/// Where a lost-pet announcement stands. The backend may send `MISSING` for ``active``.
+public enum AnnouncementStatus: String, Sendable, Hashable, Codable, CaseIterable {
+  /// The pet is missing (backend: `ACTIVE` or `MISSING`): shown with a pin.
+  case active = "ACTIVE"
+  /// The pet was found: shown with a pin.
+  case found = "FOUND"
+  /// The case is closed: never shown.
+  case closed = "CLOSED"
+
+  /// Parses the backend's spelling (`ACTIVE`, `MISSING`, `FOUND`, `CLOSED`; case-insensitive).
+  public init?(backend text: String) {
+    switch text.uppercased() {
+    case "ACTIVE", "MISSING": self = .active
+    case "FOUND": self = .found
+    case "CLOSED": self = .closed
+    default: return nil
+    }
+  }
+
+  /// Whether an announcement with this status gets a pin on the map (FR-014: not `CLOSED`).
+  public var isPinEligible: Bool { self != .closed }
+}
+
+/// A lost-pet announcement: where the pet was last seen, its status and the pet.
+public struct Announcement: Sendable, Hashable, Identifiable {
+  public var id: String
+  public var coordinate: Coordinate
+  public var status: AnnouncementStatus
+  public var createdAt: Date
+  public var petName: String?
+  public var species: String?
+  public var description: String?
+
+  public init(
+    id: String, coordinate: Coordinate, status: AnnouncementStatus, createdAt: Date,
+    petName: String? = nil, species: String? = nil, description: String? = nil
+  ) {
+    self.id = id
+    self.coordinate = coordinate
+    self.status = status
+    self.createdAt = createdAt
+    self.petName = petName
+    self.species = species
+    self.description = description
+  }
+}
+
+/// How announcements are ordered.
+public enum AnnouncementSortOption: String, Sendable, Hashable {
+  /// Newest first (ties: by id, so the order is stable).
+  case createdAtDescending
+}
+
+/// What to fetch: the iOS app's `AnnouncementListQuery`.
+public struct AnnouncementListQuery: Sendable, Hashable {
+  /// At most this many (nil: all).
+  public var limit: Int?
+  public var sortBy: AnnouncementSortOption
+  /// The centre of the search; nil: anywhere.
+  public var location: Coordinate?
+  /// Search radius around ``location``, kilometres (positive).
+  public var range: Int
+
+  public init(limit: Int?, sortBy: AnnouncementSortOption = .createdAtDescending, location: Coordinate?, range: Int) {
+    self.limit = limit
+    self.sortBy = sortBy
+    self.location = location
+    self.range = max(1, range)
+  }
+
+  /// The landing page's query: the 5 newest within 10 km.
+  public static func landingPageQuery(location: Coordinate?) -> AnnouncementListQuery {
+    AnnouncementListQuery(limit: 5, sortBy: .createdAtDescending, location: location, range: 10)
+  }
+
+  /// The default query: all within 100 km, newest first.
+  public static func defaultQuery(location: Coordinate?) -> AnnouncementListQuery {
+    AnnouncementListQuery(limit: nil, sortBy: .createdAtDescending, location: location, range: 100)
+  }
+
+  /// Whether `announcement` is inside the query's circle (always, without a location).
+  public func covers(_ announcement: Announcement) -> Bool {
+    guard let location else { return true }
+    return location.distance(to: announcement.coordinate) <= Double(range) * 1000
+  }
+
+  /// `announcements` sorted per ``sortBy`` and cut to ``limit``.
+  public func ordered(_ announcements: [Announcement]) -> [Announcement] {
+    let sorted = announcements.sorted { a, b in
+      a.createdAt != b.createdAt ? a.createdAt > b.createdAt : a.id < b.id
+    }
+    guard let limit else { return sorted }
+    return Array(sorted.prefix(max(0, limit)))
+  }
+}
+
+/// Where announcements come from: the backend over HTTP, or a file.
+public protocol AnnouncementRepository: Sendable {
+  /// The announcements matching `query`, newest first, without `CLOSED` ones.
+  /// - Throws: ``AnnouncementError`` when the source cannot be read.
+  func announcements(for query: AnnouncementListQuery) async throws -> [Announcement]
+}
+
+/// Why announcements could not be fetched.
+public enum AnnouncementError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The server answered with a status other than 200.
+  case httpStatus(Int)
+  /// The request failed (connection refused, timed out, …).
+  case transport(String)
+  /// The answer or file is not the announcements JSON object.
+  case malformed(String)
+  /// The file cannot be read.
+  case unreadable(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .httpStatus(let code): "the server answered HTTP \(code)"
+    case .transport(let reason): "request failed: \(reason)"
+    case .malformed(let reason): "not an announcements document: \(reason)"
+    case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,92 @@
+public import Foundation
+import Geo
+
+/// Reads and writes the announcements JSON of the backend and of announcement files:
+/// `{"announcements": [{"id": …, "latitude": …, "longitude": …, "status": …, "createdAt": …, …}]}`.
+///
+/// Reading is lenient per record and strict per document: unknown members are ignored; a
+/// record without an id, with a missing or out-of-range coordinate, an unknown status or an
+/// unreadable `createdAt` is dropped and counted; `CLOSED` records are dropped (they never
+/// get a pin). A document that is not such an object throws.
+public enum AnnouncementMapper {
+  /// Why records were dropped, with counts.
+  public struct Dropped: Sendable, Hashable {
+    public var invalidCoordinate = 0
+    public var closed = 0
+    /// No id, unknown status or unreadable `createdAt`.
+    public var malformed = 0
+    public var total: Int { invalidCoordinate + closed + malformed }
+    public init() {}
+  }
+
+  /// The announcements in `data` and what was dropped.
+  /// - Throws: ``AnnouncementError/malformed(_:)`` when `data` is not the announcements object.
+  public static func decode(_ data: Data) throws(AnnouncementError) -> (announcements: [Announcement], dropped: Dropped) {
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw .malformed("invalid JSON (\(error.localizedDescription))")
+    }
+    guard let root = object as? [String: Any], let records = root["announcements"] as? [Any] else {
+      throw .malformed("expected an object with an \"announcements\" array")
+    }
+    var out: [Announcement] = []
+    out.reserveCapacity(records.count)
+    var dropped = Dropped()
+    for record in records {
+      switch announcement(from: record) {
+      case .success(let a): out.append(a)
+      case .failure(.closed): dropped.closed += 1
+      case .failure(.coordinate): dropped.invalidCoordinate += 1
+      case .failure(.malformed): dropped.malformed += 1
+      }
+    }
+    return (out, dropped)
+  }
+
+  private enum Rejection: Error { case closed, coordinate, malformed }
+
+  private static func announcement(from record: Any) -> Result<Announcement, Rejection> {
+    guard let r = record as? [String: Any] else { return .failure(.malformed) }
+    guard let id = (r["id"] as? String) ?? (r["id"] as? NSNumber)?.stringValue, !id.isEmpty else {
+      return .failure(.malformed)
+    }
+    guard let latitude = number(r["latitude"]), let longitude = number(r["longitude"]),
+      let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+    else { return .failure(.coordinate) }
+    guard let statusText = r["status"] as? String, let status = AnnouncementStatus(backend: statusText) else {
+      return .failure(.malformed)
+    }
+    guard status != .closed else { return .failure(.closed) }
+    guard let created = r["createdAt"] as? String, let createdAt = ISO8601Time.parse(created) else {
+      return .failure(.malformed)
+    }
+    return .success(
+      Announcement(
+        id: id, coordinate: coordinate, status: status, createdAt: createdAt, petName: r["petName"] as? String,
+        species: r["species"] as? String, description: r["description"] as? String))
+  }
+
+  private static func number(_ value: Any?) -> Double? {
+    // JSONSerialization gives NSNumber for numbers and also for true/false (objCType "c"); reject the booleans.
+    guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+    return n.doubleValue
+  }
+
+  /// The announcements object for `announcements`, members in a fixed order (`status` as the backend spells it).
+  public static func encode(_ announcements: [Announcement]) -> Data {
+    var out = "{\"announcements\":["
+    for (i, a) in announcements.enumerated() {
+      if i > 0 { out += "," }
+      out += "{\"id\":\(JSONText.quoted(a.id)),\"latitude\":\(a.coordinate.latitude),\"longitude\":\(a.coordinate.longitude)"
+      out += ",\"status\":\"\(a.status.rawValue)\",\"createdAt\":\"\(FixRecord.iso8601(a.createdAt))\""
+      if let v = a.petName { out += ",\"petName\":\(JSONText.quoted(v))" }
+      if let v = a.species { out += ",\"species\":\(JSONText.quoted(v))" }
+      if let v = a.description { out += ",\"description\":\(JSONText.quoted(v))" }
+      out += "}"
+    }
+    out += "]}\n"
+    return Data(out.utf8)
+  }
+}

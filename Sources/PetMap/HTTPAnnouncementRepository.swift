@@ -1,0 +1,88 @@
+public import Foundation
+import Geo
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Announcements from the backend: `GET {baseURL}/api/v1/announcements?lat=X&lng=Y&range=KM[&limit=N]`.
+///
+/// The answer is read with ``AnnouncementMapper`` (bad records dropped, `CLOSED` dropped), then
+/// sorted newest first and cut to the query's limit, whatever order the server used.
+public struct HTTPAnnouncementRepository: AnnouncementRepository {
+  public var baseURL: URL
+  /// Seconds a request may take before it fails.
+  public var timeout: TimeInterval
+
+  public init(baseURL: URL, timeout: TimeInterval = 10) {
+    self.baseURL = baseURL
+    self.timeout = timeout
+  }
+
+  /// The request URL for `query`.
+  public func url(for query: AnnouncementListQuery) -> URL {
+    var components = URLComponents(url: baseURL.appendingPathComponent("api/v1/announcements"), resolvingAgainstBaseURL: false)!
+    var items: [URLQueryItem] = []
+    if let location = query.location {
+      items.append(URLQueryItem(name: "lat", value: String(location.latitude)))
+      items.append(URLQueryItem(name: "lng", value: String(location.longitude)))
+    }
+    items.append(URLQueryItem(name: "range", value: String(query.range)))
+    if let limit = query.limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
+    components.queryItems = items
+    return components.url!
+  }
+
+  public func announcements(for query: AnnouncementListQuery) async throws -> [Announcement] {
+    var request = URLRequest(url: url(for: query), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let (data, response) = try await Self.fetch(request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard status == 200 else { throw AnnouncementError.httpStatus(status) }
+    return query.ordered(try AnnouncementMapper.decode(data).announcements)
+  }
+
+  /// One request on the shared session; cancelling the calling task cancels it.
+  private static func fetch(_ request: URLRequest) async throws -> (Data, URLResponse) {
+    let box = TaskBox()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+          if let data, let response {
+            continuation.resume(returning: (data, response))
+          } else {
+            let reason = (error as NSError?).map { $0.code == NSURLErrorCancelled ? "cancelled" : $0.localizedDescription }
+            continuation.resume(throwing: AnnouncementError.transport(reason ?? "no response"))
+          }
+        }
+        box.start(task)
+      }
+    } onCancel: {
+      box.cancel()
+    }
+  }
+}
+
+/// The data task of one request, cancellable from another thread before or after it starts.
+private final class TaskBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var task: URLSessionDataTask?
+  private var cancelled = false
+
+  func start(_ task: URLSessionDataTask) {
+    lock.lock()
+    self.task = task
+    let cancelled = self.cancelled
+    lock.unlock()
+    task.resume()
+    if cancelled { task.cancel() }
+  }
+
+  func cancel() {
+    lock.lock()
+    cancelled = true
+    let task = self.task
+    lock.unlock()
+    task?.cancel()
+  }
+}

@@ -1,0 +1,235 @@
+import Foundation
+public import Geo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What to draw: the platform's equivalent of `MKMapSnapshotter.Options` plus the overlay.
+public struct MapSnapshotRequest: Sendable, Hashable {
+  public var region: MapRegion
+  public var pins: [PinModel]
+  public var userLocation: Coordinate?
+  public var legend: [LegendItem]
+  /// Pixels (16:9 by default).
+  public var width: Int
+  public var height: Int
+
+  public init(
+    region: MapRegion, pins: [PinModel] = [], userLocation: Coordinate? = nil, legend: [LegendItem] = [],
+    width: Int = 640, height: Int = 360
+  ) {
+    self.region = region
+    self.pins = pins
+    self.userLocation = userLocation
+    self.legend = legend
+    self.width = width
+    self.height = height
+  }
+}
+
+/// A rendered map: the SVG document and the projection it was drawn with.
+public struct MapSnapshot: Sendable, Hashable {
+  public var svg: String
+  public var projection: SnapshotProjection
+  /// Raster tiles drawn under the map (0 without a tile directory).
+  public var tileCount: Int
+}
+
+/// Where coordinates land in a snapshot: Web Mercator around the region's centre, scaled so
+/// the region fills the image (the image's aspect ratio wins over the region's).
+public struct SnapshotProjection: Sendable, Hashable {
+  public var center: Coordinate
+  public var width: Double
+  public var height: Double
+  /// Pixels per world unit (see ``WebMercator``).
+  public var scale: Double
+
+  public init(region: MapRegion, width: Int, height: Int) {
+    center = region.center
+    self.width = Double(width)
+    self.height = Double(height)
+    let frame = WebMercator.frame(of: region)
+    scale = min(self.width / max(frame.width, 1e-12), self.height / max(frame.height, 1e-12))
+  }
+
+  /// The pixel of `coordinate` (x right, y down, origin at the top left).
+  public func point(for coordinate: Coordinate) -> (x: Double, y: Double) {
+    let c = WebMercator.project(center), p = WebMercator.project(coordinate)
+    var dx = p.x - c.x
+    if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }
+    return (width / 2 + dx * scale, height / 2 + (p.y - c.y) * scale)
+  }
+
+  /// The world coordinates of the top-left pixel.
+  var origin: (x: Double, y: Double) {
+    let c = WebMercator.project(center)
+    return (c.x - width / 2 / scale, c.y - height / 2 / scale)
+  }
+
+  /// Ground metres per pixel at the centre.
+  public var metersPerPixel: Double { WebMercator.metersPerWorldUnit(atLatitude: center.latitude) / scale }
+}
+
+/// Renders map snapshots asynchronously (the platform's `MKMapSnapshotter`).
+public protocol MapSnapshotting: Sendable {
+  /// The snapshot of `request`.
+  /// - Throws: when it cannot be made (``MapSnapshotError``); cancellation ends it.
+  func snapshot(_ request: MapSnapshotRequest) async throws -> MapSnapshot
+}
+
+/// Why a snapshot failed.
+public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+  case invalidSize(width: Int, height: Int)
+  case cannotWrite(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .invalidSize(let w, let h): "invalid snapshot size \(w)x\(h)"
+    case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+    }
+  }
+}
+
+/// Draws the preview as SVG: the region in Web Mercator, optional raster tiles from a local
+/// `z/x/y.png` directory as the background, the search radius, the user's position, pins
+/// coloured by status, a scale bar and the legend; and writes it to ``outputPath`` when set.
+///
+/// Rendering runs off the caller's task (FR-002a). Tiles that are missing are left out; a file
+/// that cannot be written fails the snapshot (and so the preview, as a failed `MKMapSnapshotter` would).
+public struct SVGMapSnapshotter: MapSnapshotting {
+  /// A directory of `z/x/y.png` tiles (OpenStreetMap layout), or nil for a plain background.
+  public var tilesDirectory: String?
+  /// Where to write the SVG, or nil to keep it in memory only.
+  public var outputPath: String?
+  /// The radius drawn around the user, metres (nil: none).
+  public var radiusMeters: Double?
+
+  public init(tilesDirectory: String? = nil, outputPath: String? = nil, radiusMeters: Double? = 10_000) {
+    self.tilesDirectory = tilesDirectory
+    self.outputPath = outputPath
+    self.radiusMeters = radiusMeters
+  }
+
+  public func snapshot(_ request: MapSnapshotRequest) async throws -> MapSnapshot {
+    let renderer = self
+    let snapshot = try await Task.detached { try renderer.render(request) }.value
+    try Task.checkCancellation()
+    if let outputPath {
+      do {
+        try Data(snapshot.svg.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
+      } catch {
+        throw MapSnapshotError.cannotWrite(path: outputPath, reason: (error as NSError).localizedDescription)
+      }
+    }
+    return snapshot
+  }
+
+  /// The snapshot, synchronously.
+  public func render(_ request: MapSnapshotRequest) throws -> MapSnapshot {
+    guard request.width > 0, request.height > 0, request.width <= 16_384, request.height <= 16_384 else {
+      throw MapSnapshotError.invalidSize(width: request.width, height: request.height)
+    }
+    let projection = SnapshotProjection(region: request.region, width: request.width, height: request.height)
+    let w = request.width, h = request.height
+    var svg = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="\(w)" height="\(h)" viewBox="0 0 \(w) \(h)">
+      <rect width="\(w)" height="\(h)" fill="#EEF1F4"/>
+
+      """
+    let tiles = tileImages(projection)
+    svg += tiles.svg
+    if let radiusMeters, let user = request.userLocation {
+      let r = radiusMeters / projection.metersPerPixel
+      let p = projection.point(for: user)
+      svg += "<circle cx=\(num(p.x)) cy=\(num(p.y)) r=\(num(r)) fill=\"#1E88E5\" fill-opacity=\"0.06\" stroke=\"#1E88E5\" stroke-opacity=\"0.5\" stroke-dasharray=\"6 4\"/>\n"
+    }
+    for pin in request.pins {
+      let p = projection.point(for: pin.coordinate)
+      let color = LegendItem.kind(of: pin.status).map(LegendItem.color(of:)) ?? "#9E9E9E"
+      svg += "<circle class=\"pin\" data-id=\(attr(pin.id)) cx=\(num(p.x)) cy=\(num(p.y)) r=\"7\" fill=\"\(color)\" stroke=\"#FFFFFF\" stroke-width=\"2\"/>\n"
+    }
+    if let user = request.userLocation {
+      let p = projection.point(for: user)
+      svg += "<circle class=\"user\" cx=\(num(p.x)) cy=\(num(p.y)) r=\"6\" fill=\"#1E88E5\" stroke=\"#FFFFFF\" stroke-width=\"2\"/>\n"
+    }
+    svg += scaleBar(projection)
+    svg += legend(request.legend, width: w, height: h)
+    svg += "</svg>\n"
+    return MapSnapshot(svg: svg, projection: projection, tileCount: tiles.count)
+  }
+
+  private func tileImages(_ projection: SnapshotProjection) -> (svg: String, count: Int) {
+    guard let tilesDirectory else { return ("", 0) }
+    // The zoom whose tiles are drawn at 1–2× their size.
+    let z = max(0, min(19, Int(log2(projection.scale / 256).rounded(.down))))
+    let n = 1 << z
+    let tileWorld = 1 / Double(n), tilePixels = tileWorld * projection.scale
+    let origin = projection.origin
+    let firstX = Int((origin.x / tileWorld).rounded(.down)), lastX = Int(((origin.x + projection.width / projection.scale) / tileWorld).rounded(.down))
+    let firstY = max(0, Int((origin.y / tileWorld).rounded(.down)))
+    let lastY = min(n - 1, Int(((origin.y + projection.height / projection.scale) / tileWorld).rounded(.down)))
+    guard firstY <= lastY, lastX - firstX < 64 else { return ("", 0) }
+    var out = "", count = 0
+    for ty in firstY...lastY {
+      for tx in firstX...lastX {
+        let wrapped = ((tx % n) + n) % n
+        let path = "\(tilesDirectory)/\(z)/\(wrapped)/\(ty).png"
+        guard let data = FileManager.default.contents(atPath: path) else { continue }
+        let x = (Double(tx) * tileWorld - origin.x) * projection.scale
+        let y = (Double(ty) * tileWorld - origin.y) * projection.scale
+        out += "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
+          + "xlink:href=\"data:image/png;base64,\(data.base64EncodedString())\"/>\n"
+        count += 1
+      }
+    }
+    return (out, count)
+  }
+
+  private func scaleBar(_ projection: SnapshotProjection) -> String {
+    let target = projection.metersPerPixel * projection.width / 4
+    var length = 1.0
+    while length * 10 <= target { length *= 10 }
+    for step in [5.0, 2.0] where length * step <= target {
+      length *= step
+      break
+    }
+    let pixels = length / projection.metersPerPixel
+    let label = length >= 1000 ? "\(Int(length / 1000)) km" : "\(Int(length)) m"
+    let x = 12.0, y = projection.height - 14
+    return """
+      <g class="scale-bar"><rect x=\(num(x - 4)) y=\(num(y - 18)) width=\(num(pixels + 8)) height="26" fill="#FFFFFF" fill-opacity="0.8"/>\
+      <path d="M\(num(x, quoted: false)) \(num(y - 4, quoted: false)) V\(num(y + 2, quoted: false)) H\(num(x + pixels, quoted: false)) V\(num(y - 4, quoted: false))" fill="none" stroke="#212121" stroke-width="2"/>\
+      <text x=\(num(x)) y=\(num(y - 7)) font-family="sans-serif" font-size="11" fill="#212121">\(label)</text></g>
+
+      """
+  }
+
+  private func legend(_ items: [LegendItem], width: Int, height: Int) -> String {
+    guard !items.isEmpty else { return "" }
+    let rowHeight = 18.0, boxWidth = 110.0
+    let boxHeight = Double(items.count) * rowHeight + 8
+    let x = Double(width) - boxWidth - 10, y = Double(height) - boxHeight - 10
+    var out = "<g class=\"legend\"><rect x=\(num(x)) y=\(num(y)) width=\(num(boxWidth)) height=\(num(boxHeight)) rx=\"4\" fill=\"#FFFFFF\" fill-opacity=\"0.9\"/>"
+    for (i, item) in items.enumerated() {
+      let cy = y + 4 + rowHeight * (Double(i) + 0.5)
+      out += "<circle cx=\(num(x + 12)) cy=\(num(cy)) r=\"5\" fill=\"\(item.colorHex)\"/>"
+      out += "<text x=\(num(x + 24)) y=\(num(cy + 4)) font-family=\"sans-serif\" font-size=\"12\" fill=\"#212121\">\(escaped(item.label))</text>"
+    }
+    return out + "</g>\n"
+  }
+}
+
+/// `value` with two decimals, as an attribute value in quotes (or bare).
+private func num(_ value: Double, quoted: Bool = true) -> String {
+  let text = FixRecord.fixed(value, 2)
+  return quoted ? "\"\(text)\"" : text
+}
+
+private func escaped(_ text: String) -> String {
+  text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+}
+
+private func attr(_ text: String) -> String { "\"\(escaped(text))\"" }
