@@ -20,6 +20,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     // The announcements server (locemu serve-announcements); no traits: no swift-configuration, no TLS.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .target(name: "NMEA"),
@@ -37,7 +39,10 @@ let package = Package(
     .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
     .target(
       name: "AnnouncementServer",
-      dependencies: ["PetMap", "Geo", .product(name: "Hummingbird", package: "hummingbird")]
+      dependencies: [
+        "PetMap", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+      ]
     ),
     .executableTarget(
       name: "locemu",
