@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
+    .library(name: "LocationTestSupport", targets: ["LocationTestSupport"]),
     .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
@@ -44,6 +45,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
+    .target(name: "LocationTestSupport", dependencies: ["Geo", .product(name: "Clocks", package: "swift-clocks")]),
     .executableTarget(
       name: "locemu",
       dependencies: [
@@ -63,12 +65,14 @@ let package = Package(
     ),
     .testTarget(
       name: "TracesTests",
-      dependencies: ["Traces", "Geo", "NMEA", .product(name: "Clocks", package: "swift-clocks")]
+      dependencies: ["Traces", "Geo", "NMEA", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks")]
     ),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces"]),
     .testTarget(
       name: "PermissionTests",
-      dependencies: ["Emulator", "PermissionHandling", "Geo", .product(name: "Clocks", package: "swift-clocks")]
+      dependencies: [
+        "Emulator", "PermissionHandling", "Geo", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+      ]
     ),
     .executableTarget(
       name: "petmap-benchmark",
@@ -78,7 +82,7 @@ let package = Package(
     .testTarget(
       name: "PetMapTests",
       dependencies: [
-        "PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo",
+        "PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),

@@ -34,14 +34,15 @@ public struct TranscriptLine: Sendable, Hashable {
 func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
 extension TranscriptLine.Member {
-  static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: quoted(value)) }
-  static func bool(_ name: String, _ value: Bool) -> Self { .init(name: name, json: value ? "true" : "false") }
-  static func seconds(_ name: String, _ value: Duration) -> Self { .init(name: name, json: FixRecord.fixed(value.seconds, 3)) }
+  public static func raw(_ name: String, json: String) -> Self { .init(name: name, json: json) }
+  public static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: quoted(value)) }
+  public static func bool(_ name: String, _ value: Bool) -> Self { .init(name: name, json: value ? "true" : "false") }
+  public static func seconds(_ name: String, _ value: Duration) -> Self { .init(name: name, json: FixRecord.fixed(value.seconds, 3)) }
   /// A fix as a JSON object (the fix-record members), or null.
-  static func fix(_ name: String, _ fix: LocationFix?) -> Self { .init(name: name, json: fix.map { FixRecord.json($0) } ?? "null") }
+  public static func fix(_ name: String, _ fix: LocationFix?) -> Self { .init(name: name, json: fix.map { FixRecord.json($0) } ?? "null") }
 
   /// The fix-record members of `fix`, one by one.
-  static func members(of fix: LocationFix) -> [Self] {
+  public static func members(of fix: LocationFix) -> [Self] {
     let object = FixRecord.json(fix)
     // FixRecord writes flat members whose values contain no commas or braces.
     return object.dropFirst().dropLast().split(separator: ",").compactMap { pair in
@@ -50,12 +51,21 @@ extension TranscriptLine.Member {
     }
   }
 
-  static func state(_ s: PermissionState) -> [Self] {
+  public static func state(_ s: PermissionState) -> [Self] {
     [
       .string("status", s.status.rawValue), .string("services", s.servicesEnabled ? "on" : "off"),
       .string("accuracy", s.accuracy.rawValue), .string("app", s.app.rawValue),
     ]
   }
+}
+
+/// What a scenario drives beyond the permission system (the map features): started once the
+/// handler observes, told of every scenario event after the runner applied it, stopped before
+/// the `end` line. It reports through `emit` (event name and members), on the runner's timeline.
+public protocol ScenarioApp: Sendable {
+  func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async
+  func handle(_ event: ScenarioEvent) async
+  func stop() async
 }
 
 /// Runs a ``Scenario`` against a ``PermissionEmulator``, a ``LocationService`` and a
@@ -75,11 +85,16 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
   private let emit: @Sendable (TranscriptLine) -> Void
   private let origin: Locked<C.Instant?> = Locked(nil)
   private let calls = Locked<[Task<Void, Never>]>([])
+  private let app = Locked<(any ScenarioApp)?>(nil)
+  /// Whether `fix` lines are written for the fixes `locations()` delivers.
+  public let reportFixes: Bool
 
   public init(
     scenario: Scenario, source: any LocationSource, clock: C, requestTimeout: Duration = .seconds(10),
-    reducedAccuracy: ReducedAccuracy = ReducedAccuracy(), emit: @escaping @Sendable (TranscriptLine) -> Void
+    reducedAccuracy: ReducedAccuracy = ReducedAccuracy(), reportFixes: Bool = true,
+    emit: @escaping @Sendable (TranscriptLine) -> Void
   ) {
+    self.reportFixes = reportFixes
     self.scenario = scenario
     self.clock = clock
     self.emit = emit
@@ -108,7 +123,11 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
 
   /// Runs the scenario's timeline, then `control`'s events (applied when they arrive) until it ends,
   /// and stops at ``Scenario/end`` (or when `control` ends, if later).
-  public func run(control: AsyncStream<ScenarioEvent>? = nil) async {
+  ///
+  /// With an `app`, the app is started after the handler observes and before the first event,
+  /// handles every event after the runner, and is stopped before the `end` line.
+  public func run(control: AsyncStream<ScenarioEvent>? = nil, app: (any ScenarioApp)? = nil) async {
+    self.app.withLock { $0 = app }
     let start = clock.now
     origin.withLock { $0 = start }
     line("start", TranscriptLine.Member.state(emulator.state))
@@ -122,8 +141,9 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
     }
     let fixes = await service.locations()
     let fixTask = Task {
-      for await fix in fixes { self.line("fix", TranscriptLine.Member.members(of: fix)) }
+      for await fix in fixes where self.reportFixes { self.line("fix", TranscriptLine.Member.members(of: fix)) }
     }
+    await app?.start(emit: { [weak self] event, members in self?.line(event, members) })
     let controlTask = control.map { control in
       Task {
         for await event in control { await self.apply(event) }
@@ -139,6 +159,7 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
     }
     try? await clock.sleep(until: start.advanced(by: .milliseconds(Int64((scenario.end * 1000).rounded()))), tolerance: nil)
     if let controlTask { await controlTask.value }
+    await app?.stop()
     await handler.stopObservingLocationPermissionChanges()
     fixTask.cancel()
     // Calls still waiting (a prompt never answered, a request for a fix) end now, before the end line.
@@ -161,6 +182,7 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
     case .authorize, .request, .locate, .tap, .back, .swipeBack, .retry: break
     }
     line(event.description, TranscriptLine.Member.state(emulator.state))
+    if let app = app.withLock({ $0 }) { await app.handle(event) }
     switch event {
     case .authorize:
       call {

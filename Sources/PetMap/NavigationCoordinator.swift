@@ -21,6 +21,12 @@ public struct NavigationChange: Sendable, Hashable {
   public var screen: Screen { stack.last ?? .landing }
 }
 
+/// The landing page's sections, top to bottom: the map preview sits between the Description
+/// and the Recently Lost Pets panels (the landing-page spec's FR-001).
+public enum LandingPageSection: String, Sendable, Hashable, CaseIterable {
+  case description, mapPreview, recentlyLostPets
+}
+
 /// The landing page: its map preview and its scroll position, which outlive a trip to the
 /// fullscreen map and back (the navigation spec's FR-006: no reload, same offset).
 public final class LandingPageViewModel<C: Clock>: Sendable where C.Duration == Duration {

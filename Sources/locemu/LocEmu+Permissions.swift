@@ -1,12 +1,7 @@
-public import ArgumentParser
-import Clocks
-import ConcurrencyExtras
-public import Emulator
+import ArgumentParser
 import Foundation
-import GPSD
 import Geo
 import PermissionHandling
-import Traces
 
 extension LocEmu {
   struct Permissions: AsyncParsableCommand {
@@ -39,177 +34,17 @@ extension LocEmu {
         """
     )
 
-    @Option(help: ArgumentHelp("The app's status at the start.", valueName: "STATE"))
-    var permission: LocationPermissionStatus?
-
-    @Option(help: ArgumentHelp("Location Services at the start.", valueName: "on|off"))
-    var services: OnOff?
-
-    @Option(help: ArgumentHelp("Precise location at the start.", valueName: "full|reduced"))
-    var accuracy: LocationAccuracyAuthorization?
-
-    @Option(help: ArgumentHelp("How the user answers the prompt.", valueName: "allowWhileUsing|allowOnce|deny|none"))
-    var promptAnswer: PromptAnswer?
-
-    @Option(help: ArgumentHelp("Seconds the user takes to answer.", valueName: "S"))
-    var promptDelay: Double?
-
-    @Option(name: .customLong("at"), help: ArgumentHelp("An event at a time, e.g. 5=permission=denied (repeatable).", valueName: "TIME=EVENT"))
-    var steps: [String] = []
-
-    @Option(help: ArgumentHelp("A scenario file (JSON) with the same vocabulary; flags override its start state.", valueName: "FILE"))
-    var scenario: String?
-
-    @Option(help: ArgumentHelp("Read further events from standard input, one per line, applied as they arrive.", valueName: "stdin"))
-    var control: String?
-
-    @Option(help: ArgumentHelp("Seconds the scenario runs.", valueName: "S"))
-    var duration: Double?
-
-    @Option(help: ArgumentHelp("Seconds a location request waits for a fix.", valueName: "S"))
-    var requestTimeout: Double = 10
-
-    @Flag(help: "Run on a virtual clock: instant and deterministic.")
-    var virtualTime = false
-
-    @Option(help: ArgumentHelp("Source: a fixed point.", valueName: "LAT,LON"))
-    var fixed: String?
-
-    @Option(help: ArgumentHelp("Source: replay this trace (NMEA or GPX), at --speed.", valueName: "FILE"))
-    var trace: String?
-
-    @Option(help: ArgumentHelp("Trace replay speed.", valueName: "X"))
-    var speed: Double = 1
-
-    @Option(help: ArgumentHelp("Source: a live gpsd.", valueName: "HOST:PORT"))
-    var gpsd: Endpoint?
-
-    @OptionGroup var traceOptions: TraceOptions
-
-    enum OnOff: String, ExpressibleByArgument { case on, off }
-
-    func validate() throws {
-      if [fixed != nil, trace != nil, gpsd != nil].filter({ $0 }).count > 1 {
-        throw ValidationError("give one source: --fixed, --trace or --gpsd")
-      }
-      if let fixed, Self.coordinate(fixed) == nil {
-        throw ValidationError("--fixed must be LAT,LON in degrees, got '\(fixed)'")
-      }
-      if let control, control != "stdin" { throw ValidationError("--control takes 'stdin'") }
-      if control != nil && virtualTime { throw ValidationError("--control stdin runs on the real clock; drop --virtual-time") }
-      if gpsd != nil && virtualTime { throw ValidationError("--gpsd runs on the real clock; drop --virtual-time") }
-      if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
-      if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
-      guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
-      guard ReplayOptions.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.1 and 1000") }
-      for step in steps {
-        do {
-          _ = try Scenario.step(parsing: step)
-        } catch {
-          throw ValidationError("--at \(error)")
-        }
-      }
-    }
-
-    static func coordinate(_ text: String) -> Coordinate? {
-      let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-      guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { return nil }
-      return Coordinate(latitude: lat, longitude: lon)
-    }
-
-    func makeScenario() throws -> Scenario {
-      var s = Scenario()
-      if let path = scenario {
-        do {
-          let data = try Data(contentsOf: URL(fileURLWithPath: path))
-          s = try Scenario(json: data)
-        } catch let error as ScenarioError {
-          printError("locemu permissions: \(path): \(error)")
-          throw ExitCode(1)
-        } catch {
-          printError("locemu permissions: cannot read \(path): \(error.localizedDescription)")
-          throw ExitCode(1)
-        }
-      }
-      if let permission { s.initial.appStatus = permission }
-      if let services { s.initial.servicesEnabled = services == .on }
-      if let accuracy { s.initial.accuracy = accuracy }
-      if let promptAnswer { s.promptAnswer = promptAnswer }
-      if let promptDelay { s.promptDelay = promptDelay }
-      if let duration { s.duration = duration }
-      for step in steps { s.add(try Scenario.step(parsing: step)) }
-      return s
-    }
-
-    func source<C: Clock>(clock: C) throws -> any LocationSource where C.Duration == Duration {
-      if let trace {
-        let t = try traceOptions.trace(trace, command: "permissions")
-        return TraceReplay(trace: t, options: ReplayOptions(speed: speed, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))), clock: clock).fixes
-      }
-      if let gpsd {
-        return GPSDSource(host: gpsd.host, port: gpsd.port, connectTimeout: nil)
-      }
-      let point = fixed.flatMap(Self.coordinate) ?? Coordinate(latitude: 52.2297, longitude: 21.0122)!
-      return FixedPointSource(
-        coordinate: point, horizontalAccuracy: 5, start: Date(timeIntervalSince1970: 1_767_225_600), clock: clock)
-    }
+    @OptionGroup var options: ScenarioOptions
 
     func run() async throws {
-      let scenario = try makeScenario()
-      let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
-      if virtualTime {
-        let lines = Locked<[String]>([])
-        let clock = TestClock()
-        let source = try source(clock: clock)
-        await withMainSerialExecutor {
-          let runner = ScenarioRunner(
-            scenario: scenario, source: source, clock: clock, requestTimeout: timeout,
-            emit: { line in lines.withLock { $0.append(line.json) } })
-          let task = Task { await runner.run() }
-          await clock.advance(by: .milliseconds(Int64((scenario.end * 1000).rounded())) + .seconds(1))
-          await task.value
+      let output = Locked(OutputBuffer())
+      try await options.run(command: "permissions") { line in
+        output.withLock {
+          $0.writeLine(line.json)
+          if !options.virtualTime { $0.flush() }
         }
-        var output = OutputBuffer()
-        for line in lines.withLock({ $0 }) { output.writeLine(line) }
-        output.flush()
-      } else {
-        let clock = ContinuousClock()
-        let output = Locked(OutputBuffer())
-        let runner = ScenarioRunner(
-          scenario: scenario, source: try source(clock: clock), clock: clock, requestTimeout: timeout,
-          emit: { line in
-            output.withLock {
-              $0.writeLine(line.json)
-              $0.flush()
-            }
-          })
-        var control: AsyncStream<ScenarioEvent>?
-        if self.control != nil { control = Self.standardInputEvents() }
-        await runner.run(control: control)
       }
-    }
-
-    /// Events from standard input, one per line (blank lines and # comments skipped; bad lines reported and skipped).
-    static func standardInputEvents() -> AsyncStream<ScenarioEvent> {
-      let (stream, continuation) = AsyncStream.makeStream(of: ScenarioEvent.self)
-      let thread = Thread {
-        while let line = readLine() {
-          let text = line.trimmingCharacters(in: .whitespaces)
-          if text.isEmpty || text.hasPrefix("#") { continue }
-          do {
-            continuation.yield(try ScenarioEvent(parsing: text))
-          } catch {
-            printError("locemu permissions: stdin: \(error)")
-          }
-        }
-        continuation.finish()
-      }
-      thread.start()
-      return stream
+      output.withLock { $0.flush() }
     }
   }
 }
-
-extension LocationPermissionStatus: ExpressibleByArgument {}
-extension LocationAccuracyAuthorization: ExpressibleByArgument {}
-extension PromptAnswer: ExpressibleByArgument {}

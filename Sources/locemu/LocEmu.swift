@@ -10,6 +10,8 @@ struct LocEmu: AsyncParsableCommand {
       names (time, mode, lat, lon, altMSL, altHAE, speed, track); diagnostics \
       and summaries go to standard error.
       """,
-    subcommands: [Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self]
+    subcommands: [
+      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self,
+    ]
   )
 }

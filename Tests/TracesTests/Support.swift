@@ -1,4 +1,5 @@
 import Foundation
+@_exported import LocationTestSupport
 import Geo
 import Traces
 
@@ -54,14 +55,3 @@ final class LateClock: Clock, @unchecked Sendable {
   }
 }
 
-/// Waits (on the real clock, at most `limit`) until `condition` holds; returns whether it did.
-@discardableResult
-func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + limit
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    await Task.yield()
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return await condition()
-}

@@ -1,0 +1,139 @@
+public import Emulator
+public import Geo
+public import PermissionHandling
+
+/// The lost-pets app's map features wired together on the emulator, as a ``ScenarioApp``: the
+/// landing page with its map preview, the navigation coordinator and the fullscreen map.
+///
+/// Scenario events: `tap` goes to the preview while the landing page is on top (the preview
+/// calls back only in its map state, and the callback pushes the fullscreen map); `back` and
+/// `swipeBack` pop; `retry` retries the preview; `background`/`foreground` reach the
+/// fullscreen map's viewport.
+///
+/// Transcript lines: `preview` on every preview state (`preview`: loading, map,
+/// permissionRequired, error; in the map state `center` [lat, lon], `radiusMeters`,
+/// `latitudeDelta`, `longitudeDelta`, `pins`, `pinIds`; otherwise `message`); `navigation` on
+/// every push or pop (`screen`, `action`, `trigger`, `stack`); `fullscreenMap` when the map is
+/// shown (`center`, `centeredOnUser`, `zoom`, `title`, `legend`); `tapIgnored` (`preview`,
+/// `reason`); `log` for the debugging output (the tap callback, backend errors, failures).
+public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Duration {
+  public let landing: LandingPageViewModel<C>
+  public let navigation: NavigationCoordinator<C>
+  public let viewportStore = ViewportStore()
+  private let emitter = Locked<(@Sendable (String, [TranscriptLine.Member]) -> Void)?>(nil)
+
+  /// - Parameters:
+  ///   - handler: the permission handler the preview reads and observes.
+  ///   - repository: where pins come from (nil: none).
+  ///   - snapshotter: renders the preview (nil: no image).
+  ///   - defaultRegion: where the fullscreen map opens without a location or permission.
+  ///   - screenSize: the fullscreen map view's size, points.
+  public init(
+    handler: LocationPermissionHandler, repository: (any AnnouncementRepository)?, snapshotter: (any MapSnapshotting)?,
+    clock: C, strings: MapStrings = MapStrings(), defaultRegion: MapRegion = FullscreenMapViewModel.warsaw,
+    screenSize: ScreenSize = ScreenSize(width: 390, height: 844), radiusMeters: Double = 10_000
+  ) {
+    let emitter = self.emitter
+    let emit: @Sendable (String, [TranscriptLine.Member]) -> Void = { event, members in
+      emitter.withLock { $0 }?(event, members)
+    }
+    let navigationBox = Locked<NavigationCoordinator<C>?>(nil)
+    let preview = MapPreviewModel(
+      handler: handler, repository: repository, snapshotter: snapshotter, clock: clock, radiusMeters: radiusMeters,
+      strings: strings, onStateChange: { state in emit("preview", Self.members(of: state, radiusMeters: radiusMeters)) },
+      onTap: { navigationBox.withLock { $0 }?.showFullscreenMap() },
+      onGoToSettings: { emit("log", [.string("message", "go to settings")]) },
+      log: { message in emit("log", [.string("message", message)]) })
+    landing = LandingPageViewModel(preview: preview)
+    let store = viewportStore
+    navigation = NavigationCoordinator(
+      landing: landing, clock: clock,
+      makeFullscreenMap: {
+        let location = await preview.userLocation
+        let service = handler.service
+        let status = await service.authorizationStatus
+        let granted = status.isAuthorized ? await service.locationServicesEnabled : false
+        let model = FullscreenMapViewModel(
+          userLocation: location, permissionGranted: granted, defaultRegion: defaultRegion, size: screenSize,
+          strings: strings, store: store)
+        let viewport = model.viewport
+        emit(
+          "fullscreenMap",
+          [
+            .raw("center", json: Self.pair(viewport.center)), .bool("centeredOnUser", model.isCenteredOnUser),
+            .raw("zoom", json: FixRecord.fixed(viewport.zoom, 3)), .string("title", model.title),
+            .raw("legend", json: "[" + model.legend.map { JSONText.quoted($0.label) }.joined(separator: ",") + "]"),
+          ])
+        return model
+      },
+      onChange: { change in
+        emit(
+          "navigation",
+          [
+            .string("screen", change.screen.rawValue), .string("action", change.action.rawValue),
+            .string("trigger", change.trigger),
+            .raw("stack", json: "[" + change.stack.map { JSONText.quoted($0.rawValue) }.joined(separator: ",") + "]"),
+          ])
+      })
+    navigationBox.withLock { $0 = navigation }
+  }
+
+  public func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async {
+    emitter.withLock { $0 = emit }
+    await landing.preview.start()
+  }
+
+  public func handle(_ event: ScenarioEvent) async {
+    switch event {
+    case .tap:
+      guard navigation.topScreen == .landing else {
+        emit("tapIgnored", [.string("reason", "the fullscreen map is on top")])
+        return
+      }
+      let preview = landing.preview
+      if !(await preview.tap()) {
+        emit("tapIgnored", [.string("preview", await preview.state.name), .string("reason", "the preview is not showing the map")])
+      }
+    case .back: if !navigation.back() { emit("backIgnored", [.string("screen", navigation.topScreen.rawValue)]) }
+    case .swipeBack: if !navigation.swipeBack() { emit("backIgnored", [.string("screen", navigation.topScreen.rawValue)]) }
+    case .retry:
+      let preview = landing.preview
+      if !(await preview.retry()) { emit("retryIgnored", [.string("preview", await preview.state.name)]) }
+    case .background: navigation.fullscreenMap?.appStateChanged(.background)
+    case .foreground: navigation.fullscreenMap?.appStateChanged(.foreground)
+    default: break
+    }
+  }
+
+  public func stop() async {
+    await landing.preview.stop()
+  }
+
+  private func emit(_ event: String, _ members: [TranscriptLine.Member]) {
+    emitter.withLock { $0 }?(event, members)
+  }
+
+  /// The transcript members of a preview state.
+  public static func members(of state: MapPreviewState, radiusMeters: Double = 10_000) -> [TranscriptLine.Member] {
+    var members: [TranscriptLine.Member] = [.string("preview", state.name)]
+    switch state {
+    case .loading: break
+    case .map(let region, let pins):
+      members += [
+        .raw("center", json: pair(region.center)),
+        .raw("radiusMeters", json: FixRecord.fixed(radiusMeters, 0)),
+        .raw("latitudeDelta", json: FixRecord.fixed(region.latitudeDelta, 6)),
+        .raw("longitudeDelta", json: FixRecord.fixed(region.longitudeDelta, 6)),
+        .raw("pins", json: String(pins.count)),
+        .raw("pinIds", json: "[" + pins.map { JSONText.quoted($0.id) }.joined(separator: ",") + "]"),
+      ]
+    case .permissionRequired(let message), .error(let message):
+      members.append(.string("message", message))
+    }
+    return members
+  }
+
+  static func pair(_ c: Coordinate) -> String {
+    "[\(FixRecord.fixed(c.latitude, 7)),\(FixRecord.fixed(c.longitude, 7))]"
+  }
+}

@@ -1,0 +1,140 @@
+public import ArgumentParser
+import Emulator
+import Foundation
+import Geo
+import PermissionHandling
+import PetMap
+
+extension LocEmu {
+  struct Preview: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run the lost-pets map features on the emulator: the landing-page map preview, navigation, the fullscreen map.",
+      discussion: """
+        The landing page's map preview reads and observes permission through the \
+        LocationPermissionHandler (never asking for it), captures the location \
+        once, frames 10 km around it at 16:9, and shows the 5 newest ACTIVE/FOUND \
+        announcements within 10 km as pins. A tap on the loaded map pushes the \
+        fullscreen map (once, however many taps come during the push); back and \
+        swipeBack pop it.
+
+        Everything of `locemu permissions` applies (source, start state, --at \
+        TIME=EVENT, --scenario, --control stdin, --virtual-time); the map events \
+        are tap, back, swipeBack and retry.
+
+        Output: a readable transcript, or with --json one JSON line per change: \
+        t, event, and for `preview` lines preview (loading, map, \
+        permissionRequired, error) with, in the map state, center [lat, lon], \
+        radiusMeters, latitudeDelta, longitudeDelta, pins and pinIds; \
+        `navigation` lines carry screen (landing, fullscreenMap), action, trigger \
+        and stack; `fullscreenMap` lines the map's centre, zoom, title and legend; \
+        `tapIgnored`, `backIgnored`, `retryIgnored` say why an input did nothing; \
+        `log` lines are the app's debugging output.
+
+        Announcements come from a file (the backend's JSON) or a server URL \
+        (GET URL/api/v1/announcements?lat=…&lng=…&range=10&limit=5); a server runs \
+        on the real clock, so it cannot be combined with --virtual-time.
+
+        Exit codes: 0 done; 1 a file cannot be read; 64 bad options.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Where pins come from: an announcements file or a server's base URL.", valueName: "FILE|URL"))
+    var announcements: String?
+
+    @Option(help: ArgumentHelp("Write the preview as an SVG image when the map loads.", valueName: "FILE.svg"))
+    var snapshot: String?
+
+    @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory.", valueName: "DIR"))
+    var tiles: String?
+
+    @Option(help: ArgumentHelp("The language of messages and the legend.", valueName: "en|pl"))
+    var language: MapLanguage = .english
+
+    @Flag(help: "Print JSON lines instead of the readable transcript.")
+    var json = false
+
+    @Flag(help: "Also print every fix the app's location stream delivers.")
+    var showFixes = false
+
+    @OptionGroup var options: ScenarioOptions
+
+    func validate() throws {
+      if let announcements, Self.isURL(announcements), options.virtualTime {
+        throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time")
+      }
+      if let announcements, Self.isURL(announcements), URL(string: announcements)?.host == nil {
+        throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
+      }
+      if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
+      if tiles != nil && snapshot == nil { throw ValidationError("--tiles needs --snapshot") }
+    }
+
+    static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
+
+    struct Factory: ScenarioOptions.AppFactory {
+      var repository: (any AnnouncementRepository)?
+      var snapshotter: (any MapSnapshotting)?
+      var strings: MapStrings
+
+      func make<C: Clock>(runner: ScenarioRunner<C>) throws -> (any ScenarioApp)? where C.Duration == Duration {
+        MapFeaturesApp(
+          handler: runner.handler, repository: repository, snapshotter: snapshotter, clock: runner.clock, strings: strings)
+      }
+    }
+
+    func run() async throws {
+      var repository: (any AnnouncementRepository)?
+      if let announcements {
+        if Self.isURL(announcements) {
+          repository = HTTPAnnouncementRepository(baseURL: URL(string: announcements)!)
+        } else {
+          do {
+            let file = try FileAnnouncementRepository(contentsOf: announcements)
+            repository = file
+            if file.dropped.total > 0 {
+              printError(
+                "locemu preview: \(announcements): \(file.all.count) announcements; dropped \(file.dropped.closed) closed, "
+                  + "\(file.dropped.invalidCoordinate) with a bad coordinate, \(file.dropped.malformed) malformed")
+            }
+          } catch {
+            printError("locemu preview: \(error)")
+            throw ExitCode(1)
+          }
+        }
+      }
+      let snapshotter = snapshot.map { SVGMapSnapshotter(tilesDirectory: tiles, outputPath: $0) }
+      let factory = Factory(repository: repository, snapshotter: snapshotter, strings: MapStrings(language))
+      let output = Locked(OutputBuffer())
+      let json = self.json, live = !options.virtualTime
+      try await options.run(command: "preview", reportFixes: showFixes, factory: factory) { line in
+        output.withLock {
+          $0.writeLine(json ? line.json : TranscriptText.line(line))
+          if live { $0.flush() }
+        }
+      }
+      output.withLock { $0.flush() }
+    }
+  }
+}
+
+extension MapLanguage: ExpressibleByArgument {}
+
+/// The readable form of transcript lines: time, event, then the members as name=value.
+enum TranscriptText {
+  static func line(_ line: TranscriptLine) -> String {
+    var out = FixRecord.fixed(line.t.seconds, 3)
+    out = String(repeating: " ", count: max(0, 9 - out.count)) + out + "  "
+    out += line.event.padding(toLength: max(line.event.count, 14), withPad: " ", startingAt: 0)
+    for member in line.members {
+      let value = member.json.hasPrefix("\"") && member.json.hasSuffix("\"") && member.json.count >= 2
+        ? String(member.json.dropFirst().dropLast()) : member.json
+      // The main value of a line (preview's state, navigation's screen) needs no name.
+      if (line.event == "preview" && member.name == "preview") || (line.event == "navigation" && member.name == "screen") {
+        out += " " + value
+      } else {
+        out += " \(member.name)=\(value)"
+      }
+    }
+    return out
+  }
+}
