@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `locemu preview` and `locemu serve-announcements` end to end: the built binary, the bundled
+/// trace and announcements, a real HTTP server and a real gpsd.
+@Suite("preview, serve-announcements")
+struct PreviewCommandTests {
+  typealias Run = DecodeCommandTests.Run
+  static let root = SourceCommandTests.root
+  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+  static func run(_ arguments: [String]) throws -> Run { try DecodeCommandTests.run(arguments) }
+  static func objects(_ run: Run) throws -> [[String: Any]] { try SourceCommandTests.objects(run) }
+
+  static let mainJob = [
+    "preview", "--virtual-time", "--json", "--trace", path("traces/city-walk.nmea"),
+    "--announcements", path("traces/announcements.json"), "--at", "1=authorize", "--at", "4=tap", "--at", "4.1=tap",
+    "--at", "6=back", "--at", "8=tap", "--at", "9=swipeBack", "--duration", "10",
+  ]
+
+  static func lines(_ records: [[String: Any]], _ event: String) -> [[String: Any]] {
+    records.filter { $0["event"] as? String == event }
+  }
+
+  @Test func preview_theMainJobPrintsTheSameTransitionsEveryRun() throws {
+    let first = try Self.run(Self.mainJob), second = try Self.run(Self.mainJob)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == second.stdout)
+    let records = try Self.objects(first)
+    #expect(records.allSatisfy { $0["t"] is Double })
+    // Not authorized at first; authorized through the prompt another screen showed; then the map.
+    let previews = Self.lines(records, "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    let map = try #require(previews.last)
+    #expect(map["radiusMeters"] as? Double == 10_000)
+    #expect(map["pins"] as? Int == 5)
+    #expect(map["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    let center = try #require(map["center"] as? [Double])
+    #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
+    // Two taps 0.1 s apart push once; back pops; the next tap pushes again; the swipe pops.
+    let navigation = Self.lines(records, "navigation")
+    #expect(navigation.map { $0["screen"] as? String } == ["fullscreenMap", "landing", "fullscreenMap", "landing"])
+    #expect(navigation.map { $0["trigger"] as? String } == ["tap", "back", "tap", "swipeBack"])
+    #expect(Self.lines(records, "tapIgnored").count == 1)
+    #expect(Self.lines(records, "fullscreenMap").first?["title"] as? String == "Pet Locations")
+    #expect(Self.lines(records, "log").contains { $0["message"] as? String == "map preview tapped" })
+  }
+
+  @Test func preview_readableTranscriptAndSnapshot() throws {
+    let svg = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-cli-\(UUID().uuidString).svg").path
+    defer { try? FileManager.default.removeItem(atPath: svg) }
+    let run = try Self.run([
+      "preview", "--virtual-time", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137",
+      "--announcements", Self.path("traces/announcements.json"), "--snapshot", svg, "--language", "pl", "--duration", "2",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.lines.contains { $0.contains("preview") && $0.contains(" map center=[52.2476000,21.0137000]") && $0.contains("pins=5") })
+    let image = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(image.contains("Zaginione"))
+    #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
+  }
+
+  @Test func preview_badInputIsAClearErrorNotACrash() throws {
+    let missing = try Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")
+    #expect(missing.stdout.isEmpty)
+    let garbage = try Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
+    #expect(garbage.status == 1)
+    #expect(garbage.stderr.hasPrefix("locemu preview: not an announcements document"))
+    #expect(try Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
+    #expect(try Self.run(["preview", "--snapshot", "map.png"]).status == 64)
+    #expect(try Self.run(["preview", "--at", "1=wave"]).status == 64)
+  }
+
+  /// Starts `locemu serve-announcements` on a free port; returns the process and its base URL.
+  static func startServer(_ extra: [String] = []) throws -> (Process, String) {
+    let process = Process()
+    process.executableURL = DecodeCommandTests.binary
+    process.arguments = ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var text = ""
+    while !text.contains("\n") {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    return (process, url)
+  }
+
+  static func stop(_ process: Process) {
+    // SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  @Test func preview_againstServeAnnouncementsOverHTTP() throws {
+    let (server, url) = try Self.startServer()
+    defer { Self.stop(server) }
+    #expect(url.hasPrefix("http://127.0.0.1:"))
+    let run = try Self.run([
+      "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
+      "--at", "2=tap", "--duration", "2.5",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let records = try Self.objects(run)
+    let previews = Self.lines(records, "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["loading", "map"])
+    #expect(previews.last?["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap")
+  }
+
+  @Test func preview_aFailingBackendGivesTheMapWithoutPins() throws {
+    let (server, url) = try Self.startServer(["--fail-with", "500"])
+    defer { Self.stop(server) }
+    let run = try Self.run([
+      "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
+      "--duration", "2",
+    ])
+    let records = try Self.objects(run)
+    let map = try #require(Self.lines(records, "preview").last)
+    #expect(map["preview"] as? String == "map")
+    #expect(map["pins"] as? Int == 0)
+    #expect(Self.lines(records, "log").contains { ($0["message"] as? String)?.contains("HTTP 500") == true })
+  }
+
+  @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() throws {
+    let (server, url) = try Self.startServer()
+    defer { Self.stop(server) }
+    func get(_ query: String) throws -> (Int, String) {
+      let semaphore = DispatchSemaphore(value: 0)
+      let result = LockedBox<(Int, String)>((0, ""))
+      URLSession.shared.dataTask(with: URL(string: url + query)!) { data, response, _ in
+        result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)))
+        semaphore.signal()
+      }.resume()
+      _ = semaphore.wait(timeout: .now() + 10)
+      return result.get()
+    }
+    let (status, body) = try get("/api/v1/announcements?lat=52.2476&lng=21.0137&range=10&limit=2")
+    #expect(status == 200)
+    #expect(body.contains("\"a-101\"") && body.contains("\"a-102\"") && !body.contains("\"a-103\""))
+    #expect(try get("/api/v1/announcements?lat=52").0 == 400)
+    #expect(try get("/nothing").0 == 404)
+    let missing = try Self.run(["serve-announcements", "/nonexistent.json", "--listen", "127.0.0.1:0"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "locemu serve-announcements: cannot read /nonexistent.json: no such file\n")
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
+  func preview_againstARealGPSD() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      Self.path("tools/with-gpsd.sh"), Self.path("traces/city-walk.nmea"), "--",
+      "sh", "-c",
+      "\"$LOCEMU\" preview --json --gpsd 127.0.0.1:$GPSD_PORT --permission authorizedWhenInUse "
+        + "--announcements \"$ANNOUNCEMENTS\" --at 3=tap --at 4=back --duration 5",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LOCEMU"] = DecodeCommandTests.binary.path
+    environment["ANNOUNCEMENTS"] = Self.path("traces/announcements.json")
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(stderr)")
+    let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))
+    let map = try #require(Self.lines(records, "preview").last)
+    #expect(map["preview"] as? String == "map", "\(stdout)")
+    // The walk starts at 52.2476,21.0137 and stays within a few hundred metres.
+    let center = try #require(map["center"] as? [Double])
+    #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
+    #expect(map["pins"] as? Int == 5)
+    #expect(Self.lines(records, "navigation").map { $0["screen"] as? String } == ["fullscreenMap", "landing"])
+    let pids = stderr.matches(of: /pid (\d+)/).compactMap { Int32($0.1) }
+    #expect(pids.count == 2 && pids.allSatisfy { kill($0, 0) != 0 })
+  }
+}
+
+/// A value shared with a callback thread.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func set(_ new: Value) {
+    lock.lock()
+    value = new
+    lock.unlock()
+  }
+  func get() -> Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+}
