@@ -76,7 +76,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "petmap-benchmark",
-      dependencies: ["PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo"],
+      dependencies: ["PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport"],
       path: "Sources/PetMapBenchmark"
     ),
     .testTarget(

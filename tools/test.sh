@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev gpsd gpsd-clients
+# librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
+ensure_apt_packages libgps-dev gpsd gpsd-clients librsvg2-bin
 echo "==> building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 # A watchdog: a hung test run fails after 20 minutes with a clear message instead of

@@ -70,7 +70,7 @@ public struct AnnouncementServer: Sendable {
       }
     }
     var logger = Logger(label: "locemu.serve-announcements")
-    logger.logLevel = .error
+    logger.logLevel = .critical
     let app = Application(
       router: router, configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)

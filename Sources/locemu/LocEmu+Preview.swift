@@ -77,8 +77,9 @@ extension LocEmu {
       var strings: MapStrings
 
       func make<C: Clock>(runner: ScenarioRunner<C>) throws -> (any ScenarioApp)? where C.Duration == Duration {
+        // The app's own handler on the same service: the runner's keeps reporting statusChange lines.
         MapFeaturesApp(
-          handler: runner.handler, repository: repository, snapshotter: snapshotter, clock: runner.clock, strings: strings)
+          handler: LocationPermissionHandler(service: runner.service, lifecycle: runner.emulator), repository: repository, snapshotter: snapshotter, clock: runner.clock, strings: strings)
       }
     }
 

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Map-features benchmark (release build): fix -> map with pins from a local announcements
+# server (p50/p99), and 10 km range queries on the file-backed repository (queries/s).
+# Usage: tools/bench-petmap.sh [LOADS] [ANNOUNCEMENTS]   (default 300 1000000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+ensure_apt_packages libgps-dev
+swift build -c release --product petmap-benchmark >&2
+"$(swift build -c release --show-bin-path)/petmap-benchmark" "${1:-300}" "${2:-1000000}"
