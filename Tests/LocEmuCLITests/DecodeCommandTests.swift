@@ -7,6 +7,8 @@ struct DecodeCommandTests {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// From the start of the process to its end.
+    var elapsed: Duration = .zero
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
 
@@ -21,7 +23,16 @@ struct DecodeCommandTests {
     Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!.path
   }
 
-  static func run(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+  /// Runs the binary with `arguments` (and `stdin`) and waits for it, off the cooperative thread
+  /// pool: a test blocked in `waitUntilExit` there would starve every other test's tasks.
+  /// At most two processes run at once (this machine has two cores), so wall-clock figures stay meaningful.
+  static func run(_ arguments: [String], stdin: Data? = nil) async throws -> Run {
+    await processSlots.acquire()
+    defer { processSlots.release() }
+    return try await offPool { try runBlocking(arguments, stdin: stdin) }
+  }
+
+  static func runBlocking(_ arguments: [String], stdin: Data? = nil) throws -> Run {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
@@ -30,6 +41,7 @@ struct DecodeCommandTests {
     process.standardError = err
     let input = Pipe()
     process.standardInput = input
+    let started = ContinuousClock.now
     try process.run()
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
@@ -38,11 +50,11 @@ struct DecodeCommandTests {
     process.waitUntilExit()
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      stderr: String(decoding: errData, as: UTF8.self), elapsed: started.duration(to: .now))
   }
 
-  @Test func decodesARealReceiverLog() throws {
-    let run = try Self.run(["decode", Self.fixture("bu353s4.log")])
+  @Test func decodesARealReceiverLog() async throws {
+    let run = try await Self.run(["decode", Self.fixture("bu353s4.log")])
     #expect(run.status == 0)
     #expect(run.lines.count == 25)
     #expect(
@@ -58,41 +70,87 @@ struct DecodeCommandTests {
     #expect(run.stderr.contains("lines 96, accepted 90, rejected 0 (checksum 0, framing 0, unknown 0), epochs 25, fixes 25"))
   }
 
-  @Test func readsStandardInput() throws {
+  @Test func readsStandardInput() async throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("bu353s4.log")))
-    let run = try Self.run(["decode", "-"], stdin: data)
+    let run = try await Self.run(["decode", "-"], stdin: data)
     #expect(run.status == 0)
     #expect(run.lines.count == 25)
   }
 
-  @Test func missingFileIsOneLineAndExitOne() throws {
-    let run = try Self.run(["decode", "/nonexistent/trace.nmea"])
+  @Test func missingFileIsOneLineAndExitOne() async throws {
+    let run = try await Self.run(["decode", "/nonexistent/trace.nmea"])
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr == "locemu decode: cannot read /nonexistent/trace.nmea: No such file or directory\n")
   }
 
-  @Test func garbageIsCountedNotFatal() throws {
-    let run = try Self.run(["decode", Self.fixture("garbage.bin")])
+  @Test func garbageIsCountedNotFatal() async throws {
+    let run = try await Self.run(["decode", Self.fixture("garbage.bin")])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.contains("accepted 0"))
     #expect(run.stderr.contains("fixes 0"))
   }
 
-  @Test func allAddsNoFixEpochs() throws {
+  @Test func allAddsNoFixEpochs() async throws {
     let text = "$GPGGA,120000,,,,,0,00,,,M,,M,,*65\n$GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48\n"
-    let plain = try Self.run(["decode", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
-    let all = try Self.run(["decode", "--all", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
+    let plain = try await Self.run(["decode", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
+    let all = try await Self.run(["decode", "--all", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
     #expect(plain.lines.count == 1)
     #expect(all.lines.count == 2)
     #expect(all.lines.first == #"{"time":"2024-05-01T12:00:00.000Z","mode":1}"#)
   }
 
   @Test(arguments: ["2024-13-01", "yesterday", "24-01-01"])
-  func rejectsBadDates(date: String) throws {
-    let run = try Self.run(["decode", "--date", date, Self.fixture("bu353s4.log")])
+  func rejectsBadDates(date: String) async throws {
+    let run = try await Self.run(["decode", "--date", date, Self.fixture("bu353s4.log")])
     #expect(run.status == 64)
     #expect(run.stderr.contains("--date"))
   }
 }
+
+/// Runs `body` on a thread of its own and waits for it without blocking a cooperative thread
+/// (tests that wait for processes, pipes and sockets).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
+
+/// A counting semaphore for tasks: waiting suspends, never blocks a thread.
+final class AsyncSlots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var free: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ count: Int) { free = count }
+
+  func acquire() async {
+    await withCheckedContinuation { continuation in
+      lock.lock()
+      if free > 0 {
+        free -= 1
+        lock.unlock()
+        continuation.resume()
+      } else {
+        waiting.append(continuation)
+        lock.unlock()
+      }
+    }
+  }
+
+  func release() {
+    lock.lock()
+    if waiting.isEmpty {
+      free += 1
+      lock.unlock()
+    } else {
+      let next = waiting.removeFirst()
+      lock.unlock()
+      next.resume()
+    }
+  }
+}
+
+/// The slots of `locemu` processes the CLI tests may run at once.
+let processSlots = AsyncSlots(2)

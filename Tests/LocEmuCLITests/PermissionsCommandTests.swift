@@ -4,8 +4,8 @@ import Testing
 /// `locemu permissions` end to end on the built binary.
 @Suite("locemu permissions")
 struct PermissionsCommandTests {
-  static func run(_ arguments: [String], stdin: Data? = nil) throws -> DecodeCommandTests.Run {
-    try DecodeCommandTests.run(["permissions"] + arguments, stdin: stdin)
+  static func run(_ arguments: [String], stdin: Data? = nil) async throws -> DecodeCommandTests.Run {
+    try await DecodeCommandTests.run(["permissions"] + arguments, stdin: stdin)
   }
 
   static func objects(_ run: DecodeCommandTests.Run) throws -> [[String: Any]] {
@@ -18,9 +18,9 @@ struct PermissionsCommandTests {
     "--at", "14=services=on", "--duration", "16",
   ]
 
-  @Test func aVirtualTimeScenarioPrintsTheSameTranscriptEveryRun() throws {
-    let first = try Self.run(Self.scenario)
-    let second = try Self.run(Self.scenario)
+  @Test func aVirtualTimeScenarioPrintsTheSameTranscriptEveryRun() async throws {
+    let first = try await Self.run(Self.scenario)
+    let second = try await Self.run(Self.scenario)
     #expect(first.status == 0)
     #expect(first.stdout == second.stdout)
     #expect(first.stderr.isEmpty)
@@ -43,7 +43,7 @@ struct PermissionsCommandTests {
     #expect(fixTimes == [3, 4, 5, 10, 11, 14, 15])
   }
 
-  @Test func aScenarioFileSaysTheSameAsTheFlags() throws {
+  @Test func aScenarioFileSaysTheSameAsTheFlags() async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID()).json")
     try """
       {"permission": "notDetermined", "promptAnswer": "allowOnce", "promptDelay": 2, "duration": 16,
@@ -52,38 +52,38 @@ struct PermissionsCommandTests {
                   {"at": 13, "event": "request"}, {"at": 14, "event": "services=on"}]}
       """.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
-    let fromFile = try Self.run(["--virtual-time", "--scenario", url.path])
+    let fromFile = try await Self.run(["--virtual-time", "--scenario", url.path])
     #expect(fromFile.status == 0)
-    #expect(fromFile.stdout == (try Self.run(Self.scenario)).stdout)
+    #expect(fromFile.stdout == (try await Self.run(Self.scenario)).stdout)
   }
 
-  @Test func reducedAccuracyIsVisibleInTheTranscript() throws {
-    let run = try Self.run(["--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2"])
+  @Test func reducedAccuracyIsVisibleInTheTranscript() async throws {
+    let run = try await Self.run(["--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2"])
     let result = try #require(try Self.objects(run).first { $0["event"] as? String == "requestResult" }?["result"] as? [String: Any])
     #expect((result["eph"] as? Double ?? 0) >= 3000)
     #expect(result["lat"] as? Double != 52.2297)
   }
 
-  @Test func badInputIsAClearErrorNotACrash() throws {
-    let badEvent = try Self.run(["--virtual-time", "--at", "3=permission=maybe"])
+  @Test func badInputIsAClearErrorNotACrash() async throws {
+    let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
     #expect(badEvent.stderr.contains("permission takes"))
-    #expect(try Self.run(["--virtual-time", "--at", "soon=background"]).status == 64)
-    #expect(try Self.run(["--virtual-time", "--control", "stdin"]).status == 64)
-    let missing = try Self.run(["--virtual-time", "--scenario", "/nonexistent/scenario.json"])
+    #expect(try await Self.run(["--virtual-time", "--at", "soon=background"]).status == 64)
+    #expect(try await Self.run(["--virtual-time", "--control", "stdin"]).status == 64)
+    let missing = try await Self.run(["--virtual-time", "--scenario", "/nonexistent/scenario.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr.split(separator: "\n").count == 1)
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
     try #"{"events": [{"at": 1, "event": "dance"}]}"#.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
-    let bad = try Self.run(["--virtual-time", "--scenario", url.path])
+    let bad = try await Self.run(["--virtual-time", "--scenario", url.path])
     #expect(bad.status == 1)
     #expect(bad.stderr.contains("unknown event 'dance'"))
   }
 
-  @Test func eventsFromStandardInputAreAppliedLive() throws {
+  @Test func eventsFromStandardInputAreAppliedLive() async throws {
     let input = Data("# a harness toggling permission\npermission=authorizedWhenInUse\nnonsense\nrequest\n".utf8)
-    let run = try Self.run(["--control", "stdin", "--duration", "3", "--request-timeout", "2"], stdin: input)
+    let run = try await Self.run(["--control", "stdin", "--duration", "3", "--request-timeout", "2"], stdin: input)
     #expect(run.status == 0)
     let events = try Self.objects(run).map { $0["event"] as! String }
     #expect(events.contains("permission=authorizedWhenInUse"))

@@ -16,7 +16,7 @@ struct PreviewCommandTests {
   typealias Run = DecodeCommandTests.Run
   static let root = SourceCommandTests.root
   static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-  static func run(_ arguments: [String]) throws -> Run { try DecodeCommandTests.run(arguments) }
+  static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
   static func objects(_ run: Run) throws -> [[String: Any]] { try SourceCommandTests.objects(run) }
 
   static let mainJob = [
@@ -29,8 +29,8 @@ struct PreviewCommandTests {
     records.filter { $0["event"] as? String == event }
   }
 
-  @Test func preview_theMainJobPrintsTheSameTransitionsEveryRun() throws {
-    let first = try Self.run(Self.mainJob), second = try Self.run(Self.mainJob)
+  @Test func preview_theMainJobPrintsTheSameTransitionsEveryRun() async throws {
+    let first = try await Self.run(Self.mainJob), second = try await Self.run(Self.mainJob)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == second.stdout)
     let records = try Self.objects(first)
@@ -53,10 +53,10 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "log").contains { $0["message"] as? String == "map preview tapped" })
   }
 
-  @Test func preview_readableTranscriptAndSnapshot() throws {
+  @Test func preview_readableTranscriptAndSnapshot() async throws {
     let svg = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-cli-\(UUID().uuidString).svg").path
     defer { try? FileManager.default.removeItem(atPath: svg) }
-    let run = try Self.run([
+    let run = try await Self.run([
       "preview", "--virtual-time", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137",
       "--announcements", Self.path("traces/announcements.json"), "--snapshot", svg, "--language", "pl", "--duration", "2",
     ])
@@ -67,21 +67,31 @@ struct PreviewCommandTests {
     #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
   }
 
-  @Test func preview_badInputIsAClearErrorNotACrash() throws {
-    let missing = try Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
+  @Test func preview_badInputIsAClearErrorNotACrash() async throws {
+    let missing = try await Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")
     #expect(missing.stdout.isEmpty)
-    let garbage = try Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
+    let garbage = try await Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
     #expect(garbage.status == 1)
     #expect(garbage.stderr.hasPrefix("locemu preview: not an announcements document"))
-    #expect(try Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
-    #expect(try Self.run(["preview", "--snapshot", "map.png"]).status == 64)
-    #expect(try Self.run(["preview", "--at", "1=wave"]).status == 64)
+    #expect(try await Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
+    #expect(try await Self.run(["preview", "--snapshot", "map.png"]).status == 64)
+    #expect(try await Self.run(["preview", "--at", "1=wave"]).status == 64)
   }
 
   /// Starts `locemu serve-announcements` on a free port; returns the process and its base URL.
-  static func startServer(_ extra: [String] = []) throws -> (Process, String) {
+  static func startServer(_ extra: [String] = []) async throws -> (Process, String) {
+    let started = try await offPool { try startServerBlocking(extra) }
+    return (started.process, started.url)
+  }
+
+  struct Started: @unchecked Sendable {
+    var process: Process
+    var url: String
+  }
+
+  static func startServerBlocking(_ extra: [String]) throws -> Started {
     let process = Process()
     process.executableURL = DecodeCommandTests.binary
     process.arguments = ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra
@@ -96,7 +106,16 @@ struct PreviewCommandTests {
       text += String(decoding: chunk, as: UTF8.self)
     }
     let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-    return (process, url)
+    return Started(process: process, url: url)
+  }
+
+  /// Starts `started.process` and reads its output to the end.
+  static func finishBlocking(_ started: Started, _ out: Pipe, _ err: Pipe) throws -> Run {
+    try started.process.run()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    started.process.waitUntilExit()
+    return Run(status: started.process.terminationStatus, stdout: stdout, stderr: stderr)
   }
 
   static func stop(_ process: Process) {
@@ -105,11 +124,11 @@ struct PreviewCommandTests {
     process.waitUntilExit()
   }
 
-  @Test func preview_againstServeAnnouncementsOverHTTP() throws {
-    let (server, url) = try Self.startServer()
+  @Test func preview_againstServeAnnouncementsOverHTTP() async throws {
+    let (server, url) = try await Self.startServer()
     defer { Self.stop(server) }
     #expect(url.hasPrefix("http://127.0.0.1:"))
-    let run = try Self.run([
+    let run = try await Self.run([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
       "--at", "2=tap", "--duration", "2.5",
     ])
@@ -121,10 +140,10 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap")
   }
 
-  @Test func preview_aFailingBackendGivesTheMapWithoutPins() throws {
-    let (server, url) = try Self.startServer(["--fail-with", "500"])
+  @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
+    let (server, url) = try await Self.startServer(["--fail-with", "500"])
     defer { Self.stop(server) }
-    let run = try Self.run([
+    let run = try await Self.run([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
       "--duration", "2",
     ])
@@ -135,31 +154,25 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "log").contains { ($0["message"] as? String)?.contains("HTTP 500") == true })
   }
 
-  @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() throws {
-    let (server, url) = try Self.startServer()
+  @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() async throws {
+    let (server, url) = try await Self.startServer()
     defer { Self.stop(server) }
-    func get(_ query: String) throws -> (Int, String) {
-      let semaphore = DispatchSemaphore(value: 0)
-      let result = LockedBox<(Int, String)>((0, ""))
-      URLSession.shared.dataTask(with: URL(string: url + query)!) { data, response, _ in
-        result.set(((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)))
-        semaphore.signal()
-      }.resume()
-      _ = semaphore.wait(timeout: .now() + 10)
-      return result.get()
+    func get(_ query: String) async throws -> (Int, String) {
+      let (data, response) = try await URLSession.shared.data(from: URL(string: url + query)!)
+      return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
-    let (status, body) = try get("/api/v1/announcements?lat=52.2476&lng=21.0137&range=10&limit=2")
+    let (status, body) = try await get("/api/v1/announcements?lat=52.2476&lng=21.0137&range=10&limit=2")
     #expect(status == 200)
     #expect(body.contains("\"a-101\"") && body.contains("\"a-102\"") && !body.contains("\"a-103\""))
-    #expect(try get("/api/v1/announcements?lat=52").0 == 400)
-    #expect(try get("/nothing").0 == 404)
-    let missing = try Self.run(["serve-announcements", "/nonexistent.json", "--listen", "127.0.0.1:0"])
+    #expect(try await get("/api/v1/announcements?lat=52").0 == 400)
+    #expect(try await get("/nothing").0 == 404)
+    let missing = try await Self.run(["serve-announcements", "/nonexistent.json", "--listen", "127.0.0.1:0"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu serve-announcements: cannot read /nonexistent.json: no such file\n")
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
-  func preview_againstARealGPSD() throws {
+  func preview_againstARealGPSD() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [
@@ -175,11 +188,9 @@ struct PreviewCommandTests {
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(stderr)")
+    let finished = try await offPool { try Self.finishBlocking(Started(process: process, url: ""), out, err) }
+    let stdout = finished.stdout, stderr = finished.stderr
+    #expect(finished.status == 0, "\(stderr)")
     let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))
     let map = try #require(Self.lines(records, "preview").last)
     #expect(map["preview"] as? String == "map", "\(stdout)")
@@ -190,22 +201,5 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "navigation").map { $0["screen"] as? String } == ["fullscreenMap", "landing"])
     let pids = stderr.matches(of: /pid (\d+)/).compactMap { Int32($0.1) }
     #expect(pids.count == 2 && pids.allSatisfy { kill($0, 0) != 0 })
-  }
-}
-
-/// A value shared with a callback thread.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-  init(_ value: Value) { self.value = value }
-  func set(_ new: Value) {
-    lock.lock()
-    value = new
-    lock.unlock()
-  }
-  func get() -> Value {
-    lock.lock()
-    defer { lock.unlock() }
-    return value
   }
 }

@@ -12,15 +12,15 @@ struct SourceCommandTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
   static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
-  static func run(_ arguments: [String]) throws -> Run { try DecodeCommandTests.run(arguments) }
+  static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
 
   static func objects(_ run: Run) throws -> [[String: Any]] {
     try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
   }
 
-  @Test func replayOnAVirtualClockIsInstantAndDeterministic() throws {
-    let first = try Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
-    let second = try Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
+  @Test func replayOnAVirtualClockIsInstantAndDeterministic() async throws {
+    let first = try await Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
+    let second = try await Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
     #expect(first.status == 0)
     #expect(first.stdout == second.stdout)
     let records = try Self.objects(first)
@@ -31,32 +31,31 @@ struct SourceCommandTests {
     #expect(first.stderr == "locemu replay: \(Self.trace("tunnel.nmea")): 179 records, 139 with a fix\n")
   }
 
-  @Test func replaySpeedCountAndLoop() throws {
-    let run = try Self.run(["replay", "--virtual-time", "--speed", "10", "--count", "5", Self.trace("drive.nmea")])
+  @Test func replaySpeedCountAndLoop() async throws {
+    let run = try await Self.run(["replay", "--virtual-time", "--speed", "10", "--count", "5", Self.trace("drive.nmea")])
     #expect(try Self.objects(run).map { $0["elapsed"] as? Double } == [0, 0.1, 0.2, 0.3, 0.4])
-    let looped = try Self.run(["replay", "--virtual-time", "--loop", "--count", "330", "--fast", Self.trace("drive.nmea")])
+    let looped = try await Self.run(["replay", "--virtual-time", "--loop", "--count", "330", "--fast", Self.trace("drive.nmea")])
     let times = try Self.objects(looped).compactMap { $0["time"] as? String }
     #expect(times.count == 330)
     #expect(times == times.sorted())  // the second lap continues the time line
   }
 
-  @Test func aTimelessRouteIsWalkedAndStampedOnRequest() throws {
-    let run = try Self.run([
+  @Test func aTimelessRouteIsWalkedAndStampedOnRequest() async throws {
+    let run = try await Self.run([
       "replay", "--virtual-time", "--start-time", "2026-01-01T12:00:00Z", "--count", "3",
       Self.trace("old-town-route.gpx"),
     ])
     let records = try Self.objects(run)
     #expect(records.map { $0["time"] as? String } == ["2026-01-01T12:00:00.000Z", "2026-01-01T12:00:01.000Z", "2026-01-01T12:00:02.000Z"])
     #expect(records.allSatisfy { $0["speed"] as? Double == 1.4 })
-    let unstamped = try Self.objects(try Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
+    let unstamped = try Self.objects(try await Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
     #expect(unstamped.allSatisfy { $0["time"] == nil && $0["speed"] as? Double == 13.9 })
   }
 
-  @Test func replayOnTheWallClockKeepsPace() throws {
+  @Test func replayOnTheWallClockKeepsPace() async throws {
     // The wall clock is the point here: 6 one-second epochs at 10x take about half a second.
-    let started = ContinuousClock.now
-    let run = try Self.run(["replay", "--speed", "10", "--count", "6", Self.trace("drive.nmea")])
-    let took = ContinuousClock.now - started
+    let run = try await Self.run(["replay", "--speed", "10", "--count", "6", Self.trace("drive.nmea")])
+    let took = run.elapsed
     #expect(run.status == 0)
     #expect(took >= .milliseconds(450) && took < .seconds(10))
     for (i, record) in try Self.objects(run).enumerated() {
@@ -65,32 +64,32 @@ struct SourceCommandTests {
     }
   }
 
-  @Test func replayErrorsAreOneLine() throws {
-    let missing = try Self.run(["replay", "/nonexistent/walk.gpx"])
+  @Test func replayErrorsAreOneLine() async throws {
+    let missing = try await Self.run(["replay", "/nonexistent/walk.gpx"])
     #expect(missing.status == 1)
     #expect(missing.stdout.isEmpty)
     #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("cannot read /nonexistent/walk.gpx"))
-    #expect(try Self.run(["replay", "--speed", "5000", Self.trace("drive.nmea")]).status == 64)
-    #expect(try Self.run(["replay", "--walk", "--drive", Self.trace("drive.nmea")]).status == 64)
+    #expect(try await Self.run(["replay", "--speed", "5000", Self.trace("drive.nmea")]).status == 64)
+    #expect(try await Self.run(["replay", "--walk", "--drive", Self.trace("drive.nmea")]).status == 64)
     let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).gpx")
     try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".write(to: bad, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: bad) }
-    let malformed = try Self.run(["replay", bad.path])
+    let malformed = try await Self.run(["replay", bad.path])
     #expect(malformed.status == 1)
     #expect(malformed.stderr.contains("not GPX (line 1)"))
   }
 
-  @Test func convertRoundTripsNMEAThroughGPX() throws {
+  @Test func convertRoundTripsNMEAThroughGPX() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let gpx = dir.appendingPathComponent("drive.gpx").path, nmea = dir.appendingPathComponent("drive.nmea").path
-    let toGPX = try Self.run(["convert", Self.trace("drive.nmea"), gpx])
+    let toGPX = try await Self.run(["convert", Self.trace("drive.nmea"), gpx])
     #expect(toGPX.status == 0)
     #expect(toGPX.stderr.contains("326 epochs, 326 written as GPX"))
-    #expect(try Self.run(["convert", gpx, nmea]).status == 0)
-    let original = try Self.objects(try Self.run(["decode", Self.trace("drive.nmea")]))
-    let back = try Self.objects(try Self.run(["decode", nmea]))
+    #expect(try await Self.run(["convert", gpx, nmea]).status == 0)
+    let original = try Self.objects(try await Self.run(["decode", Self.trace("drive.nmea")]))
+    let back = try Self.objects(try await Self.run(["decode", nmea]))
     #expect(back.count == original.count)
     for (a, b) in zip(original, back) {
       #expect(a["time"] as? String == b["time"] as? String)
@@ -98,12 +97,12 @@ struct SourceCommandTests {
       #expect(abs((a["lon"] as! Double) - (b["lon"] as! Double)) < 1e-7)
       #expect(a["altMSL"] as? Double == b["altMSL"] as? Double)
     }
-    #expect(try Self.run(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
-    let toStdout = try Self.run(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])
+    #expect(try await Self.run(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
+    let toStdout = try await Self.run(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])
     #expect(toStdout.stdout.components(separatedBy: "<trkseg>").count - 1 == 2)  // the tunnel splits the track
   }
 
-  @Test func feedServesAnNMEALogAsRecorded() throws {
+  @Test func feedServesAnNMEALogAsRecorded() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -119,20 +118,19 @@ struct SourceCommandTests {
     }
     let deadline = ContinuousClock.now + .seconds(10)
     while (try? String(contentsOfFile: portFile, encoding: .utf8)) == nil, ContinuousClock.now < deadline {
-      Thread.sleep(forTimeInterval: 0.02)
+      try await Task.sleep(for: .milliseconds(20))
     }
     let port = try #require(Int((try String(contentsOfFile: portFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-    let received = try readAll(port: port)
+    let received = try await offPool { try Self.readAll(port: port) }
     let expected = try String(contentsOfFile: Self.trace("tunnel.nmea"), encoding: .utf8)
     #expect(received.split(whereSeparator: \.isNewline) == expected.split(whereSeparator: \.isNewline))
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
   }
 
-  @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() throws {
-    let started = ContinuousClock.now
-    let run = try Self.run(["watch", "--gpsd", "127.0.0.1:1", "--timeout", "1"])
-    let took = ContinuousClock.now - started
+  @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() async throws {
+    let run = try await Self.run(["watch", "--gpsd", "127.0.0.1:1", "--timeout", "1"])
+    let took = run.elapsed
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.split(separator: "\n").last?.hasPrefix("locemu watch: cannot connect to gpsd at 127.0.0.1:1: ") == true)
@@ -140,7 +138,7 @@ struct SourceCommandTests {
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
-  func watchReadsATraceThroughARealGPSD() throws {
+  func watchReadsATraceThroughARealGPSD() async throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = [
@@ -153,12 +151,10 @@ struct SourceCommandTests {
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(stderr)")
-    let decoded = try Self.run(["decode", Self.trace("drive.nmea")]).lines
+    let finished = try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process, url: ""), out, err) }
+    let stdout = finished.stdout, stderr = finished.stderr
+    #expect(finished.status == 0, "\(stderr)")
+    let decoded = try await Self.run(["decode", Self.trace("drive.nmea")]).lines
     let records = stdout.split(separator: "\n").map(String.init)
     #expect(records.count == 6)
     // gpsd's first report may come before it has seen a date: no time yet.
@@ -175,7 +171,7 @@ struct SourceCommandTests {
     #expect(pids.allSatisfy { kill($0, 0) != 0 })
   }
 
-  private func readAll(port: Int) throws -> String {
+  private static func readAll(port: Int) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()

@@ -240,7 +240,7 @@ func withServer(
   let port = Recorder<Int>()
   let server = Task { try await AnnouncementServer(repository: repository, behaviour: behaviour).run { port.append($0) } }
   defer { server.cancel() }
-  #expect(await waitUntil { port.last != nil })
+  #expect(await waitUntil(.seconds(60)) { port.last != nil })
   guard let bound = port.last else { return }
   try await body(URL(string: "http://127.0.0.1:\(bound)")!)
   server.cancel()
@@ -257,7 +257,7 @@ func fetch(_ url: URL) async throws -> (Data, Int) {
 func freeTCPPort() async -> Int {
   let port = Recorder<Int>()
   let server = Task { try await AnnouncementServer(repository: FileAnnouncementRepository([])).run { port.append($0) } }
-  await waitUntil { port.last != nil }
+  await waitUntil(.seconds(60)) { port.last != nil }
   server.cancel()
   _ = await server.result
   return port.last ?? 9
