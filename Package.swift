@@ -82,7 +82,7 @@ let package = Package(
     .testTarget(
       name: "PetMapTests",
       dependencies: [
-        "PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
+        "PetMap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),

@@ -1,4 +1,3 @@
-import AnnouncementServer
 import Clocks
 import Foundation
 import Geo
@@ -7,6 +6,10 @@ import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
 #endif
 
 /// The pins data model (ios-map-pins.data-model.md): queries, mapper, repositories, pins on the preview.
@@ -182,7 +185,7 @@ import Testing
     let list = (0..<12).map { i in
       announcement("h\(i)", north(of: warsaw, Double(i) * 1500), i == 3 ? .closed : .active, created: "2026-05-\(10 + i)T00:00:00Z")
     }
-    try await withServer(FileAnnouncementRepository(list)) { base in
+    try await withServer(list) { base in
       let client = HTTPAnnouncementRepository(baseURL: base)
       let pins = try await client.announcements(for: .landingPageQuery(location: warsaw)).map(\.id)
       #expect(pins == ["h6", "h5", "h4", "h2", "h1"])
@@ -193,7 +196,7 @@ import Testing
   }
 
   @Test func httpRepository_errorStatusIsAnError() async throws {
-    try await withServer(FileAnnouncementRepository([]), behaviour: .init(failureStatus: 503)) { base in
+    try await withServer([], failWith: 503) { base in
       await #expect(throws: AnnouncementError.httpStatus(503)) {
         try await HTTPAnnouncementRepository(baseURL: base).announcements(for: .landingPageQuery(location: warsaw))
       }
@@ -201,7 +204,7 @@ import Testing
   }
 
   @Test func httpRepository_badParametersAnswer400() async throws {
-    try await withServer(FileAnnouncementRepository([])) { base in
+    try await withServer([]) { base in
       for query in ["lat=91&lng=0", "lat=1", "lat=x&lng=1", "range=0", "range=-1", "lat=1&lng=1&limit=1.5"] {
         let url = URL(string: base.absoluteString + "/api/v1/announcements?" + query)!
         let (data, response) = try await fetch(url)
@@ -213,7 +216,7 @@ import Testing
   }
 
   @Test func httpRepository_unreachableServerIsATransportError() async {
-    let port = await freeTCPPort()
+    let port = freeTCPPort()
     await #expect(throws: AnnouncementError.self) {
       try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         .announcements(for: .landingPageQuery(location: warsaw))
@@ -222,7 +225,7 @@ import Testing
 
   @Test func pins_previewOverHTTPShowsTheServersPins() async throws {
     let list = [announcement("s1", north(of: warsaw, 1000)), announcement("s2", north(of: warsaw, 2000), .found)]
-    try await withServer(FileAnnouncementRepository(list)) { base in
+    try await withServer(list) { base in
       let h = PreviewHarness(repository: HTTPAnnouncementRepository(baseURL: base))
       await h.preview.start()
       #expect(await h.deliverFix())
@@ -232,19 +235,70 @@ import Testing
   }
 }
 
-/// Runs `body` with a real announcements server on a free loopback port.
-func withServer(
-  _ repository: any AnnouncementRepository, behaviour: AnnouncementServer.Behaviour = .init(),
-  _ body: (URL) async throws -> Void
-) async throws {
-  let port = Recorder<Int>()
-  let server = Task { try await AnnouncementServer(repository: repository, behaviour: behaviour).run { port.append($0) } }
-  defer { server.cancel() }
-  #expect(await waitUntil(.seconds(60)) { port.last != nil })
-  guard let bound = port.last else { return }
-  try await body(URL(string: "http://127.0.0.1:\(bound)")!)
-  server.cancel()
-  _ = await server.result
+/// Runs `body` with a real announcements server on a free loopback port: `locemu
+/// serve-announcements` (the built binary beside the test bundle) serving `announcements`.
+///
+/// A process of its own rather than an in-process server: under ThreadSanitizer with every
+/// suite running at once, in-process servers sometimes never reported listening (2026-11-22).
+func withServer(_ announcements: [Announcement], failWith status: Int? = nil, _ body: (URL) async throws -> Void) async throws {
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-announcements-\(UUID().uuidString).json")
+  try AnnouncementMapper.encode(announcements).write(to: file)
+  defer { try? FileManager.default.removeItem(at: file) }
+  var arguments = ["serve-announcements", file.path, "--listen", "127.0.0.1:0"]
+  if let status { arguments += ["--fail-with", String(status)] }
+  let server = try await ServerProcess.start(arguments)
+  defer { server.stop() }
+  #expect(server.url.hasPrefix("http://127.0.0.1:"), "serve-announcements did not start")
+  try await body(URL(string: server.url)!)
+}
+
+/// A `locemu serve-announcements` child process.
+final class ServerProcess: @unchecked Sendable {
+  let process: Process
+  let url: String
+
+  private init(process: Process, url: String) {
+    self.process = process
+    self.url = url
+  }
+
+  /// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
+  static let binary: URL = {
+    let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+      .map { $0.appendingPathComponent("locemu") }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  }()
+
+  /// Starts it and reads the "listening on URL" line, on a thread of its own.
+  static func start(_ arguments: [String]) async throws -> ServerProcess {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+              let chunk = out.fileHandleForReading.availableData
+              if chunk.isEmpty { break }
+              text += String(decoding: chunk, as: UTF8.self)
+            }
+            let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            return ServerProcess(process: process, url: url)
+          })
+      }.start()
+    }
+  }
+
+  /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+  }
 }
 
 /// Status code and body of a GET.
@@ -254,13 +308,18 @@ func fetch(_ url: URL) async throws -> (Data, Int) {
 }
 
 /// A loopback port nothing listens on (bound, then released).
-func freeTCPPort() async -> Int {
-  let port = Recorder<Int>()
-  let server = Task { try await AnnouncementServer(repository: FileAnnouncementRepository([])).run { port.append($0) } }
-  await waitUntil(.seconds(60)) { port.last != nil }
-  server.cancel()
-  _ = await server.result
-  return port.last ?? 9
+func freeTCPPort() -> Int {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+  }
+  return bound ? Int(UInt16(bigEndian: address.sin_port)) : 9
 }
 
 /// A small deterministic random generator (SplitMix64).
