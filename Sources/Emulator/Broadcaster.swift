@@ -25,7 +25,9 @@ public final class Broadcaster<Value: Sendable>: Sendable {
     var nextID = 0
   }
 
-  private let ordering = Locked(())
+  /// Serializes publishers; counts the values published. (Not `Locked<Void>`: a zero-sized value
+  /// shares its address with the lock's own field, and ThreadSanitizer then reports a false race.)
+  private let ordering = Locked(0)
   private let table: Locked<Table>
 
   public init(_ initial: Value) { table = Locked(Table(value: initial)) }
@@ -57,7 +59,8 @@ public final class Broadcaster<Value: Sendable>: Sendable {
 
   /// Sets the value and delivers it to every subscriber.
   public func publish(_ value: Value) {
-    ordering.withLock { _ in
+    ordering.withLock { published in
+      published += 1
       let subscribers = table.withLock { table in
         table.value = value
         return Array(table.subscribers.values)
@@ -69,13 +72,14 @@ public final class Broadcaster<Value: Sendable>: Sendable {
   /// Sets the value and delivers it only when it differs from the current one; returns whether it did.
   @discardableResult
   public func publishIfChanged(_ value: Value) -> Bool where Value: Equatable {
-    ordering.withLock { _ in
+    ordering.withLock { published in
       let subscribers: [AsyncStream<Value>.Continuation]? = table.withLock { table in
         guard table.value != value else { return nil }
         table.value = value
         return Array(table.subscribers.values)
       }
       guard let subscribers else { return false }
+      published += 1
       for continuation in subscribers { continuation.yield(value) }
       return true
     }
@@ -90,7 +94,9 @@ public final class FanOut<Value: Sendable>: Sendable {
     var nextID = 0
   }
 
-  private let ordering = Locked(())
+  /// Serializes publishers; counts the values published. (Not `Locked<Void>`: a zero-sized value
+  /// shares its address with the lock's own field, and ThreadSanitizer then reports a false race.)
+  private let ordering = Locked(0)
   private let table = Locked(Table())
   private let buffer: Int
 
@@ -113,7 +119,8 @@ public final class FanOut<Value: Sendable>: Sendable {
   }
 
   public func send(_ value: Value) {
-    ordering.withLock { _ in
+    ordering.withLock { sent in
+      sent += 1
       for continuation in table.withLock({ Array($0.subscribers.values) }) { continuation.yield(value) }
     }
   }
