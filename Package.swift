@@ -67,7 +67,7 @@ let package = Package(
       name: "TracesTests",
       dependencies: ["Traces", "Geo", "NMEA", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks")]
     ),
-    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces"]),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces", "LocationTestSupport"]),
     .testTarget(
       name: "PermissionTests",
       dependencies: [
@@ -86,7 +86,7 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
-    .testTarget(name: "LocEmuCLITests", resources: [.copy("Fixtures")]),
+    .testTarget(name: "LocEmuCLITests", dependencies: ["LocationTestSupport"], resources: [.copy("Fixtures")]),
   ]
 )
 

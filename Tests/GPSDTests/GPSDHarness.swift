@@ -1,4 +1,5 @@
 import Geo
+import LocationTestSupport
 import Foundation
 import Traces
 
@@ -25,7 +26,7 @@ final class GPSDHarness: @unchecked Sendable {
 
   init(trace: String, options: ReplayOptions) throws {
     feed = try NMEAFeedServer(trace: try Trace(path: tracePath(trace)), options: options, host: "127.0.0.1", port: 0)
-    port = try freePort()
+    port = try freeLoopbackPort()
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let feed = self.feed
@@ -73,22 +74,6 @@ final class GPSDHarness: @unchecked Sendable {
 struct HarnessError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
-}
-
-/// A loopback port nobody listens on right now.
-func freePort() throws -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let ok = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-  }
-  guard ok else { throw HarnessError("no free port: \(String(cString: strerror(errno)))") }
-  return Int(UInt16(bigEndian: address.sin_port))
 }
 
 func accepts(_ port: Int) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 import GPSD
 import Geo
+import LocationTestSupport
 import Testing
 import Traces
 
@@ -148,7 +149,7 @@ struct GPSDSourceTests {
   }
 
   @Test func aGPSDThatIsNotThereIsAnErrorWithinTheTimeout() async throws {
-    let port = try freePort()
+    let port = try freeLoopbackPort()
     let source = GPSDSource(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
     let started = ContinuousClock.now
     let error = await #expect(throws: GPSDError.self) {

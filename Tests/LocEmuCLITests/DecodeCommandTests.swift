@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 /// `locemu decode` end to end: the built binary, real files, exit codes and output streams.
@@ -11,13 +12,6 @@ struct DecodeCommandTests {
     var elapsed: Duration = .zero
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
-
-  /// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
-  static let binary: URL = {
-    let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-      .map { $0.appendingPathComponent("locemu") }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-  }()
 
   static func fixture(_ name: String) -> String {
     Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!.path
@@ -34,7 +28,7 @@ struct DecodeCommandTests {
 
   static func runBlocking(_ arguments: [String], stdin: Data? = nil) throws -> Run {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = locemuBinary
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out

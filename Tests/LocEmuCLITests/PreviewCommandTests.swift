@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -80,53 +81,30 @@ struct PreviewCommandTests {
     #expect(try await Self.run(["preview", "--at", "1=wave"]).status == 64)
   }
 
-  /// Starts `locemu serve-announcements` on a free port; returns the process and its base URL.
-  static func startServer(_ extra: [String] = []) async throws -> (Process, String) {
-    let started = try await offPool { try startServerBlocking(extra) }
-    return (started.process, started.url)
+  /// Starts `locemu serve-announcements` with the bundled announcements on a free port.
+  static func startServer(_ extra: [String] = []) async throws -> ServerProcess {
+    try await ServerProcess.start(
+      locemuBinary, ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra)
   }
 
-  struct Started: @unchecked Sendable {
+  /// A process handed to another thread before it runs.
+  struct ProcessBox: @unchecked Sendable {
     var process: Process
-    var url: String
   }
 
-  static func startServerBlocking(_ extra: [String]) throws -> Started {
-    let process = Process()
-    process.executableURL = DecodeCommandTests.binary
-    process.arguments = ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var text = ""
-    while !text.contains("\n") {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      text += String(decoding: chunk, as: UTF8.self)
-    }
-    let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-    return Started(process: process, url: url)
-  }
-
-  /// Starts `started.process` and reads its output to the end.
-  static func finishBlocking(_ started: Started, _ out: Pipe, _ err: Pipe) throws -> Run {
-    try started.process.run()
+  /// Starts the process and reads its output to the end.
+  static func finishBlocking(_ box: ProcessBox, _ out: Pipe, _ err: Pipe) throws -> Run {
+    try box.process.run()
     let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    started.process.waitUntilExit()
-    return Run(status: started.process.terminationStatus, stdout: stdout, stderr: stderr)
-  }
-
-  static func stop(_ process: Process) {
-    // SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    box.process.waitUntilExit()
+    return Run(status: box.process.terminationStatus, stdout: stdout, stderr: stderr)
   }
 
   @Test func preview_againstServeAnnouncementsOverHTTP() async throws {
-    let (server, url) = try await Self.startServer()
-    defer { Self.stop(server) }
+    let server = try await Self.startServer()
+    defer { server.stop() }
+    let url = server.url
     #expect(url.hasPrefix("http://127.0.0.1:"))
     let run = try await Self.run([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
@@ -141,8 +119,9 @@ struct PreviewCommandTests {
   }
 
   @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
-    let (server, url) = try await Self.startServer(["--fail-with", "500"])
-    defer { Self.stop(server) }
+    let server = try await Self.startServer(["--fail-with", "500"])
+    defer { server.stop() }
+    let url = server.url
     let run = try await Self.run([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
       "--duration", "2",
@@ -155,8 +134,9 @@ struct PreviewCommandTests {
   }
 
   @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() async throws {
-    let (server, url) = try await Self.startServer()
-    defer { Self.stop(server) }
+    let server = try await Self.startServer()
+    defer { server.stop() }
+    let url = server.url
     func get(_ query: String) async throws -> (Int, String) {
       let (data, response) = try await URLSession.shared.data(from: URL(string: url + query)!)
       return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
@@ -182,13 +162,13 @@ struct PreviewCommandTests {
         + "--announcements \"$ANNOUNCEMENTS\" --at 3=tap --at 4=back --duration 5",
     ]
     var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = DecodeCommandTests.binary.path
+    environment["LOCEMU"] = locemuBinary.path
     environment["ANNOUNCEMENTS"] = Self.path("traces/announcements.json")
     process.environment = environment
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    let finished = try await offPool { try Self.finishBlocking(Started(process: process, url: ""), out, err) }
+    let finished = try await offPool { try Self.finishBlocking(ProcessBox(process: process), out, err) }
     let stdout = finished.stdout, stderr = finished.stderr
     #expect(finished.status == 0, "\(stderr)")
     let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))

@@ -1,4 +1,5 @@
 import Foundation
+import LocationTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -108,7 +109,7 @@ struct SourceCommandTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let portFile = dir.appendingPathComponent("port").path
     let process = Process()
-    process.executableURL = DecodeCommandTests.binary
+    process.executableURL = locemuBinary
     process.arguments = ["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--port-file", portFile, "--speed", "1000", "--once"]
     process.standardError = FileHandle.nullDevice
     try process.run()
@@ -146,12 +147,12 @@ struct SourceCommandTests {
       "sh", "-c", "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 20",
     ]
     var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = DecodeCommandTests.binary.path
+    environment["LOCEMU"] = locemuBinary.path
     process.environment = environment
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    let finished = try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process, url: ""), out, err) }
+    let finished = try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
     let stdout = finished.stdout, stderr = finished.stderr
     #expect(finished.status == 0, "\(stderr)")
     let decoded = try await Self.run(["decode", Self.trace("drive.nmea")]).lines

@@ -8,10 +8,6 @@ import Testing
   import FoundationNetworking
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The pins data model (ios-map-pins.data-model.md): queries, mapper, repositories, pins on the preview.
 @Suite struct MapPinsTests {
   @Test func pins_landingPageQueryIsFiveNewestWithin10km() {
@@ -215,8 +211,8 @@ import Testing
     }
   }
 
-  @Test func httpRepository_unreachableServerIsATransportError() async {
-    let port = freeTCPPort()
+  @Test func httpRepository_unreachableServerIsATransportError() async throws {
+    let port = try freeLoopbackPort()
     await #expect(throws: AnnouncementError.self) {
       try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         .announcements(for: .landingPageQuery(location: warsaw))
@@ -246,80 +242,16 @@ func withServer(_ announcements: [Announcement], failWith status: Int? = nil, _ 
   defer { try? FileManager.default.removeItem(at: file) }
   var arguments = ["serve-announcements", file.path, "--listen", "127.0.0.1:0"]
   if let status { arguments += ["--fail-with", String(status)] }
-  let server = try await ServerProcess.start(arguments)
+  let server = try await ServerProcess.start(locemuBinary, arguments)
   defer { server.stop() }
   #expect(server.url.hasPrefix("http://127.0.0.1:"), "serve-announcements did not start")
   try await body(URL(string: server.url)!)
-}
-
-/// A `locemu serve-announcements` child process.
-final class ServerProcess: @unchecked Sendable {
-  let process: Process
-  let url: String
-
-  private init(process: Process, url: String) {
-    self.process = process
-    self.url = url
-  }
-
-  /// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
-  static let binary: URL = {
-    let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-      .map { $0.appendingPathComponent("locemu") }
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-  }()
-
-  /// Starts it and reads the "listening on URL" line, on a thread of its own.
-  static func start(_ arguments: [String]) async throws -> ServerProcess {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread {
-        continuation.resume(
-          with: Result {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = ""
-            while !text.contains("\n") {
-              let chunk = out.fileHandleForReading.availableData
-              if chunk.isEmpty { break }
-              text += String(decoding: chunk, as: UTF8.self)
-            }
-            let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-            return ServerProcess(process: process, url: url)
-          })
-      }.start()
-    }
-  }
-
-  /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
-  func stop() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-  }
 }
 
 /// Status code and body of a GET.
 func fetch(_ url: URL) async throws -> (Data, Int) {
   let (data, response) = try await URLSession.shared.data(from: url)
   return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
-}
-
-/// A loopback port nothing listens on (bound, then released).
-func freeTCPPort() -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-  }
-  return bound ? Int(UInt16(bigEndian: address.sin_port)) : 9
 }
 
 /// A small deterministic random generator (SplitMix64).

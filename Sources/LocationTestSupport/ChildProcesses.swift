@@ -1,0 +1,79 @@
+public import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
+public let locemuBinary: URL = {
+  let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
+    .map { $0.appendingPathComponent("locemu") }
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+}()
+
+/// A server started as a child process that announces itself with a first line ending in its
+/// URL (`locemu serve-announcements` prints `listening on http://HOST:PORT`).
+public final class ServerProcess: @unchecked Sendable {
+  public let process: Process
+  /// The last word of the first line; empty when the server printed nothing and ended.
+  public let url: String
+
+  private init(process: Process, url: String) {
+    self.process = process
+    self.url = url
+  }
+
+  /// Starts `executable` with `arguments` and reads its first line, on a thread of its own (a
+  /// blocked cooperative thread would starve the other tests).
+  public static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var text = ""
+            while !text.contains("\n") {
+              let chunk = out.fileHandleForReading.availableData
+              if chunk.isEmpty { break }
+              text += String(decoding: chunk, as: UTF8.self)
+            }
+            let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            return ServerProcess(process: process, url: url)
+          })
+      }.start()
+    }
+  }
+
+  /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
+  public func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
+
+/// Why a loopback port could not be had.
+public struct LoopbackError: Error, CustomStringConvertible {
+  public var description: String
+}
+
+/// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
+public func freeLoopbackPort() throws -> Int {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let ok = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+  }
+  guard ok else { throw LoopbackError(description: "no free port: \(String(cString: strerror(errno)))") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
