@@ -95,6 +95,15 @@ public enum WebMercator {
     return Coordinate(latitude: latitude, longitude: longitude)!
   }
 
+  /// How far `coordinate` lies from `origin` in world units, east and south positive, the short
+  /// way round the antimeridian (dx in -0.5…0.5).
+  public static func displacement(of coordinate: Coordinate, from origin: Coordinate) -> (dx: Double, dy: Double) {
+    let o = project(origin), p = project(coordinate)
+    var dx = p.x - o.x
+    if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }
+    return (dx, p.y - o.y)
+  }
+
   /// The width and height of `region` in world units.
   public static func frame(of region: MapRegion) -> (width: Double, height: Double) {
     let top = project(latitude: region.north, longitude: 0).y

@@ -25,17 +25,16 @@ public struct TranscriptLine: Sendable, Hashable {
 
   /// The line as one JSON object.
   public var json: String {
-    var out = "{\"t\":\(FixRecord.fixed(t.seconds, 3)),\"event\":\(quoted(event))"
-    for m in members { out += ",\(quoted(m.name)):\(m.json)" }
+    var out = "{\"t\":\(FixRecord.fixed(t.seconds, 3)),\"event\":\(JSONText.quoted(event))"
+    for m in members { out += ",\(JSONText.quoted(m.name)):\(m.json)" }
     return out + "}"
   }
 }
 
-func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
 extension TranscriptLine.Member {
   public static func raw(_ name: String, json: String) -> Self { .init(name: name, json: json) }
-  public static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: quoted(value)) }
+  public static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: JSONText.quoted(value)) }
   public static func bool(_ name: String, _ value: Bool) -> Self { .init(name: name, json: value ? "true" : "false") }
   public static func seconds(_ name: String, _ value: Duration) -> Self { .init(name: name, json: FixRecord.fixed(value.seconds, 3)) }
   /// A fix as a JSON object (the fix-record members), or null.

@@ -64,25 +64,23 @@ public struct HTTPAnnouncementRepository: AnnouncementRepository {
 }
 
 /// The data task of one request, cancellable from another thread before or after it starts.
-private final class TaskBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var task: URLSessionDataTask?
-  private var cancelled = false
+private final class TaskBox: Sendable {
+  private let state = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
 
   func start(_ task: URLSessionDataTask) {
-    lock.lock()
-    self.task = task
-    let cancelled = self.cancelled
-    lock.unlock()
+    let cancelled = state.withLock { s in
+      s.task = task
+      return s.cancelled
+    }
     task.resume()
     if cancelled { task.cancel() }
   }
 
   func cancel() {
-    lock.lock()
-    cancelled = true
-    let task = self.task
-    lock.unlock()
+    let task = state.withLock { s in
+      s.cancelled = true
+      return s.task
+    }
     task?.cancel()
   }
 }

@@ -55,10 +55,8 @@ public struct SnapshotProjection: Sendable, Hashable {
 
   /// The pixel of `coordinate` (x right, y down, origin at the top left).
   public func point(for coordinate: Coordinate) -> (x: Double, y: Double) {
-    let c = WebMercator.project(center), p = WebMercator.project(coordinate)
-    var dx = p.x - c.x
-    if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }
-    return (width / 2 + dx * scale, height / 2 + (p.y - c.y) * scale)
+    let d = WebMercator.displacement(of: coordinate, from: center)
+    return (width / 2 + d.dx * scale, height / 2 + d.dy * scale)
   }
 
   /// The world coordinates of the top-left pixel.

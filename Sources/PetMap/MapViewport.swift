@@ -73,10 +73,8 @@ public struct MapViewport: Sendable, Hashable {
 
   /// The point where `coordinate` is drawn.
   public func point(for coordinate: Coordinate) -> ScreenPoint {
-    let c = WebMercator.project(center), p = WebMercator.project(coordinate)
-    var dx = p.x - c.x
-    if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 }
-    return ScreenPoint(x: size.width / 2 + dx * scale, y: size.height / 2 + (p.y - c.y) * scale)
+    let d = WebMercator.displacement(of: coordinate, from: center)
+    return ScreenPoint(x: size.width / 2 + d.dx * scale, y: size.height / 2 + d.dy * scale)
   }
 
   /// Pinch: zooms by `scale` (> 1 in, < 1 out) keeping the coordinate under `anchor` (the
