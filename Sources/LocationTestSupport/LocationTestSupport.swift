@@ -104,3 +104,23 @@ public final class ManualLocationSource: LocationSource {
     return AsyncIterator(base: stream.makeAsyncIterator())
   }
 }
+
+/// Runs `call` in a task and advances `clock` by `step` until it returns (at most `limit` of real
+/// time, see ``waitUntil(_:_:)``); then its result. For calls that wait on the clock (a prompt's
+/// answer, the next fix of a source) when the test does not know how far to advance.
+public func advancing<T: Sendable>(
+  _ clock: TestClock<Duration>, by step: Duration, limit: Duration = .seconds(10),
+  _ call: @escaping @Sendable () async -> T
+) async -> T {
+  let done = Recorder<Bool>()
+  let task = Task {
+    let value = await call()
+    done.append(true)
+    return value
+  }
+  await waitUntil(limit) {
+    await clock.advance(by: step)
+    return !done.all.isEmpty
+  }
+  return await task.value
+}

@@ -36,17 +36,7 @@ struct LocationPermissionHandlerTests {
   @Test func requestLocationWithPermissionsPromptsThenLocates() async {
     let clock = TestClock()
     let (_, _, handler) = make(clock: clock)
-    let done = Recorder<Bool>()
-    let result = Task {
-      let r = await handler.requestLocationWithPermissions()
-      done.append(true)
-      return r
-    }
-    await waitUntil {
-      await clock.advance(by: .milliseconds(500))
-      return !done.all.isEmpty
-    }
-    let r = await result.value
+    let r = await advancing(clock, by: .milliseconds(500)) { await handler.requestLocationWithPermissions() }
     #expect(r.status == .authorizedWhenInUse)
     #expect(r.location == warsaw)
     #expect(r.reason == nil)

@@ -33,18 +33,8 @@ struct LocationServiceTests {
   @Test func requestLocationGivesTheNextFix() async {
     let clock = TestClock()
     let (_, service) = make(clock: clock)
-    let done = Recorder<Bool>()
-    let request = Task {
-      let fix = await service.requestFix()
-      done.append(true)
-      return fix
-    }
     // The next fix: the one at 0 s, or at 1 s if the request came after it.
-    await waitUntil {
-      await clock.advance(by: .seconds(1))
-      return !done.all.isEmpty
-    }
-    let fix = await request.value
+    let fix = await advancing(clock, by: .seconds(1)) { await service.requestFix() }
     #expect(fix?.coordinate == warsaw)
     #expect(fix?.horizontalAccuracy == 5)
   }
@@ -135,17 +125,7 @@ struct LocationServiceTests {
     let clock = TestClock()
     let (_, service) = make(accuracy: .reduced, clock: clock)
     for _ in 0..<2 {
-      let done = Recorder<Bool>()
-      let request = Task {
-        let fix = await service.requestFix()
-        done.append(true)
-        return fix
-      }
-      await waitUntil {
-        await clock.advance(by: .seconds(1))
-        return !done.all.isEmpty
-      }
-      let fix = await request.value
+      let fix = await advancing(clock, by: .seconds(1)) { await service.requestFix() }
       #expect(fix != nil && fix!.horizontalAccuracy! >= 3000)
     }
   }
