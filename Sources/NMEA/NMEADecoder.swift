@@ -9,9 +9,11 @@ public struct NMEADecoderStatistics: Hashable, Sendable {
   public var framing = 0
   /// Well-formed sentences of a type the decoder does not interpret (including proprietary ones).
   public var unknown = 0
-  /// Epochs completed, and those of them with a 2D or 3D fix.
+  /// Epochs reported, and those of them with a 2D or 3D fix.
   public var epochs = 0
   public var fixes = 0
+  /// Epochs not reported because no cycle-ending sentence arrived in them (gpsd reporting only).
+  public var unreported = 0
 
   public init() {}
 
@@ -26,9 +28,12 @@ public struct NMEADecoderStatistics: Hashable, Sendable {
     }
   }
 
-  /// `lines 10, accepted 7, rejected 3 (checksum 1, framing 1, unknown 1), epochs 2, fixes 2`.
+  /// `lines 10, accepted 7, rejected 3 (checksum 1, framing 1, unknown 1), epochs 2, fixes 2`,
+  /// and `, unreported 1` when an epoch was not reported.
   public var summary: String {
-    "lines \(lines), accepted \(accepted), rejected \(rejected) (checksum \(checksum), framing \(framing), unknown \(unknown)), epochs \(epochs), fixes \(fixes)"
+    let counts =
+      "lines \(lines), accepted \(accepted), rejected \(rejected) (checksum \(checksum), framing \(framing), unknown \(unknown)), epochs \(epochs), fixes \(fixes)"
+    return unreported > 0 ? counts + ", unreported \(unreported)" : counts
   }
 }
 
@@ -53,7 +58,7 @@ public struct NMEADecoder: Sendable {
 
   /// Creates a decoder.
   /// - Parameters:
-  ///   - options: date resolution, see ``NMEAEpochAssembler/Options``.
+  ///   - options: reporting and date resolution, see ``NMEAEpochAssembler/Options``.
   ///   - maximumLineLength: the framer's limit, see ``NMEALineFramer/maximumLength``.
   public init(options: NMEAEpochAssembler.Options = .init(), maximumLineLength: Int = 200) {
     framer = NMEALineFramer(maximumLength: maximumLineLength)
@@ -88,6 +93,7 @@ public struct NMEADecoder: Sendable {
     }
     try framer.finish { frame in try handle(frame, onFix) }
     if let fix = assembler.finish() { try emit(fix, onFix) }
+    statistics.unreported = assembler.unreportedEpochs
   }
 
   /// Decodes one frame from a framer the caller runs itself (for example to keep
@@ -103,6 +109,7 @@ public struct NMEADecoder: Sendable {
   public mutating func finishEpochs(lineCount: Int, _ onFix: (NMEAFix) throws -> Void) rethrows {
     statistics.lines = lineCount
     if let fix = assembler.finish() { try emit(fix, onFix) }
+    statistics.unreported = assembler.unreportedEpochs
   }
 
   private mutating func handle(_ frame: NMEALineFramer.Frame, _ onFix: (NMEAFix) throws -> Void) rethrows {
@@ -117,6 +124,7 @@ public struct NMEADecoder: Sendable {
       }
       guard let talker = frame.talker else {
         statistics.unknown += 1
+        try observeOther(frame, onFix)
         return
       }
       // Typed dispatch straight into the assembler: no enum boxing, no satellite lists.
@@ -134,6 +142,7 @@ public struct NMEADecoder: Sendable {
       case typeCode("GST"): completed = assembler.add(GST(talker: talker, &f))
       default:
         statistics.unknown += 1
+        try observeOther(frame, onFix)
         return
       }
       statistics.accepted += 1
@@ -145,7 +154,22 @@ public struct NMEADecoder: Sendable {
     }
   }
 
+  /// A sentence the decoder does not interpret still counts for gpsd's reporting cycle
+  /// (`!` sentences, AIS, do not: gpsd parses them elsewhere).
+  private mutating func observeOther(_ frame: SentenceFrame, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    guard assembler.options.reporting == .gpsd, frame.line[0] == 0x24 else { return }
+    let address = UnsafeRawBufferPointer(rebasing: frame.line[1..<frame.addressEnd])
+    let tag = GPSDCycleDetector.tag(address: address, hasTalker: frame.talker != nil)
+    var time: NMEATimeOfDay?
+    if tag == .gbs {
+      var f = frame.fields
+      time = f.next().timeOfDay
+    }
+    if assembler.observeOther(tag, time: time) { try emit(assembler.completed, onFix) }
+  }
+
   private mutating func emit(_ fix: NMEAFix, _ onFix: (NMEAFix) throws -> Void) rethrows {
+    statistics.unreported = assembler.unreportedEpochs
     statistics.epochs += 1
     if fix.mode >= .twoD { statistics.fixes += 1 }
     try onFix(fix)

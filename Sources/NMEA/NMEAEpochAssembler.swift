@@ -5,6 +5,20 @@
 /// epoch is complete when a sentence with another time arrives, or at
 /// ``finish()``. This is gpsd's unit of comparison: its last report for a time stamp.
 ///
+/// What an epoch's fix holds depends on ``Options/reporting``:
+/// - ``Reporting/gpsd`` (the default) reports what gpsd reports. gpsd learns
+///   which sentence types end the receiver's reporting cycle (the last timed
+///   sentence before the time of day changes) and, once it knows one, reports
+///   only when such a sentence arrives (and after the untimed sentences that follow
+///   it). The fix is the epoch as it stood at its last report; an epoch in which no
+///   cycle-ending sentence arrived is not reported at all (``unreportedEpochs``).
+///   Until the first cycle ender is known, every sentence is reported.
+/// - ``Reporting/everyTimeStamp`` reports every epoch with everything its sentences said.
+///
+/// The two differ only on receivers whose cycles vary: one that skips its usual
+/// last sentence in some cycles, or one that stamps a sentence with the next
+/// second's time.
+///
 /// Merging, following gpsd:
 /// - position from GGA (quality > 0), RMC (status `A`), GLL (status `A`) and GNS
 ///   (any constellation with a fix); the last one in the epoch wins;
@@ -22,11 +36,30 @@
 ///   moved forward by 1024 weeks (repeatedly), as receivers with a stale week
 ///   counter report dates 19.6 years in the past.
 public struct NMEAEpochAssembler: Sendable {
-  /// How dates are resolved.
+  /// Which epochs are reported, and as of which sentence.
+  public enum Reporting: String, Sendable, Hashable, CaseIterable {
+    /// As gpsd: each epoch as it stood at its last cycle-ending sentence; epochs without one are not reported.
+    case gpsd
+    /// Every epoch, with everything its sentences said.
+    case everyTimeStamp = "every-time-stamp"
+  }
+
+  /// How epochs are reported and dates resolved.
   public struct Options: Sendable, Hashable {
     /// The date of the log's first epoch, for logs whose sentences carry no date. Also a rollover reference.
     public var date: NMEADate?
-    public init(date: NMEADate? = nil) { self.date = date }
+    /// The date GPS week rollovers are resolved against when neither ``date`` nor a `# Date:` header
+    /// gives one. gpsd uses the day it started; nil (the default) corrects no rollover then,
+    /// so that decoding a log does not depend on the day it is decoded.
+    public var rolloverReference: NMEADate?
+    /// Which epochs are reported.
+    public var reporting: Reporting
+
+    public init(date: NMEADate? = nil, rolloverReference: NMEADate? = nil, reporting: Reporting = .gpsd) {
+      self.date = date
+      self.rolloverReference = rolloverReference
+      self.reporting = reporting
+    }
   }
 
   public var options: Options
@@ -38,13 +71,27 @@ public struct NMEAEpochAssembler: Sendable {
   private var lastDate: NMEADate?
   private var lastTimeOfDay: NMEATimeOfDay?
 
+  // gpsd's reporting (``Reporting/gpsd``).
+  private var cycle = GPSDCycleDetector()
+  /// Whether gpsd reported after a sentence of the epoch in progress.
+  private var epochReported = false
+  /// Whether sentences arrived after the epoch's last report; the epoch as reported is then in `reportedEpoch`.
+  private var changedSinceReport = false
+  private var reportedEpoch = Epoch()
+
+  /// Epochs that gpsd would not report, because no cycle-ending sentence arrived in them (``Reporting/gpsd``).
+  public private(set) var unreportedEpochs = 0
+
   public init(options: Options = Options()) {
     self.options = options
     lastDate = options.date
   }
 
-  /// The date that resolves centuries and week rollovers.
+  /// The date that resolves centuries.
   public var referenceDate: NMEADate? { options.date ?? headerDate }
+
+  /// The date that resolves GPS week rollovers.
+  public var rolloverReferenceDate: NMEADate? { referenceDate ?? options.rolloverReference }
 
   /// Records a `# Date: yyyy-mm-dd` header (parsed leniently, as gpsd parses it).
   public mutating func setHeaderDate(_ date: NMEADate) { headerDate = date }
@@ -73,8 +120,7 @@ public struct NMEAEpochAssembler: Sendable {
   /// Completes the epoch in progress at the end of the input.
   public mutating func finish() -> NMEAFix? {
     guard inEpoch else { return nil }
-    complete()
-    return completed
+    return complete() ? completed : nil
   }
 
   /// The epoch completed last. The typed `add` overloads return whether they completed one
@@ -82,7 +128,11 @@ public struct NMEAEpochAssembler: Sendable {
   private(set) var completed = NMEAFix(mode: .noFix)
 
   mutating func add(_ s: GGA) -> Bool {
-    guard s.time != nil else { return false }
+    guard s.time != nil else {
+      // gpsd reports a no-fix GGA without a time at once.
+      observeUntimed(.gga, forcesReport: s.quality == 0)
+      return false
+    }
     let didComplete = addFixData(s)
     epoch.quality = s.quality ?? epoch.quality
     return didComplete
@@ -90,8 +140,11 @@ public struct NMEAEpochAssembler: Sendable {
 
   /// GGA and GNS: a time, and when they report a fix, position, altitude, satellites used and HDOP.
   private mutating func addFixData(_ s: some AltitudeFixSentence) -> Bool {
-    guard let time = s.time else { return false }
-    let didComplete = begin(time)
+    guard let time = s.time else {
+      observeUntimed(s.kind)
+      return false
+    }
+    let didComplete = begin(time, s.kind, latched: time)
     if s.hasFix {
       epoch.position(s.latitude, s.longitude)
       epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
@@ -103,8 +156,14 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: RMC) -> Bool {
-    guard let time = s.time else { return false }
-    let didComplete = begin(time)
+    guard let time = s.time else {
+      // gpsd reports an invalid RMC without a time at once.
+      observeUntimed(.rmc, forcesReport: !s.isValid)
+      return false
+    }
+    // gpsd takes the time of a valid RMC with a date only; an invalid one without a date is reported at once.
+    let didComplete = begin(
+      time, .rmc, latched: s.isValid && s.date != nil ? time : nil, forcesReport: !s.isValid && s.date == nil)
     // gpsd takes the date only from a valid RMC: simulators send status V with a date.
     if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
     if s.hasFix {
@@ -117,7 +176,7 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: GLL) -> Bool {
-    let didComplete = begin(s.time)
+    let didComplete = begin(s.time, .gll, latched: s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
     return didComplete
   }
@@ -125,7 +184,7 @@ public struct NMEAEpochAssembler: Sendable {
   mutating func add(_ s: GNS) -> Bool { addFixData(s) }
 
   mutating func add(_ s: GSA) -> Bool {
-    let didComplete = begin(nil)
+    let didComplete = begin(nil, .other, latched: nil)
     epoch.gsaMode = s.fixMode ?? epoch.gsaMode
     epoch.pdop = s.pdop ?? epoch.pdop
     epoch.hdop = s.hdop ?? epoch.hdop
@@ -134,13 +193,13 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: GSV) -> Bool {
-    let didComplete = begin(nil)
+    let didComplete = begin(nil, .other, latched: nil)
     if let n = s.satellitesInView { epoch.inView(s.talker, n) }
     return didComplete
   }
 
   mutating func add(_ s: VTG) -> Bool {
-    let didComplete = begin(nil)
+    let didComplete = begin(nil, .other, latched: nil)
     if s.modeIndicator != "N" {
       epoch.speed = s.speedMetersPerSecond ?? epoch.speed
       epoch.track = s.trackTrue ?? epoch.track
@@ -149,28 +208,35 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: ZDA) -> Bool {
-    guard let time = s.time else { return false }
-    let didComplete = begin(time)
+    guard let time = s.time else {
+      observeUntimed(.zda)
+      return false
+    }
+    let didComplete = begin(time, .zda, latched: s.date != nil ? time : nil)
     if let d = s.date { epoch.learnedDate = d }
     return didComplete
   }
 
   mutating func add(_ s: GST) -> Bool {
-    let didComplete = begin(s.time)
+    // gpsd does not take GST's time: it refers to the fix of the same time stamp.
+    let didComplete = begin(s.time, .other, latched: nil)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
     epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
     return didComplete
   }
 
-  /// Starts a new epoch when `time` differs from the one in progress and returns the completed one.
+  /// Starts a new epoch when `time` differs from the one in progress and returns whether one completed
+  /// (an unreported epoch completes too, but returns false).
   /// A sentence without a time (nil) joins the epoch in progress, or opens one that takes the next time.
-  private mutating func begin(_ time: NMEATimeOfDay?) -> Bool {
+  /// `tag`, `latched` and `forcesReport` describe the sentence to gpsd's cycle detector.
+  private mutating func begin(
+    _ time: NMEATimeOfDay?, _ tag: GPSDCycleDetector.Tag, latched: NMEATimeOfDay?, forcesReport: Bool = false
+  ) -> Bool {
     var didComplete = false
     if let time {
       if inEpoch, let current = epoch.timeOfDay, current != time {
-        complete()
-        didComplete = true
+        didComplete = complete()
       }
       if !inEpoch || epoch.timeOfDay == nil {
         epoch.timeOfDay = time
@@ -178,7 +244,40 @@ public struct NMEAEpochAssembler: Sendable {
       }
     }
     inEpoch = true
+    if options.reporting == .gpsd {
+      noteReport(cycle.observe(tag, latchedTime: latched, forcesReport: forcesReport))
+    }
     return didComplete
+  }
+
+  /// A sentence that adds nothing to the epoch but counts for gpsd's cycle detector.
+  private mutating func observeUntimed(_ tag: GPSDCycleDetector.Tag, forcesReport: Bool = false) {
+    guard options.reporting == .gpsd else { return }
+    let reports = cycle.observe(tag, latchedTime: nil, forcesReport: forcesReport)
+    if inEpoch { noteReport(reports) }
+  }
+
+  /// Records whether gpsd reports after the sentence about to be merged (called before its data is).
+  private mutating func noteReport(_ reports: Bool) {
+    if reports {
+      epochReported = true
+      changedSinceReport = false
+    } else if epochReported && !changedSinceReport {
+      reportedEpoch = epoch
+      changedSinceReport = true
+    }
+  }
+
+  /// Feeds gpsd's cycle detector a sentence this assembler does not interpret (only ``Reporting/gpsd``
+  /// uses them); returns whether it completed an epoch, as the typed `add` overloads do.
+  /// - Parameters:
+  ///   - tag: how gpsd classifies the sentence, see ``GPSDCycleDetector/tag(address:hasTalker:)``.
+  ///   - time: the time a GBS carries, which gpsd takes as the current time.
+  mutating func observeOther(_ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?) -> Bool {
+    guard options.reporting == .gpsd else { return false }
+    if let time { return begin(time, tag, latched: time) }
+    observeUntimed(tag)
+    return false
   }
 
   /// The last known date, moved to the next day when the time of day wrapped past midnight.
@@ -203,10 +302,26 @@ public struct NMEAEpochAssembler: Sendable {
     return NMEADate(year: year, month: d.month, day: d.day)
   }
 
-  private mutating func complete() {
+  /// Ends the epoch in progress; returns whether it is reported, in `completed`.
+  private mutating func complete() -> Bool {
     defer {
       epoch = Epoch()
       inEpoch = false
+      epochReported = false
+      changedSinceReport = false
+    }
+    // Dates are learned from every sentence, reported or not, as gpsd keeps them apart from its reports.
+    let date = epoch.learnedDate ?? epoch.startDate
+    if let tod = epoch.timeOfDay, let date {
+      lastDate = date
+      lastTimeOfDay = tod
+    }
+    if options.reporting == .gpsd {
+      guard epochReported else {
+        unreportedEpochs += 1
+        return false
+      }
+      if changedSinceReport { epoch = reportedEpoch }
     }
     var fix = NMEAFix(mode: .noFix)
     fix.timeOfDay = epoch.timeOfDay
@@ -230,16 +345,15 @@ public struct NMEAEpochAssembler: Sendable {
     fix.latitudeError = epoch.latitudeError
     fix.longitudeError = epoch.longitudeError
     fix.altitudeError = epoch.altitudeError
-    if let tod = epoch.timeOfDay, let date = epoch.learnedDate ?? epoch.startDate {
+    if let tod = fix.timeOfDay, let date {
       fix.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
-      lastDate = date
-      lastTimeOfDay = tod
     }
     completed = fix
+    return true
   }
 
   private func correctRollover(_ t: NMEATimestamp) -> NMEATimestamp {
-    guard let reference = referenceDate else { return t }
+    guard let reference = rolloverReferenceDate else { return t }
     let limit = Int64(reference.daysSinceUnixEpoch) * 86_400_000_000_000 - NMEATimestamp.gpsRolloverNanoseconds / 2
     var corrected = t
     while corrected.nanosecondsSinceUnixEpoch < limit {
@@ -312,6 +426,7 @@ extension NMEAMessage {
 
 /// The sentences that carry a fix with altitude: GGA and GNS.
 protocol AltitudeFixSentence {
+  var kind: GPSDCycleDetector.Tag { get }
   var time: NMEATimeOfDay? { get }
   var hasFix: Bool { get }
   var latitude: Double? { get }
@@ -322,5 +437,5 @@ protocol AltitudeFixSentence {
   var hdop: Double? { get }
 }
 
-extension GGA: AltitudeFixSentence {}
-extension GNS: AltitudeFixSentence {}
+extension GGA: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gga } }
+extension GNS: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gns } }

@@ -18,18 +18,26 @@ extension LocEmu {
         error: lines read, sentences accepted, rejected by reason (checksum, \
         framing, unknown), epochs and fixes.
 
+        By default epochs are reported as gpsd reports them: gpsd learns which \
+        sentence ends the receiver's reporting cycle and reports each epoch as it \
+        stood at that sentence; an epoch without it is not reported (counted as \
+        'unreported'). --reporting every-time-stamp reports every epoch with \
+        all of its sentences.
+
         Dates come from RMC and ZDA sentences. A '# Date: yyyy-mm-dd' header \
         line sets the century of two-digit years and the reference for GPS \
         week-rollover correction; --date does the same and also dates the \
-        epochs of logs that carry no date at all.
+        epochs of logs that carry no date at all. Without either, no rollover \
+        is corrected unless --rollover-reference gives the date to resolve \
+        against (gpsd uses the day it started).
 
         Exit status: 0 when the input was read (even if it held no fix), \
         1 when it could not be read, 64 for bad options.
         """
     )
 
-    @Option(help: ArgumentHelp("The UTC date of the log's first epoch, for logs without a date (YYYY-MM-DD).", valueName: "YYYY-MM-DD"))
-    var date: String?
+    @OptionGroup
+    var nmea: NMEAOptions
 
     @Flag(help: "Also print epochs without a fix (mode 1).")
     var all = false
@@ -37,19 +45,8 @@ extension LocEmu {
     @Argument(help: "The NMEA log, or - for standard input.", completion: .file(extensions: ["nmea", "log", "txt"]))
     var file: String
 
-    func validate() throws {
-      if let date {
-        guard let parsed = NMEADate(iso: date) else {
-          throw ValidationError("--date must be a calendar date as YYYY-MM-DD, got '\(date)'")
-        }
-        guard NMEATimestamp.representableYears.contains(parsed.year) else {
-          throw ValidationError("--date must be between 1700 and 2200, got '\(date)'")
-        }
-      }
-    }
-
     func run() throws {
-      let options = NMEAEpochAssembler.Options(date: date.flatMap { NMEADate(iso: $0) })
+      let options = nmea.assemblerOptions
       var output = OutputBuffer()
       let statistics: NMEADecoderStatistics
       do {

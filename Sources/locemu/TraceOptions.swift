@@ -9,8 +9,8 @@ struct TraceOptions: ParsableArguments {
   @Option(help: ArgumentHelp("The trace's format; by default from the name (.gpx) or the content.", valueName: "nmea|gpx"))
   var format: Trace.Format?
 
-  @Option(help: ArgumentHelp("The UTC date of an NMEA log's first epoch, for logs without a date.", valueName: "YYYY-MM-DD"))
-  var date: String?
+  @OptionGroup(title: "NMEA decoding")
+  var nmea: NMEAOptions
 
   @Flag(help: "GPX points without times: move at walking pace (1.4 m/s, the default).")
   var walk = false
@@ -22,11 +22,6 @@ struct TraceOptions: ParsableArguments {
   var mps: Double?
 
   func validate() throws {
-    if let date {
-      guard let parsed = NMEADate(iso: date), NMEATimestamp.representableYears.contains(parsed.year) else {
-        throw ValidationError("--date must be a calendar date as YYYY-MM-DD (1700–2200), got '\(date)'")
-      }
-    }
     if [walk, drive, mps != nil].filter({ $0 }).count > 1 {
       throw ValidationError("give at most one of --walk, --drive, --mps")
     }
@@ -43,7 +38,7 @@ struct TraceOptions: ParsableArguments {
   func trace(_ path: String, command: String, keepSentences: Bool = false) throws -> Trace {
     do {
       return try Trace(
-        path: path, format: format, nmeaOptions: .init(date: date.flatMap { NMEADate(iso: $0) }), pace: pace,
+        path: path, format: format, nmeaOptions: nmea.assemblerOptions, pace: pace,
         keepSentences: keepSentences)
     } catch {
       printError("locemu \(command): \(error)")

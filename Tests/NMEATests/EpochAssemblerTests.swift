@@ -3,8 +3,14 @@ import Testing
 
 struct EpochAssemblerTests {
   /// Decodes `text` in one chunk and returns every epoch.
-  static func decode(_ text: String, date: NMEADate? = nil) -> ([NMEAFix], NMEADecoderStatistics) {
-    var decoder = NMEADecoder(options: .init(date: date))
+  static func decode(
+    _ text: String, date: NMEADate? = nil, reporting: NMEAEpochAssembler.Reporting = .everyTimeStamp
+  ) -> ([NMEAFix], NMEADecoderStatistics) {
+    decode(text, options: .init(date: date, reporting: reporting))
+  }
+
+  static func decode(_ text: String, options: NMEAEpochAssembler.Options) -> ([NMEAFix], NMEADecoderStatistics) {
+    var decoder = NMEADecoder(options: options)
     var fixes: [NMEAFix] = []
     decoder.decode(Array(text.utf8)) { fixes.append($0) }
     decoder.finish { fixes.append($0) }

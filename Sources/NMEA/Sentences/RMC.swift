@@ -16,7 +16,7 @@ public struct RMC: Hashable, Sendable {
 
   public var talker: NMEATalker
   public var time: NMEATimeOfDay?
-  /// `A` (valid) is true, `V` (warning) false.
+  /// Status `A` (valid) or `D` (differential, valid, NMEA 4.1) is true; `V` (warning) false.
   public var isValid: Bool
   public var latitude: Double?
   public var longitude: Double?
@@ -36,7 +36,8 @@ public struct RMC: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    isValid = f.next().character == 0x41
+    let status = f.next().character
+    isValid = status == 0x41 || status == 0x44
     (latitude, longitude) = f.readPosition()
     speedKnots = f.next().double
     track = f.next().double
