@@ -9,15 +9,17 @@
 /// - ``Reporting/gpsd`` (the default) reports what gpsd reports. gpsd learns
 ///   which sentence types end the receiver's reporting cycle (the last timed
 ///   sentence before the time of day changes) and, once it knows one, reports
-///   only when such a sentence arrives (and after the untimed sentences that follow
-///   it). The fix is the epoch as it stood at its last report; an epoch in which no
+///   only when such a sentence arrives. The fix's position, altitude, speed and
+///   track are the epoch's as they stood at its last report (its DOPs, satellites
+///   and error estimates come from all of its sentences); an epoch in which no
 ///   cycle-ending sentence arrived is not reported at all (``unreportedEpochs``).
-///   Until the first cycle ender is known, every sentence is reported.
+///   Until the first cycle ender is known, every sentence is reported. See
+///   `GPSDCycleDetector` for the rules.
 /// - ``Reporting/everyTimeStamp`` reports every epoch with everything its sentences said.
 ///
-/// The two differ only on receivers whose cycles vary: one that skips its usual
-/// last sentence in some cycles, or one that stamps a sentence with the next
-/// second's time.
+/// The two agree on receivers with a fixed cycle. They differ when a cycle lacks its
+/// usual last sentence, when a receiver stamps a sentence with the next second's
+/// time, and when a sentence after the cycle ender changes the position or speed.
 ///
 /// Merging, following gpsd:
 /// - position from GGA (quality > 0), RMC (status `A`), GLL (status `A`) and GNS
@@ -75,9 +77,9 @@ public struct NMEAEpochAssembler: Sendable {
   private var cycle = GPSDCycleDetector()
   /// Whether gpsd reported after a sentence of the epoch in progress.
   private var epochReported = false
-  /// Whether sentences arrived after the epoch's last report; the epoch as reported is then in `reportedEpoch`.
+  /// Whether sentences arrived after the epoch's last report; its motion as reported is then in `reportedMotion`.
   private var changedSinceReport = false
-  private var reportedEpoch = Epoch()
+  private var reportedMotion = Motion()
 
   /// Epochs that gpsd would not report, because no cycle-ending sentence arrived in them (``Reporting/gpsd``).
   public private(set) var unreportedEpochs = 0
@@ -263,7 +265,7 @@ public struct NMEAEpochAssembler: Sendable {
       epochReported = true
       changedSinceReport = false
     } else if epochReported && !changedSinceReport {
-      reportedEpoch = epoch
+      reportedMotion = epoch.motion
       changedSinceReport = true
     }
   }
@@ -321,7 +323,9 @@ public struct NMEAEpochAssembler: Sendable {
         unreportedEpochs += 1
         return false
       }
-      if changedSinceReport { epoch = reportedEpoch }
+      // Position, altitude and velocity as gpsd reported them; the epoch's DOPs, satellites
+      // and error estimates stay complete.
+      if changedSinceReport { epoch.motion = reportedMotion }
     }
     var fix = NMEAFix(mode: .noFix)
     fix.timeOfDay = epoch.timeOfDay
@@ -363,13 +367,8 @@ public struct NMEAEpochAssembler: Sendable {
   }
 }
 
-/// What the sentences of one epoch have said so far.
-private struct Epoch: Sendable {
-  var timeOfDay: NMEATimeOfDay?
-  /// The date carried from earlier epochs.
-  var startDate: NMEADate?
-  /// The last date a sentence of this epoch carried.
-  var learnedDate: NMEADate?
+/// The members of a fix that gpsd's reports fix in time.
+private struct Motion: Sendable {
   var latitude: Double?
   var longitude: Double?
   var altitudeMSL: Double?
@@ -377,6 +376,17 @@ private struct Epoch: Sendable {
   var speed: Double?
   var track: Double?
   var magneticVariation: Double?
+}
+
+/// What the sentences of one epoch have said so far.
+private struct Epoch: Sendable {
+  var timeOfDay: NMEATimeOfDay?
+  /// The date carried from earlier epochs.
+  var startDate: NMEADate?
+  /// The last date a sentence of this epoch carried.
+  var learnedDate: NMEADate?
+  /// Where the receiver is and how it moves: what gpsd's reports carry (``Reporting/gpsd``).
+  var motion = Motion()
   var quality: Int?
   var satellitesUsed: Int?
   var gsaMode: Int?
@@ -389,10 +399,33 @@ private struct Epoch: Sendable {
   var inViewTalkers: (NMEATalker, Int)?
   var inViewOthers: [NMEATalker: Int] = [:]
 
+  var latitude: Double? { motion.latitude }
+  var longitude: Double? { motion.longitude }
+  var altitudeMSL: Double? {
+    get { motion.altitudeMSL }
+    set { motion.altitudeMSL = newValue }
+  }
+  var geoidSeparation: Double? {
+    get { motion.geoidSeparation }
+    set { motion.geoidSeparation = newValue }
+  }
+  var speed: Double? {
+    get { motion.speed }
+    set { motion.speed = newValue }
+  }
+  var track: Double? {
+    get { motion.track }
+    set { motion.track = newValue }
+  }
+  var magneticVariation: Double? {
+    get { motion.magneticVariation }
+    set { motion.magneticVariation = newValue }
+  }
+
   mutating func position(_ lat: Double?, _ lon: Double?) {
     guard let lat, let lon else { return }
-    latitude = lat
-    longitude = lon
+    motion.latitude = lat
+    motion.longitude = lon
   }
 
   mutating func inView(_ talker: NMEATalker, _ count: Int) {
