@@ -8,7 +8,13 @@
 public func nmeaFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let input = UnsafeRawBufferPointer(start: data, count: size)
   let chunk = size == 0 ? 1 : Int(input[0] % 31) + 1
-  var whole = NMEADecoder(options: .init(date: size > 1 && input[1] & 1 == 1 ? NMEADate(year: 2020, month: 2, day: 29) : nil))
+  // The second byte picks the options: a first-epoch date, gpsd or every-time-stamp reporting, a rollover reference.
+  let flags = size > 1 ? input[1] : 0
+  var whole = NMEADecoder(
+    options: .init(
+      date: flags & 1 == 1 ? NMEADate(year: 2020, month: 2, day: 29) : nil,
+      rolloverReference: flags & 4 == 4 ? NMEADate(year: 2025, month: 6, day: 1) : nil,
+      reporting: flags & 2 == 2 ? .everyTimeStamp : .gpsd))
   var split = whole
   var a: [NMEAFix] = []
   var b: [NMEAFix] = []
