@@ -8,7 +8,9 @@ extension LocEmu {
       abstract: "Serve a trace as paced NMEA over TCP, for gpsd or any NMEA client.",
       discussion: """
         Every client that connects gets the whole trace from its start, paced \
-        by the trace's time stamps. NMEA logs are sent as recorded; GPX traces \
+        by the trace's time stamps. NMEA logs are sent as recorded, each time \
+        stamp's sentences at its time (--reporting does not apply: gpsd does \
+        its own reporting); GPX traces \
         as generated GGA + RMC sentences (points without times stamped from \
         now; --now or --start-time restamp the whole trace). \
         Point a real gpsd at it:

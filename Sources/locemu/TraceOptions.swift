@@ -35,10 +35,14 @@ struct TraceOptions: ParsableArguments {
   }
 
   /// The trace at `path`; a file that cannot be read is a one-line error and exit status 1.
+  /// With `keepSentences` (the raw sentences are sent on), every time stamp is an epoch, so that
+  /// each one's sentences go out at its own time.
   func trace(_ path: String, command: String, keepSentences: Bool = false) throws -> Trace {
+    var options = nmea.assemblerOptions
+    if keepSentences { options.reporting = .everyTimeStamp }
     do {
       return try Trace(
-        path: path, format: format, nmeaOptions: nmea.assemblerOptions, pace: pace,
+        path: path, format: format, nmeaOptions: options, pace: pace,
         keepSentences: keepSentences)
     } catch {
       printError("locemu \(command): \(error)")
