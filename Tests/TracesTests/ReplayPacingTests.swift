@@ -44,21 +44,29 @@ struct ReplayPacingTests {
     let task = Task {
       for try await _ in r { await seen.bump() }
     }
-    // Positive checks wait for the consumer (it may run late on a loaded machine);
-    // "not yet" checks come after the consumer had every chance to run.
+    // Every advance waits until the replay sleeps on the clock: TestClock wakes a sleep that
+    // is due at `now` only on its next advance, so an advance that comes before the sleep is
+    // registered (a loaded machine, ThreadSanitizer) would leave it waiting for good.
+    // Positive checks wait for the consumer; "not yet" checks come after it had every chance to run.
+    await untilSleeping(clock)
     await clock.advance(by: .zero)
     #expect(await waitUntil { await seen.value == 1 })
+    await untilSleeping(clock)
     await clock.advance(by: .milliseconds(999))
     try await Task.sleep(for: .milliseconds(20))
     #expect(await seen.value == 1)
+    await untilSleeping(clock)
     await clock.advance(by: .milliseconds(1))
     #expect(await waitUntil { await seen.value == 2 })
+    await untilSleeping(clock)
     await clock.advance(by: .milliseconds(2499))
     #expect(await waitUntil { await seen.value == 3 })
     try await Task.sleep(for: .milliseconds(20))
     #expect(await seen.value == 3)
+    await untilSleeping(clock)
     await clock.advance(by: .milliseconds(1))
     #expect(await waitUntil { await seen.value == 4 })
+    await untilSleeping(clock)
     await clock.advance(by: .seconds(1))
     try await task.value
     #expect(await seen.value == 5)
