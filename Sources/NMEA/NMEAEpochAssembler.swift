@@ -342,7 +342,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
     fix.quality = epoch.quality
     fix.satellitesUsed = epoch.satellitesUsed
-    fix.satellitesInView = epoch.satellitesInViewTotal
+    fix.satellitesInView = epoch.satellitesInView.total
     fix.hdop = epoch.hdop
     fix.vdop = epoch.vdop
     fix.pdop = epoch.pdop
@@ -396,8 +396,7 @@ private struct Epoch: Sendable {
   var latitudeError: Double?
   var longitudeError: Double?
   var altitudeError: Double?
-  var inViewTalkers: (NMEATalker, Int)?
-  var inViewOthers: [NMEATalker: Int] = [:]
+  var satellitesInView = SatellitesInView()
 
   var latitude: Double? { motion.latitude }
   var longitude: Double? { motion.longitude }
@@ -428,18 +427,7 @@ private struct Epoch: Sendable {
     motion.longitude = lon
   }
 
-  mutating func inView(_ talker: NMEATalker, _ count: Int) {
-    if inViewTalkers == nil || inViewTalkers!.0 == talker {
-      inViewTalkers = (talker, count)
-    } else {
-      inViewOthers[talker] = count
-    }
-  }
-
-  var satellitesInViewTotal: Int? {
-    guard let first = inViewTalkers else { return nil }
-    return first.1 + inViewOthers.values.reduce(0, +)
-  }
+  mutating func inView(_ talker: NMEATalker, _ count: Int) { satellitesInView.record(talker, count) }
 }
 
 extension NMEAMessage {

@@ -56,19 +56,21 @@ public struct NMEALineFramer: Sendable {
     pending.reserveCapacity(maximumLength)
   }
 
-  /// Whether any of eight bytes is outside printable ASCII or is `$` or `!` (SWAR tests; exact for "any").
+  /// Flags the bytes of a little-endian word that may end a sentence: those below 0x25 (controls,
+  /// line endings, space, `!`, `"`, `#`, `$`) and those above 0x7E. The lowest flag is exact
+  /// (flags above it may be false, from a borrow or carry), so zero means none does.
   @inline(__always)
-  static func mayEndSentence(_ x: UInt64) -> Bool {
+  static func mayEndSentence(_ x: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
-    let below20 = (x &- ones &* 0x20) & ~x & highs
+    let below25 = (x &- ones &* 0x25) & ~x & highs
     let above7E = ((x &+ ones) | x) & highs
-    let dollar = x ^ (ones &* 0x24)
-    let bang = x ^ (ones &* 0x21)
-    let isDollar = (dollar &- ones) & ~dollar & highs
-    let isBang = (bang &- ones) & ~bang & highs
-    return (below20 | above7E | isDollar | isBang) != 0
+    return below25 | above7E
   }
+
+  /// Whether `b` ends a sentence: outside printable ASCII, or `$` or `!`.
+  @inline(__always)
+  static func endsSentence(_ b: UInt8) -> Bool { b &- 0x20 >= 0x5F || b == 0x24 || b == 0x21 }
 
   /// Frames `bytes`, calling `body` for every line completed within them.
   ///
@@ -89,14 +91,22 @@ public struct NMEALineFramer: Sendable {
         var length = start >= 0 ? i - start : pending.count
         let limit = Swift.min(count, i + Swift.max(0, maximumLength - length) + 1)
         var j = i
-        // Eight bytes at a time while none of them can end the sentence.
-        while j + 8 <= limit && !NMEALineFramer.mayEndSentence(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) {
-          j &+= 8
-        }
-        while j < limit {
-          let b = base[j]
-          // Printable ASCII other than '$' and '!' continues the sentence.
-          if b &- 0x20 >= 0x5F || b == 0x24 || b == 0x21 { break }
+        scan: while j < limit {
+          guard j &+ 8 <= limit else {
+            if NMEALineFramer.endsSentence(base[j]) { break scan }
+            j &+= 1
+            continue
+          }
+          // Eight bytes at a time; from a flagged word, on from its first flagged byte.
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+          let flags = NMEALineFramer.mayEndSentence(word)
+          if flags == 0 {
+            j &+= 8
+            continue
+          }
+          j &+= flags.trailingZeroBitCount &>> 3
+          // Printable ASCII other than '$' and '!' (a space, say) continues the sentence.
+          if NMEALineFramer.endsSentence(base[j]) { break scan }
           j &+= 1
         }
         length += j - i
@@ -124,6 +134,8 @@ public struct NMEALineFramer: Sendable {
           lineCount += 1
           try emitSentence(base: base, start: start, end: j, body)
           mode = .lineStart
+          // The line ends here: junk on the next one is counted again.
+          junkCounted = false
           i = j + 1
         } else if b == 0x24 || b == 0x21 {
           // A new sentence begins inside this one.

@@ -148,7 +148,8 @@ struct SentenceFrame {
     var a = 1
     while a < bodyEnd, raw[a] != 0x2C {
       let c = raw[a]
-      guard (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7A) else {
+      // A letter of either case (`| 0x20` lowers capitals), or a digit.
+      guard (c | 0x20) &- 0x61 < 26 || c &- 0x30 < 10 else {
         throw .invalidAddress
       }
       a += 1
@@ -198,19 +199,26 @@ func hexValue(_ c: UInt8) -> UInt8? {
 @inline(__always)
 func xorChecksum(_ bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> UInt8 {
   guard let base = bytes.baseAddress, to > from else { return 0 }
-  var i = from
   var wide: UInt64 = 0
-  while i + 8 <= to {
-    wide ^= (base + i).loadUnaligned(as: UInt64.self)
-    i += 8
+  var i = from
+  if to - from >= 8 {
+    while i + 8 <= to {
+      wide ^= (base + i).loadUnaligned(as: UInt64.self)
+      i += 8
+    }
+    if i < to {
+      // The last 1…7 bytes: the word that ends at `to`, without the bytes already taken.
+      let last = UInt64(littleEndian: (base + to - 8).loadUnaligned(as: UInt64.self))
+      wide ^= last >> UInt64(8 * (8 - (to - i)))
+    }
+  } else {
+    while i < to {
+      wide ^= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+      i += 1
+    }
   }
   wide ^= wide >> 32
   wide ^= wide >> 16
   wide ^= wide >> 8
-  var sum = UInt8(truncatingIfNeeded: wide)
-  while i < to {
-    sum ^= base.load(fromByteOffset: i, as: UInt8.self)
-    i += 1
-  }
-  return sum
+  return UInt8(truncatingIfNeeded: wide)
 }

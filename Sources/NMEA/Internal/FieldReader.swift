@@ -25,7 +25,25 @@ struct FieldReader {
   mutating func next() -> Field {
     if exhausted { return Field(base: base, start: 0, count: 0) }
     var i = position
+    // Eight bytes at a time while they lie inside the body: the lowest byte flagged by the
+    // zero-byte test of `word ^ ",,,,,,,,"` is the first comma (higher flags may be false).
+    while i &+ 8 <= end {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+      let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
+      let commas = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+      if commas != 0 {
+        i &+= commas.trailingZeroBitCount &>> 3
+        return take(to: i)
+      }
+      i &+= 8
+    }
     while i < end && base[i] != 0x2C { i &+= 1 }
+    return take(to: i)
+  }
+
+  /// The field from `position` to `i` (a comma or the end), moving past it.
+  @inline(__always)
+  private mutating func take(to i: Int) -> Field {
     let field = Field(base: base, start: position, count: i - position)
     if i >= end { exhausted = true } else { position = i + 1 }
     return field
@@ -40,9 +58,41 @@ struct FieldReader {
     return (latitude, longitude)
   }
 
-  /// Skips `n` fields.
+  /// Skips `n` fields, counting the commas of eight bytes at a time.
+  mutating func skip(_ n: Int) {
+    var remaining = n
+    while remaining > 0 && !exhausted {
+      guard position &+ 8 <= end else {
+        _ = next()
+        remaining &-= 1
+        continue
+      }
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+      var commas = FieldReader.commas(in: word)
+      // One flag bit per byte: the multiplication sums the bytes into the top one (no POPCNT on baseline x86-64).
+      let found = Int(truncatingIfNeeded: ((commas &>> 7) &* 0x0101_0101_0101_0101) &>> 56)
+      if found < remaining {
+        remaining &-= found
+        position &+= 8
+        continue
+      }
+      // The comma that ends the last field to skip is in this word.
+      while remaining > 1 {
+        commas &= commas &- 1
+        remaining &-= 1
+      }
+      position &+= commas.trailingZeroBitCount &>> 3 &+ 1
+      return
+    }
+  }
+
+  /// The high bit of every byte of `word` that is a comma, and no other bit.
   @inline(__always)
-  mutating func skip(_ n: Int) { for _ in 0..<n { _ = next() } }
+  static func commas(in word: UInt64) -> UInt64 {
+    let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    return ~(((x & lows) &+ lows) | x | lows)
+  }
 
   /// Whether every field has been read.
   var isAtEnd: Bool { exhausted }
@@ -94,35 +144,47 @@ struct Field {
     let sign = self[0]
     let negative = sign == 0x2D
     if negative || sign == 0x2B { i = 1 }
-    // Integer part, then fraction; more than 18 digits goes to the slow path.
+    // One pass over digits and at most one point; more than 18 digits goes to the slow path.
     var mantissa: Int64 = 0
-    var digits = 0
+    var point = -1
     while i < count {
       let d = self[i] &- 0x30
-      if d >= 10 { break }
-      mantissa = mantissa &* 10 &+ Int64(d)
-      digits &+= 1
-      i &+= 1
-    }
-    var fractionDigits = 0
-    if i < count {
-      guard self[i] == 0x2E else { return nil }  // '.'
-      i &+= 1
-      while i < count {
-        let d = self[i] &- 0x30
-        guard d < 10 else { return nil }
+      if d < 10 {
         mantissa = mantissa &* 10 &+ Int64(d)
-        fractionDigits &+= 1
-        i &+= 1
+      } else if d == 0x2E &- 0x30 && point < 0 {  // the first '.'
+        point = i
+      } else {
+        return nil
       }
+      i &+= 1
     }
-    guard digits + fractionDigits > 0 else { return nil }
-    if digits + fractionDigits > 18 { return slowDouble }
+    let signLength = negative || sign == 0x2B ? 1 : 0
+    let fractionDigits = point < 0 ? 0 : count &- point &- 1
+    let digits = count &- signLength &- (point < 0 ? 0 : 1)
+    guard digits > 0 else { return nil }
+    if digits > 18 { return slowDouble }
     let value = Double(mantissa) / powerOfTen(fractionDigits)
     return negative ? -value : value
   }
 
   private var slowDouble: Double? { Double(string) }
+}
+
+/// 10^(9 − n) for 0 ≤ n ≤ 9: what a fraction of a second with n digits is multiplied by to give nanoseconds.
+@inline(__always)
+private func nanosecondScale(_ n: Int) -> Int {
+  switch n {
+  case 0: 1_000_000_000
+  case 1: 100_000_000
+  case 2: 10_000_000
+  case 3: 1_000_000
+  case 4: 100_000
+  case 5: 10_000
+  case 6: 1_000
+  case 7: 100
+  case 8: 10
+  default: 1
+  }
 }
 
 /// 10^n for 0 ≤ n ≤ 18, exactly (every such power is a representable double).
@@ -158,30 +220,29 @@ extension Field {
   /// `hhmmss` or `hhmmss.sss…`; nil when empty or malformed.
   var timeOfDay: NMEATimeOfDay? {
     guard count >= 6 else { return nil }
-    var h = 0, m = 0, s = 0
-    for i in 0..<6 {
-      let d = self[i] &- 0x30
-      guard d < 10 else { return nil }
-      switch i {
-      case 0, 1: h = h * 10 + Int(d)
-      case 2, 3: m = m * 10 + Int(d)
-      default: s = s * 10 + Int(d)
-      }
-    }
+    let d0 = self[0] &- 0x30, d1 = self[1] &- 0x30, d2 = self[2] &- 0x30
+    let d3 = self[3] &- 0x30, d4 = self[4] &- 0x30, d5 = self[5] &- 0x30
+    guard d0 < 10, d1 < 10, d2 < 10, d3 < 10, d4 < 10, d5 < 10 else { return nil }
     var nanos: Int64 = 0
     if count > 6 {
       guard self[6] == 0x2E else { return nil }
-      var scale: Int64 = 100_000_000
+      // Up to nine fraction digits count; further ones are below a nanosecond.
+      var digits = 0
       var i = 7
       while i < count {
         let d = self[i] &- 0x30
         guard d < 10 else { return nil }
-        nanos += Int64(d) * scale
-        scale /= 10
-        i += 1
+        if digits < 9 {
+          nanos = nanos &* 10 &+ Int64(d)
+          digits &+= 1
+        }
+        i &+= 1
       }
+      nanos &*= Int64(nanosecondScale(digits))
     }
-    return NMEATimeOfDay(hours: h, minutes: m, seconds: s, nanoseconds: nanos)
+    return NMEATimeOfDay(
+      hours: Int(d0) &* 10 &+ Int(d1), minutes: Int(d2) &* 10 &+ Int(d3), seconds: Int(d4) &* 10 &+ Int(d5),
+      nanoseconds: nanos)
   }
 
   /// `ddmm.mmmm` (latitude, `degreeDigits` 2) or `dddmm.mmmm` (longitude), signed by `hemisphere`.

@@ -19,10 +19,13 @@ public struct GSA: Hashable, Sendable {
     selectionMode = f.next().character.map(NMEAFlag.init(ascii:))
     fixMode = f.next().int
     var ids: [Int] = []
-    if includeSatellites { ids.reserveCapacity(12) }
-    for _ in 0..<12 {
-      let field = f.next()
-      if includeSatellites, let id = field.int { ids.append(id) }
+    if includeSatellites {
+      ids.reserveCapacity(12)
+      for _ in 0..<12 {
+        if let id = f.next().int { ids.append(id) }
+      }
+    } else {
+      f.skip(12)
     }
     satelliteIDs = ids
     pdop = f.next().double

@@ -1,0 +1,98 @@
+import Foundation
+@testable import NMEA
+import Testing
+
+/// The field scanners' word-at-a-time paths against plain statements of what they compute.
+struct FieldParsingTests {
+  /// Runs `body` with a reader over `text` (a sentence body, fields from offset 0).
+  func withReader<R>(_ text: String, _ body: (inout FieldReader) -> R) -> R {
+    Array(text.utf8).withUnsafeBytes { raw in
+      var reader = FieldReader(raw, from: 0)
+      return body(&reader)
+    }
+  }
+
+  static let bodies = [
+    "", ",", ",,,,,,,,,,,,,,,,", "A", "A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1",
+    "123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+    "a-very-long-field-without-any-comma-at-all,b", "12345678,12345678,1234567,123456789",
+  ]
+
+  @Test(arguments: bodies)
+  func nextSplitsAtEveryComma(body: String) {
+    let expected = body.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let fields: [String] = withReader(body) { reader in
+      var out: [String] = []
+      while !reader.isAtEnd { out.append(reader.next().string) }
+      return out
+    }
+    #expect(fields == (body.isEmpty ? [""] : expected))
+  }
+
+  @Test(arguments: bodies)
+  func skipAgreesWithReadingFieldByField(body: String) {
+    for n in 0...20 {
+      let (skipped, stepped): (String, String) = withReader(body) { reader in
+        var copy = reader
+        reader.skip(n)
+        for _ in 0..<n { _ = copy.next() }
+        return (reader.next().string + "|\(reader.isAtEnd)", copy.next().string + "|\(copy.isAtEnd)")
+      }
+      #expect(skipped == stepped, "skip(\(n)) of \(body)")
+    }
+  }
+
+  @Test(arguments: [
+    "0", "5", "-0.5", "+12.25", "545.4", ".5", "5.", "0000001.2500", "123456789012345678",
+    "1234567890.12345678", "1234567890123456789.5", "",
+    "-", "+", ".", "1.2.3", "1e5", "12a", " 1", "--1", "1-",
+  ])
+  func doubleAgreesWithTheStandardLibrary(text: String) {
+    let parsed = withReader(text) { $0.next().double }
+    // Foundation's parser also takes exponents, spaces and more; NMEA numbers do not have them.
+    let plain = text.allSatisfy { "0123456789.+-".contains($0) } && text.filter { $0 == "." }.count <= 1
+      && !text.dropFirst().contains { $0 == "+" || $0 == "-" }
+    let expected = plain ? Double(text) ?? (text.hasSuffix(".") ? Double(text.dropLast()) : nil) : nil
+    #expect(parsed == expected, "\(text)")
+  }
+
+  @Test func timeOfDayTakesUpToNanoseconds() {
+    #expect(withReader("123519") { $0.next().timeOfDay } == NMEATimeOfDay(hours: 12, minutes: 35, seconds: 19))
+    #expect(
+      withReader("235960.25") { $0.next().timeOfDay }
+        == NMEATimeOfDay(hours: 23, minutes: 59, seconds: 60, nanoseconds: 250_000_000))
+    #expect(
+      withReader("000000.123456789987") { $0.next().timeOfDay }
+        == NMEATimeOfDay(hours: 0, minutes: 0, seconds: 0, nanoseconds: 123_456_789))
+    #expect(withReader("123519.") { $0.next().timeOfDay } == NMEATimeOfDay(hours: 12, minutes: 35, seconds: 19))
+    for bad in ["12351", "1235x9", "240000", "126000", "123519.5x", "123519:5"] {
+      #expect(withReader(bad) { $0.next().timeOfDay } == nil, "\(bad)")
+    }
+  }
+
+  @Test func checksumOfEveryLengthAndOffset() {
+    let bytes = Array("$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47".utf8)
+    bytes.withUnsafeBytes { raw in
+      for from in 0..<20 {
+        for to in from...bytes.count {
+          let expected = bytes[from..<to].reduce(UInt8(0), ^)
+          #expect(xorChecksum(raw, from: from, to: to) == expected, "\(from)..<\(to)")
+        }
+      }
+    }
+  }
+
+  @Test func satellitesInViewSumsTheLatestCountOfEachTalker() {
+    var inView = SatellitesInView()
+    #expect(inView.total == nil)
+    inView.record(.gps, 11)
+    inView.record(.glonass, 7)
+    inView.record(.gps, 12)
+    #expect(inView.total == 19)
+    // Talkers beyond the capacity in one epoch are ignored, not a crash.
+    for code in 0..<20 { inView.record(NMEATalker(0x41, UInt8(0x41 + code)), 1) }
+    #expect(inView.total == 19 + SatellitesInView.capacity - 2)
+    inView.record(.init(0x41, 0x41), Int.max)
+    _ = inView.total
+  }
+}
