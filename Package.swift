@@ -63,6 +63,7 @@ let package = Package(
       dependencies: ["NMEA", "Geo", "Traces"],
       resources: [.copy("Fixtures")]
     ),
+    .testTarget(name: "GeoTests", dependencies: ["Geo"]),
     .testTarget(
       name: "TracesTests",
       dependencies: ["Traces", "Geo", "NMEA", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks")]

@@ -9,61 +9,140 @@ public import Foundation
 public enum FixRecord {
   /// The JSON object for `fix`, without a line ending; `extra` members (already JSON-encoded values) are appended.
   public static func json(_ fix: LocationFix, extra: [(String, String)] = []) -> String {
-    var out = "{"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(192)
+    append(fix, extra: extra, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:extra:)`` without
+  /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
+  public static func append(_ fix: LocationFix, extra: [(String, String)] = [], to out: inout [UInt8]) {
     var first = true
-    func member(_ name: String, _ value: String) {
-      if !first { out += "," }
+    func member(_ name: StaticString) {
+      out.append(first ? 0x7B : 0x2C)  // '{' or ','
       first = false
-      out += "\"\(name)\":\(value)"
+      out.append(0x22)
+      out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+      out.append(contentsOf: [0x22, 0x3A])  // '":'
     }
-    if let t = fix.timestamp { member("time", "\"\(iso8601(t))\"") }
-    member("mode", String(fix.mode.rawValue))
+    if let t = fix.timestamp {
+      member("time")
+      out.append(0x22)
+      appendISO8601(t, to: &out)
+      out.append(0x22)
+    }
+    member("mode")
+    appendDecimal(UInt64(max(0, fix.mode.rawValue)), width: 1, to: &out)
     if let c = fix.coordinate {
-      member("lat", fixed(c.latitude, 9))
-      member("lon", fixed(c.longitude, 9))
+      member("lat")
+      appendFixed(c.latitude, 9, to: &out)
+      member("lon")
+      appendFixed(c.longitude, 9, to: &out)
     }
-    if let v = fix.altitudeMSL { member("altMSL", fixed(v, 4)) }
-    if let v = fix.altitudeHAE { member("altHAE", fixed(v, 4)) }
-    if let v = fix.speed { member("speed", fixed(v, 3)) }
-    if let v = fix.course { member("track", fixed(v, 4)) }
-    if let v = fix.horizontalAccuracy { member("eph", fixed(v, 3)) }
-    if let v = fix.verticalAccuracy { member("epv", fixed(v, 3)) }
-    for (name, value) in extra { member(name, value) }
-    return out + "}"
+    if let v = fix.altitudeMSL { member("altMSL"); appendFixed(v, 4, to: &out) }
+    if let v = fix.altitudeHAE { member("altHAE"); appendFixed(v, 4, to: &out) }
+    if let v = fix.speed { member("speed"); appendFixed(v, 3, to: &out) }
+    if let v = fix.course { member("track"); appendFixed(v, 4, to: &out) }
+    if let v = fix.horizontalAccuracy { member("eph"); appendFixed(v, 3, to: &out) }
+    if let v = fix.verticalAccuracy { member("epv"); appendFixed(v, 3, to: &out) }
+    for (name, value) in extra {
+      out.append(first ? 0x7B : 0x2C)
+      first = false
+      out.append(0x22)
+      out.append(contentsOf: name.utf8)
+      out.append(contentsOf: [0x22, 0x3A])
+      out.append(contentsOf: value.utf8)
+    }
+    if first { out.append(0x7B) }
+    out.append(0x7D)  // '}'
   }
 
   /// `2019-04-07T00:02:31.420Z`: UTC with milliseconds, rounded to nearest.
   public static func iso8601(_ date: Date) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendISO8601(date, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``iso8601(_:)`` of `date` to `out`.
+  public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
     let ms = (date.timeIntervalSince1970 * 1000).rounded()
-    guard ms.isFinite, abs(ms) < 1e15 else { return "invalid" }
+    guard ms.isFinite, abs(ms) < 1e15 else {
+      out.append(contentsOf: "invalid".utf8)
+      return
+    }
     let total = Int64(ms)
     var seconds = time_t(total >= 0 ? total / 1000 : (total - 999) / 1000)
     let fraction = Int(total - Int64(seconds) * 1000)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-      + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(fraction, 3))Z"
+    let year = Int(parts.tm_year) + 1900
+    if year < 0 { out.append(0x2D) }
+    appendDecimal(UInt64(abs(year)), width: 4, to: &out)
+    out.append(0x2D)
+    appendDecimal(UInt64(parts.tm_mon + 1), width: 2, to: &out)
+    out.append(0x2D)
+    appendDecimal(UInt64(parts.tm_mday), width: 2, to: &out)
+    out.append(0x54)  // 'T'
+    appendDecimal(UInt64(parts.tm_hour), width: 2, to: &out)
+    out.append(0x3A)
+    appendDecimal(UInt64(parts.tm_min), width: 2, to: &out)
+    out.append(0x3A)
+    appendDecimal(UInt64(parts.tm_sec), width: 2, to: &out)
+    out.append(0x2E)
+    appendDecimal(UInt64(fraction), width: 3, to: &out)
+    out.append(0x5A)  // 'Z'
   }
 
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
   public static func fixed(_ value: Double, _ decimals: Int) -> String {
-    guard value.isFinite else { return "0" }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else { return String(value) }
-    let integer = Int64(scaled)
-    var p: Int64 = 1
-    for _ in 0..<decimals { p *= 10 }
-    let whole = integer / p
-    let frac = integer % p
-    let sign = value < 0 && integer != 0 ? "-" : ""
-    return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(pad(Int(frac), decimals))"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendFixed(value, decimals, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
-    let s = String(value)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+  /// Appends ``fixed(_:_:)`` of `value` to `out`.
+  public static func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+    guard value.isFinite else {
+      out.append(0x30)
+      return
+    }
+    let decimals = min(max(decimals, 0), 15)
+    var p: UInt64 = 1
+    for _ in 0..<decimals { p &*= 10 }
+    let scaled = (abs(value) * Double(p)).rounded()
+    guard scaled < 9e15 else {
+      out.append(contentsOf: String(value).utf8)
+      return
+    }
+    let integer = UInt64(scaled)
+    if value < 0 && integer != 0 { out.append(0x2D) }
+    appendDecimal(integer / p, width: 1, to: &out)
+    if decimals > 0 {
+      out.append(0x2E)
+      appendDecimal(integer % p, width: decimals, to: &out)
+    }
+  }
+
+  /// Appends `value` in decimal, with leading zeros up to `width` digits (at most 24).
+  static func appendDecimal(_ value: UInt64, width: Int, to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+      var i = 24
+      var v = value
+      repeat {
+        i -= 1
+        digits[i] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+        v /= 10
+      } while v > 0
+      while 24 - i < width && i > 0 {
+        i -= 1
+        digits[i] = 0x30
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<24]))
+    }
   }
 }
 

@@ -79,6 +79,8 @@ public struct NMEAFix: Hashable, Sendable {
   /// GGA fix quality (0 invalid, 1 GPS, 2 DGPS, 4 RTK fixed, 5 RTK float, …).
   public var quality: Int?
   public var satellitesUsed: Int?
+  /// The satellites in view over all constellations: the sum of the last GSV count of each
+  /// talker in the epoch (up to eight talkers).
   public var satellitesInView: Int?
   public var hdop: Double?
   public var vdop: Double?

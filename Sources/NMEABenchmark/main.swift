@@ -1,11 +1,14 @@
 // Decoding throughput and memory benchmark for the NMEA decoder.
 //
-//   nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [FILE]
+//   nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [--runs R] [FILE]
 //
 // Without FILE it generates a log of N epochs (default 150 000: about 1.05 M
 // sentences, 63 MB) of GGA, RMC, GSA, 3 x GSV and VTG, writes it to a
-// temporary file, and decodes it. It prints sentences/s, MB/s and the peak
-// resident set size (VmHWM), so a 1 GB file shows whether memory stays flat.
+// temporary file, and decodes it R times (default 1), one thread, streaming
+// from the file each time. It prints sentences/s and MB/s of every run, the
+// best and the median, and the peak resident set size (VmHWM), so a 1 GB file
+// shows whether memory stays flat. Several runs because this shared 2-core
+// machine's speed varies by up to two times from one second to the next.
 
 import Foundation
 import NMEA
@@ -82,14 +85,16 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var epochs = 150_000
 var keepPath: String?
 var file: String?
+var runs = 1
 while let argument = arguments.first {
   arguments.removeFirst()
   switch argument {
   case "--epochs": epochs = Int(arguments.removeFirst()) ?? epochs
   case "--megabytes": epochs = (Int(arguments.removeFirst()) ?? 63) * 1_000_000 / 420
   case "--keep": keepPath = arguments.removeFirst()
+  case "--runs": runs = max(1, Int(arguments.removeFirst()) ?? 1)
   case "-h", "--help":
-    print("usage: nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [FILE]")
+    print("usage: nmea-benchmark [--epochs N | --megabytes M] [--keep PATH] [--runs R] [FILE]")
     exit(0)
   default: file = argument
   }
@@ -108,14 +113,30 @@ defer { if file == nil && keepPath == nil { try? FileManager.default.removeItem(
 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
 let rssBefore = peakRSSKilobytes()
 let clock = ContinuousClock()
-var fixes = 0
-let start = clock.now
-let statistics = try NMEAFileDecoder.decode(path: path) { fix in
-  if fix.mode >= .twoD { fixes += 1 }
+/// Seconds of each run.
+var times: [Double] = []
+var sentences = 0
+for run in 1...runs {
+  var fixes = 0
+  let start = clock.now
+  let statistics = try NMEAFileDecoder.decode(path: path) { fix in
+    if fix.mode >= .twoD { fixes += 1 }
+  }
+  let elapsed = clock.now - start
+  let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+  sentences = statistics.accepted + statistics.rejected
+  times.append(seconds)
+  if run == 1 { print("decoded \(sentences) sentences (\(statistics.accepted) accepted), \(fixes) fixes") }
+  print("run \(run): \(String(format: "%.3f", seconds)) s, \(rates(sentences, size, seconds))")
 }
-let elapsed = clock.now - start
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-let sentences = statistics.accepted + statistics.rejected
-print("decoded \(sentences) sentences (\(statistics.accepted) accepted), \(fixes) fixes in \(String(format: "%.3f", seconds)) s")
-print("throughput: \(String(format: "%.0f", Double(sentences) / seconds)) sentences/s, \(String(format: "%.1f", Double(size) / 1e6 / seconds)) MB/s")
+
+/// `N sentences/s, M MB/s` for one decoding of the file in `seconds`.
+func rates(_ sentences: Int, _ bytes: Int, _ seconds: Double) -> String {
+  "\(String(format: "%.0f", Double(sentences) / seconds)) sentences/s, \(String(format: "%.1f", Double(bytes) / 1e6 / seconds)) MB/s"
+}
+
+let sorted = times.sorted()
+print(
+  "throughput: best \(rates(sentences, size, sorted[0])); median \(rates(sentences, size, sorted[sorted.count / 2])) (\(runs) runs)"
+)
 print("peak RSS: \(String(format: "%.1f", Double(peakRSSKilobytes()) / 1024)) MB (before decoding: \(String(format: "%.1f", Double(rssBefore) / 1024)) MB)")

@@ -52,7 +52,7 @@ extension LocEmu {
       do {
         statistics = try NMEAFileDecoder.decode(path: file, options: options) { fix in
           guard all || fix.mode >= .twoD else { return }
-          output.writeLine(FixRecord.json(LocationFix(fix)))
+          output.writeLine(LocationFix(fix))
         }
       } catch let error as TraceFileError {
         output.flush()

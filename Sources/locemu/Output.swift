@@ -1,3 +1,5 @@
+import Geo
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -10,6 +12,16 @@ struct OutputBuffer {
 
   mutating func writeLine(_ line: String) {
     bytes.append(contentsOf: line.utf8)
+    endLine()
+  }
+
+  /// Writes `fix` as a fix record line, with no `String` in between.
+  mutating func writeLine(_ fix: LocationFix) {
+    FixRecord.append(fix, to: &bytes)
+    endLine()
+  }
+
+  private mutating func endLine() {
     bytes.append(0x0A)
     if bytes.count >= 1 << 16 { flush() }
   }

@@ -1,0 +1,42 @@
+import Foundation
+import Geo
+import Testing
+
+/// The fix record writer: the output contract's members, digits and rounding.
+struct FixRecordTests {
+  @Test(arguments: [
+    (52.2297, 9, "52.229700000"), (21.0122, 9, "21.012200000"), (-0.00004, 4, "0.0000"), (-1.5, 0, "-2"),
+    (2.5, 0, "3"), (0.0005, 3, "0.001"), (123.4567, 2, "123.46"), (-123.4567, 2, "-123.46"), (0, 3, "0.000"),
+    (99.99995, 4, "100.0000"), (Double.nan, 3, "0"), (Double.infinity, 3, "0"), (1e17, 3, "1e+17"),
+  ])
+  func fixedRoundsHalfAwayFromZero(value: Double, decimals: Int, text: String) {
+    #expect(FixRecord.fixed(value, decimals) == text)
+  }
+
+  @Test(arguments: [
+    (1_554_595_351.42, "2019-04-07T00:02:31.420Z"), (0, "1970-01-01T00:00:00.000Z"),
+    (-0.5, "1969-12-31T23:59:59.500Z"), (0.9996, "1970-01-01T00:00:01.000Z"),
+    (4_102_444_799.9994, "2099-12-31T23:59:59.999Z"),
+  ])
+  func iso8601HasMillisecondsAndZ(seconds: Double, text: String) {
+    #expect(FixRecord.iso8601(Date(timeIntervalSince1970: seconds)) == text)
+  }
+
+  @Test func aFullRecordHasEveryMemberInOrder() {
+    let fix = LocationFix(
+      timestamp: Date(timeIntervalSince1970: 1_554_595_351.42), mode: .threeD,
+      coordinate: Coordinate(latitude: 52.2297, longitude: -21.0122), altitudeMSL: 105, altitudeHAE: 139.5,
+      speed: 10.28888, course: 90.1, horizontalAccuracy: 4.5, verticalAccuracy: 6.5)
+    #expect(
+      FixRecord.json(fix, extra: [("elapsed", "1.000")])
+        == #"{"time":"2019-04-07T00:02:31.420Z","mode":3,"lat":52.229700000,"lon":-21.012200000,"altMSL":105.0000,"altHAE":139.5000,"speed":10.289,"track":90.1000,"eph":4.500,"epv":6.500,"elapsed":1.000}"#
+    )
+  }
+
+  @Test func unknownMembersAreLeftOutNeverNull() {
+    #expect(FixRecord.json(LocationFix(mode: .noFix)) == #"{"mode":1}"#)
+    var bytes = Array("x".utf8)
+    FixRecord.append(LocationFix(mode: .noFix), to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == #"x{"mode":1}"#)
+  }
+}
