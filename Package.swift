@@ -60,7 +60,7 @@ let package = Package(
     .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "Geo", "Traces"],
+      dependencies: ["NMEA", "Geo", "Traces", "LocationTestSupport"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),

@@ -1,3 +1,4 @@
+import LocationTestSupport
 import NMEA
 import Testing
 
@@ -73,44 +74,12 @@ struct FramerReferenceTests {
     }
   }
 
-  /// A small deterministic generator (SplitMix64), so a failure names its seed.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let alphabet: [UInt8] =
     Array("GPGGA,0123456789.*NE".utf8) + [0x0D, 0x0A, 0x24, 0x24, 0x21, 0x20, 0x22, 0x23, 0x09, 0x7F, 0x80, 0xFF, 0x00, 0x7E]
 
-  static func frames(_ bytes: [UInt8], maximumLength: Int, chunkSize: Int) -> [String] {
-    var framer = NMEALineFramer(maximumLength: maximumLength)
-    var out: [String] = []
-    let collect: (NMEALineFramer.Frame) -> Void = { frame in
-      switch frame {
-      case .sentence(let s): out.append("S:" + String(decoding: s, as: UTF8.self))
-      case .comment(let c): out.append("C:" + String(decoding: c, as: UTF8.self))
-      case .rejected(let e): out.append("R:\(e)")
-      }
-    }
-    var i = 0
-    while i < bytes.count {
-      let end = min(i + chunkSize, bytes.count)
-      Array(bytes[i..<end]).withUnsafeBytes { framer.append($0, collect) }
-      i = end
-    }
-    framer.finish(collect)
-    return out
-  }
-
   @Test(arguments: 0..<8)
   func framerFollowsTheByteAtATimeRules(seed: UInt64) {
-    var random = SplitMix(state: seed)
+    var random = SeededRandom(seed: seed)
     for _ in 0..<250 {
       // Mostly sentence bytes, so that runs long enough for the word scan occur.
       let length = Int.random(in: 0...400, using: &random)
@@ -124,7 +93,7 @@ struct FramerReferenceTests {
       bytes.forEach { reference.feed($0) }
       reference.finish()
       let chunkSize = [1, 3, 8, 13, 64, 4096].randomElement(using: &random)!
-      let framed = Self.frames(bytes, maximumLength: maximumLength, chunkSize: chunkSize)
+      let framed = FramerTests.frames(bytes, maximumLength: maximumLength, chunkSize: chunkSize)
       #expect(framed == reference.out, "seed \(seed), bytes \(bytes), limit \(maximumLength), chunks of \(chunkSize)")
       if framed != reference.out { return }
     }
@@ -133,7 +102,7 @@ struct FramerReferenceTests {
   @Test func spacesAndQuotesInsideASentenceDoNotEndIt() {
     let line = "$GPTXT,01,01,02,u-blox ag - www.u-blox.com \"#1\"*50"
     for chunkSize in [1, 5, 8, 64] {
-      #expect(Self.frames(Array((line + "\r\n").utf8), maximumLength: 200, chunkSize: chunkSize) == ["S:" + line])
+      #expect(FramerTests.frames(Array((line + "\r\n").utf8), chunkSize: chunkSize) == ["S:" + line])
     }
   }
 }

@@ -13,7 +13,14 @@ struct FramerTests {
       + "\n\n$GPGSV,1,1,01,01,40,083,46*4F").utf8)
 
   static func frames(chunkSize: Int, includeEmptyChunks: Bool = false) -> [String] {
-    var framer = NMEALineFramer()
+    frames(input, chunkSize: chunkSize, includeEmptyChunks: includeEmptyChunks)
+  }
+
+  /// Frames `bytes` fed in chunks of `chunkSize`; each line as `S:`/`C:` and its text, or `R:` and the error.
+  static func frames(
+    _ bytes: [UInt8], maximumLength: Int = 200, chunkSize: Int, includeEmptyChunks: Bool = false
+  ) -> [String] {
+    var framer = NMEALineFramer(maximumLength: maximumLength)
     var out: [String] = []
     let collect: (NMEALineFramer.Frame) -> Void = { frame in
       switch frame {
@@ -23,9 +30,9 @@ struct FramerTests {
       }
     }
     var i = 0
-    while i < input.count {
-      let end = min(i + chunkSize, input.count)
-      Array(input[i..<end]).withUnsafeBytes { framer.append($0, collect) }
+    while i < bytes.count {
+      let end = min(i + chunkSize, bytes.count)
+      Array(bytes[i..<end]).withUnsafeBytes { framer.append($0, collect) }
       if includeEmptyChunks { [UInt8]().withUnsafeBytes { framer.append($0, collect) } }
       i = end
     }

@@ -132,7 +132,7 @@ import Testing
   // MARK: - The file-backed repository
 
   @Test func fileRepository_indexAnswersLikeAFullScan() async throws {
-    var generator = SplitMix(seed: 7)
+    var generator = SeededRandom(seed: 7)
     let centers = [warsaw, krakow, Coordinate(latitude: 0.05, longitude: 179.97)!, Coordinate(latitude: 89.9, longitude: 10)!]
     var list: [Announcement] = []
     for i in 0..<4000 {
@@ -254,18 +254,3 @@ func fetch(_ url: URL) async throws -> (Data, Int) {
   return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
 }
 
-/// A small deterministic random generator (SplitMix64).
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func uniform(_ low: Double, _ high: Double) -> Double {
-    low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-  }
-}
