@@ -19,12 +19,15 @@ public enum FixRecord {
   /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
   public static func append(_ fix: LocationFix, extra: [(String, String)] = [], to out: inout [UInt8]) {
     var first = true
+    out.reserveCapacity(out.count + 192)
     func member(_ name: StaticString) {
       out.append(first ? 0x7B : 0x2C)  // '{' or ','
       first = false
       out.append(0x22)
-      out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-      out.append(contentsOf: [0x22, 0x3A])  // '":'
+      // Byte by byte: names are a few bytes, too short for a copy call to pay.
+      for i in 0..<name.utf8CodeUnitCount { out.append(name.utf8Start[i]) }
+      out.append(0x22)
+      out.append(0x3A)  // ':'
     }
     if let t = fix.timestamp {
       member("time")
@@ -51,7 +54,8 @@ public enum FixRecord {
       first = false
       out.append(0x22)
       out.append(contentsOf: name.utf8)
-      out.append(contentsOf: [0x22, 0x3A])
+      out.append(0x22)
+      out.append(0x3A)
       out.append(contentsOf: value.utf8)
     }
     if first { out.append(0x7B) }
@@ -141,7 +145,10 @@ public enum FixRecord {
         i -= 1
         digits[i] = 0x30
       }
-      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i..<24]))
+      while i < 24 {
+        out.append(digits[i])
+        i += 1
+      }
     }
   }
 }
