@@ -23,15 +23,20 @@ trap 'rm -rf "$work"' EXIT
 echo "== 1.05 M sentences (GGA, RMC, GSA, 3 x GSV, VTG per epoch)"
 "$bench" --keep "$work/million.nmea" | head -1 | sed 's/^/locemu:    /'
 sentences=$(grep -c . "$work/million.nmea")
+# rate COMMAND...: runs the command and prints "SECONDS SENTENCES_PER_SECOND" for the million-sentence file.
+rate() {
+  local start end
+  start=$(date +%s.%N)
+  "$@"
+  end=$(date +%s.%N)
+  awk -v n="$sentences" -v s="$start" -v e="$end" 'BEGIN { printf "%.3f %.0f\n", e - s, n / (e - s) }'
+}
 gpsdecode_runs=()
 for round in 1 2 3; do
   "$bench" --runs 3 "$work/million.nmea" | grep '^run' | sed "s/^run [0-9]*/locemu round $round/"
-  start=$(date +%s.%N)
-  gpsdecode < "$work/million.nmea" > /dev/null
-  end=$(date +%s.%N)
-  rate=$(awk -v n="$sentences" -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", n / (e - s) }')
-  gpsdecode_runs+=("$rate")
-  echo "gpsdecode round $round: $rate sentences/s"
+  read -r seconds per_second < <(rate sh -c 'gpsdecode < "$1" > /dev/null' sh "$work/million.nmea")
+  gpsdecode_runs+=("$per_second")
+  echo "gpsdecode round $round: $seconds s, $per_second sentences/s"
 done
 "$bench" --runs 5 "$work/million.nmea" | grep -E 'throughput|peak' | sed 's/^/locemu:    /'
 printf '%s\n' "${gpsdecode_runs[@]}" | sort -n | awk '{ r[NR] = $1 } END { printf "gpsdecode: best %d sentences/s, median %d sentences/s (%d runs)\n", r[NR], r[int((NR + 1) / 2)], NR }'
@@ -51,11 +56,8 @@ if [ -n "${LOCEMU_BENCH_END_TO_END:-}" ]; then
   swift build -c release --product locemu >&2
   locemu="$(swift build -c release --show-bin-path)/locemu"
   for round in 1 2 3 4 5; do
-    start=$(date +%s.%N)
-    "$locemu" decode "$work/million.nmea" > /dev/null 2>&1
-    end=$(date +%s.%N)
-    awk -v n="$sentences" -v s="$start" -v e="$end" -v r="$round" \
-      'BEGIN { printf "locemu decode round %d: %.3f s, %.0f sentences/s\n", r, e - s, n / (e - s) }'
+    read -r seconds per_second < <(rate sh -c '"$1" decode "$2" > /dev/null 2>&1' sh "$locemu" "$work/million.nmea")
+    echo "locemu decode round $round: $seconds s, $per_second sentences/s"
   done
 fi
 

@@ -20,14 +20,18 @@ public enum FixRecord {
   public static func append(_ fix: LocationFix, extra: [(String, String)] = [], to out: inout [UInt8]) {
     var first = true
     out.reserveCapacity(out.count + 192)
-    func member(_ name: StaticString) {
+    /// `{"name":` for the first member, `,"name":` for the others.
+    func key(_ name: some Sequence<UInt8>) {
       out.append(first ? 0x7B : 0x2C)  // '{' or ','
       first = false
       out.append(0x22)
       // Byte by byte: names are a few bytes, too short for a copy call to pay.
-      for i in 0..<name.utf8CodeUnitCount { out.append(name.utf8Start[i]) }
+      for byte in name { out.append(byte) }
       out.append(0x22)
       out.append(0x3A)  // ':'
+    }
+    func member(_ name: StaticString) {
+      key(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
     }
     if let t = fix.timestamp {
       member("time")
@@ -50,15 +54,9 @@ public enum FixRecord {
     if let v = fix.horizontalAccuracy { member("eph"); appendFixed(v, 3, to: &out) }
     if let v = fix.verticalAccuracy { member("epv"); appendFixed(v, 3, to: &out) }
     for (name, value) in extra {
-      out.append(first ? 0x7B : 0x2C)
-      first = false
-      out.append(0x22)
-      out.append(contentsOf: name.utf8)
-      out.append(0x22)
-      out.append(0x3A)
+      key(name.utf8)
       out.append(contentsOf: value.utf8)
     }
-    if first { out.append(0x7B) }
     out.append(0x7D)  // '}'
   }
 

@@ -91,22 +91,20 @@ public struct NMEALineFramer: Sendable {
         var length = start >= 0 ? i - start : pending.count
         let limit = Swift.min(count, i + Swift.max(0, maximumLength - length) + 1)
         var j = i
-        scan: while j < limit {
-          guard j &+ 8 <= limit else {
-            if NMEALineFramer.endsSentence(base[j]) { break scan }
-            j &+= 1
-            continue
+        while j < limit {
+          if j &+ 8 <= limit {
+            // Eight bytes at a time; from a flagged word, on to its first flagged byte.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+            let flags = NMEALineFramer.mayEndSentence(word)
+            if flags == 0 {
+              j &+= 8
+              continue
+            }
+            j &+= flags.trailingZeroBitCount &>> 3
           }
-          // Eight bytes at a time; from a flagged word, on from its first flagged byte.
-          let word = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
-          let flags = NMEALineFramer.mayEndSentence(word)
-          if flags == 0 {
-            j &+= 8
-            continue
-          }
-          j &+= flags.trailingZeroBitCount &>> 3
-          // Printable ASCII other than '$' and '!' (a space, say) continues the sentence.
-          if NMEALineFramer.endsSentence(base[j]) { break scan }
+          // One byte: the flagged one, or one of the last seven before the limit. Printable
+          // ASCII other than '$' and '!' (a space, say) continues the sentence.
+          if NMEALineFramer.endsSentence(base[j]) { break }
           j &+= 1
         }
         length += j - i

@@ -25,12 +25,10 @@ struct FieldReader {
   mutating func next() -> Field {
     if exhausted { return Field(base: base, start: 0, count: 0) }
     var i = position
-    // Eight bytes at a time while they lie inside the body: the lowest byte flagged by the
-    // zero-byte test of `word ^ ",,,,,,,,"` is the first comma (higher flags may be false).
+    // Eight bytes at a time while they lie inside the body.
     while i &+ 8 <= end {
       let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-      let x = word ^ 0x2C2C_2C2C_2C2C_2C2C
-      let commas = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+      let commas = FieldReader.commas(in: word)
       if commas != 0 {
         i &+= commas.trailingZeroBitCount &>> 3
         return take(to: i)
