@@ -23,6 +23,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // Deque and Heap: the emulator clock's queue of effects and its timers.
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
     .target(name: "NMEA"),
@@ -31,7 +33,13 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
     .target(name: "GPSD", dependencies: ["CGPSShim", "Geo"]),
-    .target(name: "Emulator", dependencies: ["Geo"]),
+    .target(
+      name: "Emulator",
+      dependencies: [
+        "Geo", "Traces", .product(name: "DequeModule", package: "swift-collections"),
+        .product(name: "HeapModule", package: "swift-collections"),
+      ]
+    ),
     .target(
       name: "PermissionHandling",
       dependencies: ["Emulator", "Geo", .product(name: "Clocks", package: "swift-clocks"),
@@ -64,6 +72,7 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "LocationTestSupport"]),
     .testTarget(
       name: "TracesTests",
       dependencies: ["Traces", "Geo", "NMEA", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks")]

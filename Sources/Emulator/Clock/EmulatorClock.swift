@@ -1,0 +1,230 @@
+import DequeModule
+import Geo
+
+/// The time of one emulated phone, or of a whole fleet of them: a `Clock` that owns its
+/// timers as deadlines in one ordered queue and fires them itself.
+///
+/// ## Virtual time
+///
+/// On a virtual clock (the default) time moves only when told:
+///
+/// - ``advance(by:)`` and ``advance(to:)`` fire every timer due up to the new time, in
+///   order of deadline, ties broken by the order the timers were set, and return only when
+///   everything that follows from them has happened;
+/// - ``runUntilIdle()`` does the same without moving time: what is due now, and what that
+///   sets off;
+/// - ``advance(until:limit:)`` moves time exactly as far as a task needs to finish.
+///
+/// Work reaches the clock three ways, all run by one loop in one order:
+///
+/// 1. **Timers** (``schedule(at:_:)``): a deadline and a synchronous action. Components
+///    (the permission prompt, request timeouts, replay pacing, the map preview's load
+///    timeout, the navigation's transition) keep their timers here rather than in tasks
+///    that sleep, so a timer can never miss an advance that came before it started.
+/// 2. **Effects** (``enqueue(_:)``): synchronous work that must happen after the current
+///    step, in the order it was queued (callbacks, stream deliveries).
+/// 3. **Tasks** (``spawn(_:_:)``): asynchronous code, such as an app's flow that awaits a
+///    prompt and then a location. The clock runs one such task at a time: when it wakes a
+///    task, it waits until that task suspends again on the clock (``sleep(until:tolerance:)``,
+///    a phone's prompt or location request, a phone stream) or finishes, before it does
+///    anything else. So the order of everything, tasks included, is the same on every run.
+///
+/// A task the clock did not start (a plain `Task { }`, the test itself) is not waited for:
+/// the clock cannot know when it will call. Start the app's flows with ``spawn(_:_:)`` (or
+/// the phone's `start(_:_:)`), or observe the phone through its synchronous callbacks.
+///
+/// Every wait on a virtual clock is bounded: an advance whose tasks do not suspend within
+/// ``stallTimeout`` of real time fails with ``EmulatorClockError/Code/stalled``, naming them.
+///
+/// ## Real time
+///
+/// ``realTime()`` makes a clock whose time is `ContinuousClock`'s since the clock was
+/// made. Its timers fire while ``run()`` runs (a phone's `run()` runs it), tasks run freely,
+/// and ``advance(by:)`` simply sleeps.
+///
+/// ```swift
+/// let clock = EmulatorClock()
+/// let fired = Recorder<Duration>()
+/// clock.schedule(at: clock.now.advanced(by: .seconds(2))) { fired.append(clock.now.offset) }
+/// try await clock.advance(by: .seconds(5))
+/// #expect(fired.all == [.seconds(2)])
+/// #expect(clock.now.offset == .seconds(5))
+/// ```
+public final class EmulatorClock: Clock, Sendable {
+  /// A point on the clock: the time since the clock's zero.
+  public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// Time since the clock's zero.
+    public var offset: Duration
+
+    public init(offset: Duration) { self.offset = offset }
+
+    public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    public func duration(to other: Instant) -> Duration { other.offset - offset }
+    public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    public var description: String { "t=\(offset.seconds)s" }
+  }
+
+  /// Whether time is virtual (moved by the clock's owner) or real.
+  public enum Mode: Sendable, Hashable {
+    case virtual
+    case realTime
+  }
+
+  public let mode: Mode
+  /// On a virtual clock: how long (real time) an advance waits for running tasks to suspend.
+  public let stallTimeout: Duration
+  let origin: ContinuousClock.Instant
+  let storage: Locked<ClockStorage>
+
+  /// A clock.
+  /// - Parameters:
+  ///   - mode: virtual (the default) or real time.
+  ///   - stallTimeout: how long an advance on a virtual clock waits, in real time, for the
+  ///     tasks it woke to suspend again before it fails.
+  public init(mode: Mode = .virtual, stallTimeout: Duration = .seconds(30)) {
+    self.mode = mode
+    self.stallTimeout = stallTimeout
+    origin = .now
+    storage = Locked(ClockStorage())
+  }
+
+  /// A clock on real time: `ContinuousClock`'s time since now.
+  public static func realTime() -> EmulatorClock { EmulatorClock(mode: .realTime) }
+
+  public var isVirtual: Bool { mode == .virtual }
+  public var now: Instant { Instant(offset: nowOffset) }
+  public var minimumResolution: Duration { .zero }
+
+  var nowOffset: Duration {
+    switch mode {
+    case .virtual: storage.withLock { $0.now }
+    case .realTime: origin.duration(to: .now)
+    }
+  }
+
+  /// Timers set and not yet fired or cancelled.
+  public var pendingTimerCount: Int { storage.withLock { $0.live.count } }
+  /// Tasks started with ``spawn(_:_:)`` that have not finished.
+  public var activeTaskCount: Int { storage.withLock { $0.tasks.count } }
+  /// Names of the tasks started with ``spawn(_:_:)`` that have not finished.
+  public var activeTaskNames: [String] { storage.withLock { $0.tasks.values.map(\.name).sorted() } }
+  /// Timers fired, effects run and tasks woken so far (for benchmarks).
+  public var stepsRun: UInt64 { storage.withLock { $0.steps } }
+  /// When the next timer is due, if any.
+  public var nextDeadline: Instant? { storage.withLock { $0.nextLiveDeadline() }.map(Instant.init) }
+
+  // MARK: Timers
+
+  /// A timer set with ``schedule(at:_:)``, to cancel it.
+  public struct Timer: Hashable, Sendable {
+    let sequence: UInt64
+  }
+
+  /// Runs `action` when the clock reaches `deadline` (on the next step, if it has already).
+  ///
+  /// Timers with the same deadline fire in the order they were set. The action runs on the
+  /// clock's loop, synchronously, after whatever was queued before it; it must not block.
+  /// On a real-time clock, timers fire while ``run()`` runs.
+  @discardableResult
+  public func schedule(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> Timer {
+    let (timer, wake) = storage.withLock { s in
+      let sequence = s.addTimer(at: deadline.offset, action)
+      return (Timer(sequence: sequence), mode == .realTime ? s.takeDriverWakeup(ifLaterThan: deadline.offset) : nil)
+    }
+    wake?.resume()
+    return timer
+  }
+
+  /// Runs `action` after `delay` from now.
+  @discardableResult
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Timer {
+    schedule(at: now.advanced(by: delay), action)
+  }
+
+  /// Cancels a timer that has not fired (no effect once it has).
+  public func cancel(_ timer: Timer) {
+    storage.withLock { $0.cancelTimer(timer.sequence) }
+  }
+
+  // MARK: Effects
+
+  /// Queues `effect` to run on the clock's loop after everything queued before it, and runs
+  /// the loop if nothing else does. Effects queued while an effect runs run after it.
+  public func enqueue(_ effect: @escaping @Sendable () -> Void) {
+    storage.withLock { $0.queue.append(.call(effect)) }
+    drive()
+  }
+
+  /// Queues an effect without running the loop: for code that holds a lock of its own and
+  /// calls ``drive()`` after releasing it, so that effects keep the order of its changes.
+  public func enqueueWithoutDriving(_ effect: @escaping @Sendable () -> Void) {
+    storage.withLock { $0.queue.append(.call(effect)) }
+  }
+
+  /// Runs the loop if nothing else runs it: queued effects and wake-ups, and on a virtual
+  /// clock the timers due now (or up to the target of an advance in progress).
+  public func drive() {
+    let owner = storage.withLock { s -> Bool in
+      guard !s.owned else { return false }
+      s.owned = true
+      return true
+    }
+    if owner { runLoop() }
+  }
+
+  /// The loop: one step at a time until there is nothing to do, or a task it woke runs.
+  private func runLoop() {
+    while true {
+      var finished: [ClockGoal] = []
+      let step: ClockStep = storage.withLock { s in
+        if mode == .virtual && s.running > 0 {
+          s.owned = false
+          return .stop
+        }
+        if let item = s.queue.popFirst() {
+          s.steps &+= 1
+          if case .wake = item, mode == .virtual { s.running += 1 }
+          return .item(item)
+        }
+        switch mode {
+        case .realTime:
+          if let timer = s.popTimer(dueBy: origin.duration(to: .now)) {
+            s.steps &+= 1
+            return .timer(timer.action)
+          }
+          s.owned = false
+          return .stop
+        case .virtual:
+          finished = s.settleGoals()
+          if !finished.isEmpty { return .goals }
+          if let limit = s.goalLimit(), let timer = s.popTimer(dueBy: limit) {
+            s.steps &+= 1
+            if timer.deadline > s.now { s.now = timer.deadline }
+            return .timer(timer.action)
+          }
+          if s.moveToNextGoalTarget() {
+            finished = s.settleGoals()
+            return .goals
+          }
+          s.owned = false
+          return .stop
+        }
+      }
+      switch step {
+      case .stop: return
+      case .item(.call(let effect)): effect()
+      case .item(.wake(let wake)):
+        if !wake() { storage.withLock { $0.running -= 1 } }
+      case .timer(let action): action()
+      case .goals: for goal in finished { goal.finish() }
+      }
+    }
+  }
+}
+
+extension Duration {
+  var nanoseconds: Int64 {
+    let (s, attoseconds) = components
+    return s * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}

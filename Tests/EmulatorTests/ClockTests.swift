@@ -1,0 +1,196 @@
+import Emulator
+import Geo
+import LocationTestSupport
+import Testing
+
+@Suite("EmulatorClock: deadlines in one queue, tasks one at a time, bounded waits")
+struct ClockTests {
+  @Test func timersFireInDeadlineOrderAndTiesInTheOrderTheyWereSet() async throws {
+    let clock = EmulatorClock()
+    let fired = Recorder<String>()
+    for (name, at) in [("c", 3), ("a", 1), ("b1", 2), ("b2", 2), ("d", 9)] {
+      clock.schedule(at: .init(offset: .seconds(at))) { fired.append("\(name)@\(clock.now.offset.seconds)") }
+    }
+    try await clock.advance(by: .seconds(5))
+    #expect(fired.all == ["a@1.0", "b1@2.0", "b2@2.0", "c@3.0"])
+    #expect(clock.now.offset == .seconds(5))
+    #expect(clock.pendingTimerCount == 1)
+  }
+
+  @Test func anAdvanceReturnsAfterWhatItsTimersSetOff() async throws {
+    let clock = EmulatorClock()
+    let log = Recorder<String>()
+    clock.schedule(after: .seconds(1)) {
+      log.append("timer")
+      clock.enqueue { log.append("effect") }
+      // A timer set by a timer, due before the target, fires in the same advance.
+      clock.schedule(after: .milliseconds(500)) { log.append("second timer") }
+    }
+    try await clock.advance(by: .seconds(2))
+    #expect(log.all == ["timer", "effect", "second timer"])
+  }
+
+  @Test func aTimerDueNowFiresOnTheNextStepNotBefore() async throws {
+    let clock = EmulatorClock()
+    let log = Recorder<String>()
+    clock.schedule(after: .zero) { log.append("due") }
+    #expect(log.all.isEmpty)
+    try await clock.runUntilIdle()
+    #expect(log.all == ["due"])
+    #expect(clock.now.offset == .zero)
+  }
+
+  @Test func aTaskStartedJustBeforeAnAdvanceIsWaitedFor() async throws {
+    // The pattern that stranded TestClock users: start the flow, advance at once.
+    for _ in 0..<200 {
+      let clock = EmulatorClock()
+      let woke = Recorder<Duration>()
+      clock.spawn("flow") {
+        try? await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
+        woke.append(clock.now.offset)
+      }
+      try await clock.advance(by: .seconds(1))
+      #expect(woke.all == [.seconds(1)])
+    }
+  }
+
+  @Test func aSleepingTaskIsWokenAtEachDeadlineAndTheAdvanceWaitsForItToSleepAgain() async throws {
+    let clock = EmulatorClock()
+    let ticks = Recorder<Double>()
+    let task = clock.spawn("ticker") {
+      for _ in 0..<5 {
+        try? await clock.sleep(until: clock.now.advanced(by: .seconds(1)))
+        ticks.append(clock.now.offset.seconds)
+      }
+    }
+    try await clock.advance(by: .milliseconds(3500))
+    #expect(ticks.all == [1, 2, 3])
+    try await clock.advance(by: .seconds(10))
+    #expect(ticks.all == [1, 2, 3, 4, 5])
+    #expect(task.isFinished)
+    #expect(clock.activeTaskCount == 0)
+  }
+
+  @Test func tasksWokenAtTheSameInstantRunOneAtATimeInWakeOrder() async throws {
+    var transcripts: Set<[String]> = []
+    for _ in 0..<50 {
+      let clock = EmulatorClock()
+      let log = Recorder<String>()
+      for name in ["a", "b", "c"] {
+        clock.spawn(name) {
+          for step in 0..<3 {
+            try? await clock.sleep(until: .init(offset: .seconds(step + 1)))
+            log.append("\(name)\(step) start")
+            try? await clock.runUntilIdle()  // lets everything queued before it run first
+            log.append("\(name)\(step) end")
+          }
+        }
+      }
+      try await clock.advance(by: .seconds(5))
+      transcripts.insert(log.all)
+    }
+    #expect(transcripts.count == 1)
+    // Queued work (a task yielding) runs before the next timer fires, even at the same instant.
+    #expect(transcripts.first?.prefix(4) == ["a0 start", "a0 end", "b0 start", "b0 end"])
+  }
+
+  @Test func advanceUntilMovesTimeOnlyAsFarAsTheTaskNeeds() async throws {
+    let clock = EmulatorClock()
+    clock.schedule(at: .init(offset: .seconds(100))) {}
+    let task = clock.spawn("flow") { () -> Duration in
+      try? await clock.sleep(until: .init(offset: .seconds(7)))
+      return clock.now.offset
+    }
+    let finishedAt = try await clock.advance(until: task)
+    #expect(finishedAt == .seconds(7))
+    #expect(clock.now.offset == .seconds(7))
+  }
+
+  @Test func aTaskNothingCanWakeIsAnErrorNotAHang() async throws {
+    let clock = EmulatorClock()
+    let waiter = ClockWaiterBox()
+    let task = clock.spawn("forever") { await waiter.waitForever(on: clock) }
+    await #expect(throws: EmulatorClockError.self) { try await clock.advance(until: task) }
+    await #expect(throws: EmulatorClockError.self) { try await task.value }
+    task.cancel()
+    try await clock.runUntilIdle()
+    #expect(task.isFinished)
+  }
+
+  @Test func aTaskAwaitingSomethingElseStallsTheAdvanceWithinTheTimeout() async throws {
+    let clock = EmulatorClock(stallTimeout: .milliseconds(200))
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let task = clock.spawn("awaits a stream") {
+      for await _ in stream { break }
+    }
+    let started = ContinuousClock.now
+    do {
+      try await clock.advance(by: .seconds(1))
+      Issue.record("the advance should have stalled")
+    } catch {
+      #expect(error.code == .stalled)
+      #expect(error.message.contains("awaits a stream"))
+    }
+    #expect(ContinuousClock.now - started < .seconds(5))
+    continuation.finish()
+    try await task.value
+  }
+
+  @Test func aCancelledSleepThrowsAndLeavesNoTimer() async throws {
+    let clock = EmulatorClock()
+    let task = clock.spawn("sleeper") { () -> Bool in
+      do {
+        try await clock.sleep(until: .init(offset: .seconds(60)))
+        return false
+      } catch {
+        return error is CancellationError
+      }
+    }
+    try await clock.runUntilIdle()
+    #expect(clock.pendingTimerCount == 1)
+    task.cancel()
+    #expect(try await task.value == true)
+    #expect(clock.pendingTimerCount == 0)
+    #expect(clock.now.offset == .zero)
+  }
+
+  @Test func anUntrackedSleepPastItsDeadlineReturnsAtOnce() async throws {
+    let clock = EmulatorClock()
+    try await clock.advance(by: .seconds(3))
+    try await clock.sleep(until: .init(offset: .seconds(2)))
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @Test func aTaskCanAwaitAnother() async throws {
+    let clock = EmulatorClock()
+    let inner = clock.spawn("inner") { () -> Int in
+      try? await clock.sleep(until: .init(offset: .seconds(2)))
+      return 42
+    }
+    let outer = clock.spawn("outer") { () -> Int in (try? await inner.value) ?? -1 }
+    #expect(try await clock.advance(until: outer) == 42)
+    #expect(clock.now.offset == .seconds(2))
+  }
+
+  @Test func aRealTimeClockFiresItsTimersWhileItRuns() async throws {
+    let clock = EmulatorClock.realTime()
+    let fired = Recorder<Int>()
+    let driver = Task { await clock.run() }
+    clock.schedule(after: .milliseconds(30)) { fired.append(1) }
+    clock.schedule(after: .milliseconds(10)) { fired.append(0) }
+    // End to end on real time: bounded, with a clear message.
+    let deadline = ContinuousClock.now + .seconds(5)
+    while fired.all.count < 2 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(fired.all == [0, 1], "the real-time driver did not fire both timers within 5 s")
+    driver.cancel()
+    await driver.value
+  }
+}
+
+/// Something a task waits for that never comes (but can be cancelled).
+final class ClockWaiterBox: Sendable {
+  func waitForever(on clock: EmulatorClock) async {
+    let waiter = clock.makeWaiter(of: Void.self)
+    await waiter.wait(register: {}, onCancel: { if waiter.resolve(()) { clock.drive() } })
+  }
+}
