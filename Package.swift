@@ -17,8 +17,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     // The announcements server (locemu serve-announcements); no traits: no swift-configuration, no TLS.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -40,11 +38,7 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
-    .target(
-      name: "PermissionHandling",
-      dependencies: ["Emulator", "Geo", .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")]
-    ),
+    .target(name: "PermissionHandling", dependencies: ["Emulator", "Geo"]),
     .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
     .target(
       name: "AnnouncementServer",
@@ -53,13 +47,11 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
-    .target(name: "LocationTestSupport", dependencies: ["Geo", .product(name: "Clocks", package: "swift-clocks")]),
+    .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
     .executableTarget(
       name: "locemu",
       dependencies: [
         "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer",
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -75,13 +67,13 @@ let package = Package(
     .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "LocationTestSupport"]),
     .testTarget(
       name: "TracesTests",
-      dependencies: ["Traces", "Geo", "NMEA", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks")]
+      dependencies: ["Traces", "Geo", "NMEA", "Emulator", "LocationTestSupport"]
     ),
     .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces", "LocationTestSupport"]),
     .testTarget(
       name: "PermissionTests",
       dependencies: [
-        "Emulator", "PermissionHandling", "Geo", "LocationTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+        "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
       ]
     ),
     .executableTarget(
@@ -93,7 +85,6 @@ let package = Package(
       name: "PetMapTests",
       dependencies: [
         "PetMap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
-        .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
     .testTarget(name: "LocEmuCLITests", dependencies: ["LocationTestSupport"], resources: [.copy("Fixtures")]),

@@ -1,6 +1,5 @@
-public import Clocks
-public import Geo
-public import Foundation
+import Geo
+import Foundation
 
 /// Collects what a callback or stream reports, for later inspection; safe from any thread.
 public final class Recorder<Value: Sendable>: Sendable {
@@ -12,117 +11,20 @@ public final class Recorder<Value: Sendable>: Sendable {
   public var last: Value? { values.withLock { $0.last } }
 }
 
-/// Waits (on the real clock, at most `limit`) until `condition` holds; returns whether it did.
+/// Waits on the real clock, at most `limit`, until `condition` holds; returns whether it did.
 ///
-/// For tests that wait for other tasks or threads: the bound keeps a broken condition from
-/// hanging the suite, and the result is what the test should `#expect`.
+/// Only for end-to-end tests of real processes and servers (a server that reports its port, a
+/// gpsd that delivers): the bound keeps a broken condition from hanging the suite, and the
+/// result is what the test should `#expect`, with a message. Tests of the emulator itself use
+/// the phone's clock (`advance`, `runUntilIdle`) and never wait on real time.
 @discardableResult
 public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + limit
   while ContinuousClock.now < deadline {
     if await condition() { return true }
-    await Task.yield()
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return await condition()
-}
-
-/// Lets tasks started by the code under test run up to their next suspension
-/// (yields, and short real pauses so that other threads get to run under load).
-public func settle() async {
-  for _ in 0..<3 {
-    for _ in 0..<20 { await Task.yield() }
     try? await Task.sleep(for: .milliseconds(2))
   }
-}
-
-/// Waits until something sleeps on `clock` (a prompt's answer, a timer), so that advancing
-/// the clock wakes it: `TestClock` does not wake a sleep registered after its advance.
-public func untilSleeping(_ clock: TestClock<Duration>) async {
-  await waitUntil {
-    do {
-      try await clock.checkSuspension()
-      return false
-    } catch {
-      return true
-    }
-  }
-}
-
-/// A location source the test drives by hand: every ``send(_:)`` reaches every iteration
-/// running at that moment (as a GPS reaches every listener); ``finish()`` ends them all.
-/// A fix sent while nobody iterates is gone, as on a device.
-public final class ManualLocationSource: LocationSource {
-  private struct State {
-    var listeners: [Int: AsyncStream<LocationFix>.Continuation] = [:]
-    var next = 0
-    var finished = false
-  }
-
-  private let state = Locked(State())
-
-  public init() {}
-
-  /// How many iterations are listening now.
-  public var listenerCount: Int { state.withLock { $0.listeners.count } }
-
-  public func send(_ fix: LocationFix) {
-    for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(fix) }
-  }
-
-  /// Sends a 2D fix at `coordinate`, stamped `timestamp`.
-  public func send(_ coordinate: Coordinate, at timestamp: Date? = nil) {
-    send(LocationFix(timestamp: timestamp, mode: .twoD, coordinate: coordinate, horizontalAccuracy: 5))
-  }
-
-  public func finish() {
-    let listeners = state.withLock { s in
-      s.finished = true
-      return Array(s.listeners.values)
-    }
-    for listener in listeners { listener.finish() }
-  }
-
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncStream<LocationFix>.Iterator
-    public mutating func next() async throws -> LocationFix? { await base.next(isolation: #isolation) }
-  }
-
-  public func makeAsyncIterator() -> AsyncIterator {
-    let (stream, continuation) = AsyncStream.makeStream(of: LocationFix.self)
-    let finished = state.withLock { s -> Bool in
-      guard !s.finished else { return true }
-      let id = s.next
-      s.next += 1
-      s.listeners[id] = continuation
-      continuation.onTermination = { [weak self] _ in
-        self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
-      }
-      return false
-    }
-    if finished { continuation.finish() }
-    return AsyncIterator(base: stream.makeAsyncIterator())
-  }
-}
-
-/// Runs `call` in a task and advances `clock` by `step` until it returns (at most `limit` of real
-/// time, see ``waitUntil(_:_:)``); then its result. For calls that wait on the clock (a prompt's
-/// answer, the next fix of a source) when the test does not know how far to advance.
-public func advancing<T: Sendable>(
-  _ clock: TestClock<Duration>, by step: Duration, limit: Duration = .seconds(10),
-  _ call: @escaping @Sendable () async -> T
-) async -> T {
-  let done = Recorder<Bool>()
-  let task = Task {
-    let value = await call()
-    done.append(true)
-    return value
-  }
-  await waitUntil(limit) {
-    await clock.advance(by: step)
-    return !done.all.isEmpty
-  }
-  return await task.value
+  return await condition()
 }
 
 /// A small deterministic random generator (SplitMix64), for property tests whose failures

@@ -2,11 +2,15 @@
 //
 //   permission-benchmark [SUBSCRIBERS] [CHANGES]
 //
-// 1. Flood: CHANGES status changes published back to back through a PermissionEmulator
-//    to SUBSCRIBERS subscribers; prints changes/s published and deliveries/s (a lagging
-//    subscriber keeps only the newest value, so it receives fewer than CHANGES).
-// 2. Paced: one change every millisecond; prints the latency from a change to its delivery
-//    at each subscriber (p50/p99/max), with no backlog.
+// 1. Flood: CHANGES status changes applied back to back to a phone (real-time clock) whose
+//    status stream has SUBSCRIBERS consumer tasks; prints changes/s applied, deliveries
+//    (values the consumers took: a lagging consumer keeps only the newest status, so it takes
+//    fewer than CHANGES) and deliveries/s, and the time until every consumer holds the final
+//    status.
+// 2. The same changes to SUBSCRIBERS synchronous observers (`EmulatedPhone.observe`): every
+//    observer sees every change, in order.
+// 3. Paced: one change every millisecond; the latency from a change to its delivery at each
+//    consumer task (p50/p99/max), with no backlog.
 import Emulator
 import Foundation
 import Synchronization
@@ -19,17 +23,14 @@ let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let subscribers = arguments.first ?? 1000
 let changes = arguments.dropFirst().first ?? 10_000
 
-struct Stamped: Sendable, Equatable {
-  var sequence: Int
-  var at: ContinuousClock.Instant
-}
+func seconds(_ d: Duration) -> Double { d / .seconds(1) }
 
-// 1. Flood, through the emulator's own status stream.
+// 1. Flood through the phone's status stream, to consumer tasks.
 do {
-  let os = PermissionEmulator(initial: PermissionState(appStatus: .denied), clock: ContinuousClock())
+  let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
   let deliveries = Atomic<Int>(0)
   let consumers = (0..<subscribers).map { _ in
-    let stream = os.statusUpdates()
+    let stream = phone.statusUpdates()
     return Task {
       for await status in stream {
         deliveries.add(1, ordering: .relaxed)
@@ -38,53 +39,62 @@ do {
     }
   }
   let start = ContinuousClock.now
-  for i in 0..<changes - 1 { await os.setAuthorization(i % 2 == 0 ? .authorizedWhenInUse : .denied) }
-  await os.setAuthorization(.authorizedAlways)
-  let published = ContinuousClock.now
+  for i in 0..<changes - 1 { phone.apply(.permission(i % 2 == 0 ? .authorizedWhenInUse : .denied)) }
+  phone.apply(.permission(.authorizedAlways))
+  let applied = ContinuousClock.now
   for c in consumers { await c.value }
   let done = ContinuousClock.now
-  let publishSeconds = (published - start) / .seconds(1)
-  let allSeconds = (done - start) / .seconds(1)
-  print(String(format: "flood, through the emulator: %d changes to %d subscribers: published at %.0f changes/s; all subscribers on the final status after %.3f s; %d deliveries (%.0f/s)",
-    changes, subscribers, Double(changes) / publishSeconds, allSeconds, deliveries.load(ordering: .relaxed),
-    Double(deliveries.load(ordering: .relaxed)) / allSeconds))
+  let delivered = deliveries.load(ordering: .relaxed)
+  print(
+    String(
+      format: "flood, %d status changes to %d consumer tasks: applied at %.0f changes/s; every consumer on the final status after %.3f s; "
+        + "%d deliveries, %.0f deliveries/s; %d subscribers left",
+      changes, subscribers, Double(changes) / seconds(applied - start), seconds(done - start), delivered,
+      Double(delivered) / seconds(done - start), phone.subscriberCount))
+  phone.shutdown()
 }
 
-// 1b. Flood straight into a Broadcaster from one thread (no actor hop per change).
+// 2. The same to synchronous observers.
 do {
-  let broadcaster = Broadcaster(0)
+  let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
   let deliveries = Atomic<Int>(0)
-  let consumers = (0..<subscribers).map { _ in
-    let stream = broadcaster.subscribe()
-    return Task {
-      for await value in stream {
-        deliveries.add(1, ordering: .relaxed)
-        if value == changes { break }
-      }
+  let observations = (0..<subscribers).map { _ in
+    phone.observe { event in
+      if case .stateChanged = event { deliveries.add(1, ordering: .relaxed) }
     }
   }
   let start = ContinuousClock.now
-  for value in 1...changes { broadcaster.publish(value) }
-  let published = ContinuousClock.now
-  for c in consumers { await c.value }
-  let done = ContinuousClock.now
-  print(String(format: "flood, Broadcaster direct: %d changes to %d subscribers: published at %.0f changes/s; all on the final value after %.3f s; %d deliveries",
-    changes, subscribers, Double(changes) / ((published - start) / .seconds(1)), (done - start) / .seconds(1),
-    deliveries.load(ordering: .relaxed)))
+  for i in 0..<changes - 1 { phone.apply(.permission(i % 2 == 0 ? .authorizedWhenInUse : .denied)) }
+  phone.apply(.permission(.authorizedAlways))
+  let elapsed = seconds(ContinuousClock.now - start)
+  let delivered = deliveries.load(ordering: .relaxed)
+  print(
+    String(
+      format: "flood, %d status changes to %d synchronous observers: %.0f changes/s, %d deliveries (all of them), %.0f deliveries/s",
+      changes, subscribers, Double(changes) / elapsed, delivered, Double(delivered) / elapsed))
+  for observation in observations { observation.cancel() }
+  phone.shutdown()
 }
 
-// 2. Paced latency, through a Broadcaster of stamped values (the emulator's fan-out primitive).
+// 3. Paced latency: one change every millisecond; each consumer measures from the newest change applied.
 do {
-  let broadcaster = Broadcaster(Stamped(sequence: 0, at: .now))
+  let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
   let paced = min(changes, 2000)
+  let latest = Mutex<(index: Int, at: ContinuousClock.Instant)>((0, .now))
   let consumers = (0..<subscribers).map { _ in
-    let stream = broadcaster.subscribe()
+    let stream = phone.statusUpdates()
     return Task {
       var latencies: [Double] = []
       latencies.reserveCapacity(paced)
-      for await value in stream {
-        if value.sequence > 0 { latencies.append((ContinuousClock.now - value.at) / .milliseconds(1)) }
-        if value.sequence == paced { break }
+      var last = 0
+      for await _ in stream {
+        let now = ContinuousClock.now
+        let (index, at) = latest.withLock { $0 }
+        if index > last {
+          latencies.append((now - at) / .milliseconds(1))
+          last = index
+        }
+        if last == paced { break }
       }
       return latencies
     }
@@ -93,11 +103,15 @@ do {
   let start = ContinuousClock.now
   for i in 1...paced {
     try await Task.sleep(until: start + .milliseconds(i), clock: .continuous)
-    broadcaster.publish(Stamped(sequence: i, at: .now))
+    latest.withLock { $0 = (i, .now) }
+    phone.apply(.permission(i % 2 == 0 ? .denied : .authorizedWhenInUse))
   }
   var all: [Double] = []
   for c in consumers { all += await c.value }
   all.sort()
-  print(String(format: "paced: %d changes 1 ms apart to %d subscribers: %d deliveries, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms",
-    paced, subscribers, all.count, percentile(all, 0.5), percentile(all, 0.99), all.last ?? .nan))
+  print(
+    String(
+      format: "paced: %d changes 1 ms apart to %d consumer tasks: %d deliveries, latency p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+      paced, subscribers, all.count, percentile(all, 0.5), percentile(all, 0.99), all.last ?? .nan))
+  phone.shutdown()
 }

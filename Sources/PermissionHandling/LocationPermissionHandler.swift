@@ -1,171 +1,185 @@
 public import Emulator
-public import Geo
-
-/// Why the app has no location, when it has none.
-public enum LocationUnavailableReason: String, Sendable, Hashable, Codable {
-  /// Location Services are off system-wide (the status reads `denied`).
-  case servicesDisabled
-  /// The user denied the app.
-  case denied
-  /// The app cannot be authorized (parental controls, device management).
-  case restricted
-  /// The user has not decided (a prompt was not shown or not answered).
-  case notDetermined
-  /// Authorized, but no location arrived in time.
-  case locationUnavailable
-}
-
-/// The outcome of ``LocationPermissionHandler/requestLocationWithPermissions()``.
-public struct LocationRequestResult: Sendable, Hashable {
-  public var status: LocationPermissionStatus
-  /// The location, when authorized and one arrived in time.
-  public var location: Coordinate?
-  /// Why there is no location; nil when there is one.
-  public var reason: LocationUnavailableReason?
-
-  public init(status: LocationPermissionStatus, location: Coordinate?, reason: LocationUnavailableReason?) {
-    self.status = status
-    self.location = location
-    self.reason = reason
-  }
-}
-
-/// What observers of ``LocationPermissionHandler`` are told.
-public struct PermissionChange: Sendable, Hashable {
-  public var status: LocationPermissionStatus
-  /// The status went from not authorized to authorized with this change.
-  public var didBecomeAuthorized: Bool
-  /// Why the app is not authorized (nil when it is); services off has its own reason.
-  public var reason: LocationUnavailableReason?
-
-  public var isAuthorized: Bool { status.isAuthorized && reason == nil }
-}
+import Foundation
+import Geo
 
 /// The reusable permission flow of the iOS app, on any ``LocationServiceProtocol``.
 ///
-/// - ``requestLocationWithPermissions()``: prompts when the status is
-///   `notDetermined`, then asks for one location.
-/// - ``checkPermissionStatusChange()``: the status now, and whether it became
-///   authorized since the last check.
-/// - ``startObservingLocationPermissionChanges(onStatusChange:)``: calls back on
-///   each change seen on the status stream *and* re-checks whenever the app
-///   returns to the foreground, so a change made in Settings while the app was
-///   away (when a real app is suspended and hears nothing) is caught on return.
+/// - ``requestLocationWithPermissions()``: prompts when the status is `notDetermined`, then
+///   asks for one location; the result carries the whole fix and the accuracy it was given
+///   under, or the reason there is none (``LocationUnavailableReason/revoked`` when permission
+///   went while it waited).
+/// - ``checkPermissionStatusChange()``: the status now, and whether it became authorized since
+///   the last check.
+/// - ``startObservingLocationPermissionChanges(onStatusChange:)``: calls back on each change
+///   of the status or of Location Services, *and* re-checks whenever the app returns to the
+///   foreground, so a change made in Settings while the app was away is caught on return.
 ///   Location Services off is reported as not authorized with reason
-///   ``LocationUnavailableReason/servicesDisabled``. Only changes are reported.
-/// - ``stopObservingLocationPermissionChanges()``: idempotent; once it has
-///   returned, no callback runs.
-public actor LocationPermissionHandler {
-  public nonisolated let service: any LocationServiceProtocol
-  private nonisolated let lifecycle: (any AppLifecycleProviding)?
-  private var lastStatus: LocationPermissionStatus?
-  private var lastReported: PermissionChange?
-  private var observers: [Task<Void, Never>] = []
-  private var callback: (@Sendable (PermissionChange) -> Void)?
-  private var generation = 0
+///   ``LocationUnavailableReason/servicesDisabled``. Only changes are reported;
+///   `didBecomeAuthorized` is true whenever the app goes from not authorized to authorized.
+/// - ``stopObservingLocationPermissionChanges()``: idempotent; no callback starts once it has
+///   returned.
+///
+/// On an ``EmulatedPhone``'s service the handler observes the phone synchronously: the
+/// callback runs on the phone's clock, in order with everything else, before the call that
+/// changed the permission (or the advance that fired it) returns. On another service it
+/// observes the service's streams from tasks of its own.
+public final class LocationPermissionHandler: Sendable {
+  public let service: any LocationServiceProtocol
+  private let lifecycle: (any AppLifecycleProviding)?
+  private let state = Locked(HandlerState())
+  /// Held while a callback runs, and taken by ``stopObservingLocationPermissionChanges()``, so
+  /// that no callback is still running once a stop from another thread has returned.
+  /// Recursive: a callback may stop the observation itself.
+  private let calling = NSRecursiveLock()
 
+  private struct HandlerState {
+    var machine = PermissionHandlerStateMachine()
+    var callback: (@Sendable (PermissionChange) -> Void)?
+    var observation: PhoneObservation?
+    var tasks: [Task<Void, Never>] = []
+    var generation = 0
+  }
+
+  /// - Parameters:
+  ///   - service: where permission and locations come from.
+  ///   - lifecycle: the app's lifecycle, for the return-to-foreground re-check (on a phone's
+  ///     service the phone's own lifecycle is used when this is nil).
   public init(service: any LocationServiceProtocol, lifecycle: (any AppLifecycleProviding)? = nil) {
     self.service = service
     self.lifecycle = lifecycle
   }
 
-  public var isObserving: Bool { callback != nil }
+  /// A handler on `phone`'s service.
+  public convenience init(phone: EmulatedPhone) { self.init(service: phone.service) }
+
+  public var isObserving: Bool { state.withLock { $0.callback != nil } }
 
   public func requestLocationWithPermissions() async -> LocationRequestResult {
     var status = await service.authorizationStatus
+    let accuracy = await service.accuracyAuthorization
     guard await service.locationServicesEnabled else {
-      return LocationRequestResult(status: status, location: nil, reason: .servicesDisabled)
+      return LocationRequestResult(status: status, fix: nil, accuracy: accuracy, reason: .servicesDisabled)
     }
     if status == .notDetermined { status = await service.requestWhenInUseAuthorization() }
-    lastStatus = status
+    state.withLock { $0.machine.flowSaw(status) }
     guard status.isAuthorized else {
-      return LocationRequestResult(status: status, location: nil, reason: await reason(for: status))
+      let reason = PermissionHandlerStateMachine.reason(status: status, servicesEnabled: await service.locationServicesEnabled)
+      return LocationRequestResult(status: status, fix: nil, accuracy: await service.accuracyAuthorization, reason: reason)
     }
-    let location = await service.requestLocation()
-    return LocationRequestResult(status: status, location: location, reason: location == nil ? .locationUnavailable : nil)
+    return await service.requestLocationResult()
   }
 
   public func checkPermissionStatusChange() async -> (status: LocationPermissionStatus, didBecomeAuthorized: Bool) {
     let status = await service.authorizationStatus
-    let was = lastStatus
-    lastStatus = status
-    return (status, status.isAuthorized && !(was?.isAuthorized ?? false) && was != nil)
+    return state.withLock { $0.machine.check(status: status) }
   }
 
   /// Starts observing; replaces an earlier observation. The first callback comes with the first change.
   public func startObservingLocationPermissionChanges(onStatusChange: @escaping @Sendable (PermissionChange) -> Void) async {
     stopObservingLocationPermissionChanges()
-    generation += 1
-    let token = generation
-    callback = onStatusChange
+    if let phone = (service as? LocationService)?.phone {
+      observe(phone, onStatusChange)
+      return
+    }
     let status = await service.authorizationStatus
-    lastStatus = status
-    lastReported = PermissionChange(status: status, didBecomeAuthorized: false, reason: await reason(for: status))
-    // Both triggers go through one stream, handled one at a time, so callbacks keep their order.
-    let (triggers, sink) = AsyncStream.makeStream(of: LocationPermissionStatus?.self)
-    let statuses = service.authorizationStatusStream
-    let servicesSwitches = service.locationServicesStream
-    let feeders = [
-      Task {
-        for await status in statuses { sink.yield(status) }
-      },
-      Task {
-        // A services switch can leave the status as it was (denied → denied) but changes the reason.
-        for await _ in servicesSwitches { sink.yield(nil) }
-      },
-      Task { [lifecycle] in
-        guard let lifecycle else { return }
-        var previous: AppState?
-        for await state in lifecycle.appStateUpdates() {
-          // nil: re-check (the app came back to the foreground).
-          if state == .foreground && previous == .background { sink.yield(nil) }
-          previous = state
-        }
-      },
-    ]
-    observers.append(contentsOf: feeders)
-    observers.append(
-      Task {
-        for await trigger in triggers {
-          guard !Task.isCancelled else { break }
-          if let status = trigger {
-            await self.report(status, token: token)
-          } else {
-            await self.report(await self.service.authorizationStatus, token: token)
-          }
-        }
-        for feeder in feeders { feeder.cancel() }
-      })
+    let servicesEnabled = await service.locationServicesEnabled
+    let token = state.withLock { s in
+      s.generation += 1
+      s.callback = onStatusChange
+      s.machine.startObserving(status: status, servicesEnabled: servicesEnabled)
+      return s.generation
+    }
+    observeStreams(token: token)
   }
 
   public func stopObservingLocationPermissionChanges() {
-    generation += 1
-    callback = nil
-    for task in observers { task.cancel() }
-    observers.removeAll()
-  }
-
-  private func report(_ status: LocationPermissionStatus, token: Int) async {
-    let reason = await reason(for: status)
-    // Checked again after the awaits: a stop in between wins.
-    guard token == generation, let callback else { return }
-    let was = lastStatus
-    lastStatus = status
-    let change = PermissionChange(
-      status: status, didBecomeAuthorized: status.isAuthorized && reason == nil && !(was?.isAuthorized ?? false),
-      reason: reason)
-    guard change.status != lastReported?.status || change.reason != lastReported?.reason else { return }
-    lastReported = change
-    callback(change)
-  }
-
-  private func reason(for status: LocationPermissionStatus) async -> LocationUnavailableReason? {
-    if !(await service.locationServicesEnabled) { return .servicesDisabled }
-    switch status {
-    case .authorizedWhenInUse, .authorizedAlways: return nil
-    case .denied: return .denied
-    case .restricted: return .restricted
-    case .notDetermined: return .notDetermined
+    calling.lock()
+    defer { calling.unlock() }
+    let (observation, tasks) = state.withLock { s in
+      s.generation += 1
+      s.callback = nil
+      s.machine.stopObserving()
+      defer {
+        s.observation = nil
+        s.tasks.removeAll()
+      }
+      return (s.observation, s.tasks)
     }
+    observation?.cancel()
+    for task in tasks { task.cancel() }
+  }
+
+  /// On a phone: every change of the permission state, synchronously, in the phone's order.
+  private func observe(_ phone: EmulatedPhone, _ callback: @escaping @Sendable (PermissionChange) -> Void) {
+    state.withLock { s in
+      s.generation += 1
+      s.callback = callback
+      let now = phone.state
+      s.machine.startObserving(status: now.status, servicesEnabled: now.servicesEnabled)
+    }
+    let observation = phone.observe { [weak self] event in
+      guard case .stateChanged(_, let to) = event else { return }
+      self?.report(status: to.status, servicesEnabled: to.servicesEnabled, token: nil)
+    }
+    let stale = state.withLock { s -> Bool in
+      guard s.callback != nil else { return true }
+      s.observation = observation
+      return false
+    }
+    if stale { observation.cancel() }
+  }
+
+  /// On another service: the status stream, the services switch and the return to the
+  /// foreground, through one stream handled in order.
+  private func observeStreams(token: Int) {
+    let (triggers, sink) = AsyncStream.makeStream(of: Void.self)
+    let statuses = service.authorizationStatusStream
+    let switches = service.locationServicesStream
+    let lifecycle = self.lifecycle
+    let feeders = [
+      Task {
+        for await _ in statuses { sink.yield() }
+      },
+      Task {
+        // A services switch can leave the status as it was (denied → denied) but changes the reason.
+        for await _ in switches { sink.yield() }
+      },
+      Task {
+        guard let lifecycle else { return }
+        var previous: AppState?
+        for await app in lifecycle.appStateUpdates() {
+          if app == .foreground && previous == .background { sink.yield() }
+          previous = app
+        }
+      },
+    ]
+    let service = self.service
+    let consumer = Task { [weak self] in
+      for await _ in triggers {
+        guard !Task.isCancelled else { break }
+        let status = await service.authorizationStatus
+        let servicesEnabled = await service.locationServicesEnabled
+        self?.report(status: status, servicesEnabled: servicesEnabled, token: token)
+      }
+      for feeder in feeders { feeder.cancel() }
+    }
+    let stale = state.withLock { s -> Bool in
+      guard s.generation == token else { return true }
+      s.tasks = feeders + [consumer]
+      return false
+    }
+    if stale { for task in feeders + [consumer] { task.cancel() } }
+  }
+
+  private func report(status: LocationPermissionStatus, servicesEnabled: Bool, token: Int?) {
+    calling.lock()
+    defer { calling.unlock() }
+    let call: (@Sendable (PermissionChange) -> Void, PermissionChange)? = state.withLock { s in
+      guard token == nil || token == s.generation, let callback = s.callback,
+        let change = s.machine.observed(status: status, servicesEnabled: servicesEnabled)
+      else { return nil }
+      return (callback, change)
+    }
+    if let (callback, change) = call { callback(change) }
   }
 }

@@ -59,77 +59,77 @@ extension TranscriptLine.Member {
 }
 
 /// What a scenario drives beyond the permission system (the map features): started once the
-/// handler observes, told of every scenario event after the runner applied it, stopped before
-/// the `end` line. It reports through `emit` (event name and members), on the runner's timeline.
+/// handler observes, told of every scenario event after the runner's line for it (on the
+/// phone's clock, synchronously), stopped before the `end` line. It reports through `emit`
+/// (event name and members), on the runner's timeline.
 public protocol ScenarioApp: Sendable {
   func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async
-  func handle(_ event: ScenarioEvent) async
+  func handle(_ event: ScenarioEvent)
   func stop() async
 }
 
-/// Runs a ``Scenario`` against a ``PermissionEmulator``, a ``LocationService`` and a
-/// ``LocationPermissionHandler`` on one clock, and reports everything as transcript lines.
+/// Runs a ``Scenario`` on an ``EmulatedPhone`` and a ``LocationPermissionHandler``, and reports
+/// everything as transcript lines, in the phone's order.
+///
+/// The scenario's steps are timers on the phone's clock, set before the source starts, so at
+/// any instant a step comes before the source's fix. The app's calls (`authorize`, `request`,
+/// `locate`) are tasks the clock runs one at a time. On a virtual clock the whole run is a
+/// function of the scenario: the same transcript every time.
 ///
 /// Lines: `start` and `end` (the state), one per scenario event (the state it produced),
-/// `prompt`/`promptAnswered`/`promptDismissed`/`allowOnceExpired` from the emulator,
-/// `statusChange` from the handler's observer, `fix` for every fix `locations()`
-/// delivered, and `authorizeResult`, `requestResult`, `locateResult` when the
-/// app's calls return (`result`: a fix record or null).
-public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Duration {
+/// `prompt`/`promptAnswered`/`promptDismissed`/`allowOnceExpired` from the operating system,
+/// `statusChange` from the handler's observer, `fix` for every fix the app's continuous stream
+/// got, and `authorizeResult`, `requestResult`, `locateResult` when the app's calls return
+/// (`result`: a fix record or null). Calls still waiting at the end are cancelled and report
+/// before the `end` line.
+public final class ScenarioRunner: Sendable {
   public let scenario: Scenario
-  public let emulator: PermissionEmulator<C>
-  public let service: LocationService<C>
+  public let phone: EmulatedPhone
   public let handler: LocationPermissionHandler
-  public let clock: C
-  private let emit: @Sendable (TranscriptLine) -> Void
-  private let origin: Locked<C.Instant?> = Locked(nil)
-  private let calls = Locked<[Task<Void, Never>]>([])
-  private let app = Locked<(any ScenarioApp)?>(nil)
-  /// Whether `fix` lines are written for the fixes `locations()` delivers.
+  public var clock: EmulatorClock { phone.clock }
+  /// Whether `fix` lines are written for the fixes the app's stream gets.
   public let reportFixes: Bool
+  private let emit: @Sendable (TranscriptLine) -> Void
+  private let app = Locked<(any ScenarioApp)?>(nil)
+  private let calls = Locked<[ClockTask<Void>]>([])
 
+  /// - Parameters:
+  ///   - source: where the phone's positions come from (started when the run starts).
+  ///   - clock: a virtual clock (instant, deterministic) or a real-time one.
   public init(
-    scenario: Scenario, source: any LocationSource, clock: C, requestTimeout: Duration = .seconds(10),
+    scenario: Scenario, source: PhoneSource, clock: EmulatorClock, requestTimeout: Duration = .seconds(10),
     reducedAccuracy: ReducedAccuracy = ReducedAccuracy(), reportFixes: Bool = true,
     emit: @escaping @Sendable (TranscriptLine) -> Void
   ) {
-    self.reportFixes = reportFixes
     self.scenario = scenario
-    self.clock = clock
+    self.reportFixes = reportFixes
     self.emit = emit
-    let relay = Locked<(@Sendable (PermissionEvent) -> Void)?>(nil)
-    emulator = PermissionEmulator(
-      initial: scenario.initial, promptAnswer: scenario.promptAnswer,
-      promptDelay: .milliseconds(Int64((scenario.promptDelay * 1000).rounded())), clock: clock,
-      onEvent: { event in relay.withLock { $0 }?(event) })
-    service = LocationService(emulator: emulator, source: source, requestTimeout: requestTimeout, reducedAccuracy: reducedAccuracy)
-    handler = LocationPermissionHandler(service: service, lifecycle: emulator)
-    relay.withLock { $0 = { [weak self] event in self?.emulatorEvent(event) } }
-  }
-
-  private var elapsed: Duration {
-    let now = clock.now
-    let start = origin.withLock { origin in
-      if origin == nil { origin = now }
-      return origin!
-    }
-    return start.duration(to: now)
+    phone = EmulatedPhone(
+      EmulatedPhone.Configuration(
+        name: "scenario", permission: scenario.initial, promptAnswer: scenario.promptAnswer,
+        promptDelay: .milliseconds(Int64((scenario.promptDelay * 1000).rounded())), requestTimeout: requestTimeout,
+        reducedAccuracy: reducedAccuracy, source: source, startsSource: false),
+      clock: clock)
+    handler = LocationPermissionHandler(phone: phone)
   }
 
   private func line(_ event: String, _ members: [TranscriptLine.Member] = []) {
-    emit(TranscriptLine(t: elapsed, event: event, members: members))
+    emit(TranscriptLine(t: phone.elapsed, event: event, members: members))
   }
 
-  /// Runs the scenario's timeline, then `control`'s events (applied when they arrive) until it ends,
-  /// and stops at ``Scenario/end`` (or when `control` ends, if later).
+  /// Runs the scenario's timeline, and `control`'s events (applied as they arrive, on a
+  /// real-time clock) until it ends; stops at ``Scenario/end`` (or when `control` ends, if later).
   ///
   /// With an `app`, the app is started after the handler observes and before the first event,
   /// handles every event after the runner, and is stopped before the `end` line.
-  public func run(control: AsyncStream<ScenarioEvent>? = nil, app: (any ScenarioApp)? = nil) async {
+  ///
+  /// - Throws: ``EmulatorClockError`` when the virtual clock stalls (a task of the app awaited
+  ///   something other than the phone).
+  public func run(control: AsyncStream<ScenarioEvent>? = nil, app: (any ScenarioApp)? = nil) async throws(EmulatorClockError) {
     self.app.withLock { $0 = app }
-    let start = clock.now
-    origin.withLock { $0 = start }
-    line("start", TranscriptLine.Member.state(emulator.state))
+    let start = phone.startedAt
+    line("start", TranscriptLine.Member.state(phone.state))
+    let observation = phone.observe { [weak self] event in self?.phoneEvent(event) }
     await handler.startObservingLocationPermissionChanges { [weak self] change in
       var members: [TranscriptLine.Member] = [
         .string("status", change.status.rawValue), .bool("authorized", change.isAuthorized),
@@ -138,89 +138,103 @@ public final class ScenarioRunner<C: Clock>: Sendable where C.Duration == Durati
       if let reason = change.reason { members.append(.string("reason", reason.rawValue)) }
       self?.line("statusChange", members)
     }
-    let fixes = await service.locations()
-    let fixTask = Task {
-      for await fix in fixes where self.reportFixes { self.line("fix", TranscriptLine.Member.members(of: fix)) }
-    }
     await app?.start(emit: { [weak self] event, members in self?.line(event, members) })
-    let controlTask = control.map { control in
-      Task {
-        for await event in control { await self.apply(event) }
-      }
-    }
+    // The steps, then the end, then the source: at any instant, a step comes before the
+    // source's fix, and the source stops at the end before a fix due then.
     for step in scenario.steps {
-      do {
-        try await clock.sleep(until: start.advanced(by: .milliseconds(Int64((step.at * 1000).rounded()))), tolerance: nil)
-      } catch {
-        break
+      clock.schedule(at: start.advanced(by: .milliseconds(Int64((step.at * 1000).rounded())))) { [weak self] in
+        self?.apply(step.event)
       }
-      await apply(step.event)
     }
-    try? await clock.sleep(until: start.advanced(by: .milliseconds(Int64((scenario.end * 1000).rounded()))), tolerance: nil)
-    if let controlTask { await controlTask.value }
+    let end = start.advanced(by: .milliseconds(Int64((scenario.end * 1000).rounded())))
+    clock.schedule(at: end) { [phone] in phone.stopSource() }
+    phone.startSource()
+    var failure: EmulatorClockError?
+    if clock.isVirtual {
+      do {
+        try await clock.advance(to: end)
+      } catch {
+        failure = error
+      }
+    } else {
+      let controlTask = control.map { control in
+        Task {
+          for await event in control { self.apply(event) }
+        }
+      }
+      try? await clock.sleep(until: end)
+      if let controlTask { await controlTask.value }
+    }
     await app?.stop()
-    await handler.stopObservingLocationPermissionChanges()
-    fixTask.cancel()
+    handler.stopObservingLocationPermissionChanges()
+    observation.cancel()
     // Calls still waiting (a prompt never answered, a request for a fix) end now, before the end line.
     let pending = calls.withLock { $0 }
     for task in pending { task.cancel() }
-    for task in pending { await task.value }
-    line("end", TranscriptLine.Member.state(emulator.state))
+    if clock.isVirtual {
+      do {
+        try await clock.runUntilIdle()
+      } catch {
+        failure = failure ?? error
+      }
+    } else {
+      for task in pending { _ = try? await task.value }
+    }
+    line("end", TranscriptLine.Member.state(phone.state))
+    if let failure { throw failure }
   }
 
-  /// Applies one event now.
-  public func apply(_ event: ScenarioEvent) async {
-    switch event {
-    case .permission(let status): await emulator.setAuthorization(status)
-    case .services(let on): await emulator.setServicesEnabled(on)
-    case .accuracy(let accuracy): await emulator.setAccuracy(accuracy)
-    case .background: await emulator.setAppState(.background)
-    case .foreground: await emulator.setAppState(.foreground)
-    case .fix(let available): await service.setSourcePaused(!available)
-    case .answer(let answer): await emulator.answerPrompt(answer)
-    case .authorize, .request, .locate, .tap, .back, .swipeBack, .retry: break
-    }
-    line(event.description, TranscriptLine.Member.state(emulator.state))
-    if let app = app.withLock({ $0 }) { await app.handle(event) }
+  /// Applies one event now (on the clock's loop, or from a control thread).
+  public func apply(_ event: ScenarioEvent) {
+    // Settings and inputs: the phone applies them, and its `applied` event writes the line.
+    if phone.apply(event) { return }
+    line(event.description, TranscriptLine.Member.state(phone.state))
+    app.withLock { $0 }?.handle(event)
     switch event {
     case .authorize:
-      call {
-        let status = await self.service.requestWhenInUseAuthorization()
+      call("authorize") {
+        let status = await self.phone.requestWhenInUseAuthorization()
         self.line("authorizeResult", [.string("status", status.rawValue)])
       }
     case .request:
-      call {
-        let fix = await self.service.requestFix()
-        self.line("requestResult", [.fix("result", fix)])
+      call("request") {
+        let result = await self.phone.requestLocationResult()
+        self.line("requestResult", [.fix("result", result.fix)])
       }
     case .locate:
-      call {
+      call("locate") {
         let result = await self.handler.requestLocationWithPermissions()
         var members: [TranscriptLine.Member] = [.string("status", result.status.rawValue)]
         if let reason = result.reason { members.append(.string("reason", reason.rawValue)) }
-        let fix = result.location.map { LocationFix(mode: .twoD, coordinate: $0) }
-        members.append(.fix("result", fix))
+        members.append(.fix("result", result.fix))
         self.line("locateResult", members)
       }
     default: break
     }
   }
 
-  private func call(_ body: @escaping @Sendable () async -> Void) {
-    let task = Task { await body() }
+  private func call(_ name: String, _ body: @escaping @Sendable () async -> Void) {
+    let task = phone.start(name, body)
     calls.withLock { $0.append(task) }
   }
 
-  private func emulatorEvent(_ event: PermissionEvent) {
+  private func phoneEvent(_ event: PhoneEvent) {
     switch event {
-    case .promptShown(let answer, let delay):
+    case .permission(.promptShown(let answer, let delay)):
       line("prompt", [.string("answer", answer.rawValue)] + (answer == .none ? [] : [.seconds("delay", delay)]))
-    case .promptAnswered(let answer, let status):
+    case .permission(.promptAnswered(let answer, let status)):
       line("promptAnswered", [.string("answer", answer.rawValue), .string("status", status.rawValue)])
-    case .promptDismissed(let status):
+    case .permission(.promptDismissed(let status)):
       line("promptDismissed", [.string("status", status.rawValue)])
-    case .allowOnceExpired:
+    case .permission(.allowOnceExpired):
       line("allowOnceExpired", [.string("status", LocationPermissionStatus.notDetermined.rawValue)])
+    case .applied(let applied, let state):
+      line(applied.description, TranscriptLine.Member.state(state))
+      app.withLock { $0 }?.handle(applied)
+    case .location(let fix):
+      if reportFixes { line("fix", TranscriptLine.Member.members(of: fix)) }
+    case .stateChanged, .sourceFix, .sourceEnded:
+      break
     }
   }
 }

@@ -16,30 +16,32 @@ public import PermissionHandling
 /// every push or pop (`screen`, `action`, `trigger`, `stack`); `fullscreenMap` when the map is
 /// shown (`center`, `centeredOnUser`, `zoom`, `title`, `legend`); `tapIgnored` (`preview`,
 /// `reason`); `log` for the debugging output (the tap callback, backend errors, failures).
-public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Duration {
-  public let landing: LandingPageViewModel<C>
-  public let navigation: NavigationCoordinator<C>
+public final class MapFeaturesApp: ScenarioApp {
+  public let landing: LandingPageViewModel
+  public let navigation: NavigationCoordinator
   public let viewportStore = ViewportStore()
   private let emitter = Locked<(@Sendable (String, [TranscriptLine.Member]) -> Void)?>(nil)
 
   /// - Parameters:
-  ///   - handler: the permission handler the preview reads and observes.
+  ///   - phone: the phone the app runs on.
+  ///   - handler: the permission handler the preview reads and observes (its own on the phone when nil).
   ///   - repository: where pins come from (nil: none).
   ///   - snapshotter: renders the preview (nil: no image).
   ///   - defaultRegion: where the fullscreen map opens without a location or permission.
   ///   - screenSize: the fullscreen map view's size, points.
   public init(
-    handler: LocationPermissionHandler, repository: (any AnnouncementRepository)?, snapshotter: (any MapSnapshotting)?,
-    clock: C, strings: MapStrings = MapStrings(), defaultRegion: MapRegion = FullscreenMapViewModel.warsaw,
-    screenSize: ScreenSize = ScreenSize(width: 390, height: 844), radiusMeters: Double = 10_000
+    phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)?,
+    snapshotter: (any MapSnapshotting)?, strings: MapStrings = MapStrings(),
+    defaultRegion: MapRegion = FullscreenMapViewModel.warsaw, screenSize: ScreenSize = ScreenSize(width: 390, height: 844),
+    radiusMeters: Double = 10_000
   ) {
     let emitter = self.emitter
     let emit: @Sendable (String, [TranscriptLine.Member]) -> Void = { event, members in
       emitter.withLock { $0 }?(event, members)
     }
-    let navigationBox = Locked<NavigationCoordinator<C>?>(nil)
+    let navigationBox = Locked<NavigationCoordinator?>(nil)
     let preview = MapPreviewModel(
-      handler: handler, repository: repository, snapshotter: snapshotter, clock: clock, radiusMeters: radiusMeters,
+      phone: phone, handler: handler, repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
       strings: strings, onStateChange: { state in emit("preview", Self.members(of: state, radiusMeters: radiusMeters)) },
       onTap: { navigationBox.withLock { $0 }?.showFullscreenMap() },
       onGoToSettings: { emit("log", [.string("message", "go to settings")]) },
@@ -47,14 +49,11 @@ public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Dur
     landing = LandingPageViewModel(preview: preview)
     let store = viewportStore
     navigation = NavigationCoordinator(
-      landing: landing, clock: clock,
+      landing: landing, phone: phone,
       makeFullscreenMap: {
-        let location = await preview.userLocation
-        let service = handler.service
-        let status = await service.authorizationStatus
-        let granted = status.isAuthorized ? await service.locationServicesEnabled : false
+        let state = phone.state
         let model = FullscreenMapViewModel(
-          userLocation: location, permissionGranted: granted, defaultRegion: defaultRegion, size: screenSize,
+          userLocation: preview.userLocation, permissionGranted: state.isDelivering, defaultRegion: defaultRegion, size: screenSize,
           strings: strings, store: store)
         let viewport = model.viewport
         emit(
@@ -83,7 +82,7 @@ public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Dur
     await landing.preview.start()
   }
 
-  public func handle(_ event: ScenarioEvent) async {
+  public func handle(_ event: ScenarioEvent) {
     switch event {
     case .tap:
       guard navigation.topScreen == .landing else {
@@ -91,14 +90,14 @@ public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Dur
         return
       }
       let preview = landing.preview
-      if !(await preview.tap()) {
-        emit("tapIgnored", [.string("preview", await preview.state.name), .string("reason", "the preview is not showing the map")])
+      if !preview.tap() {
+        emit("tapIgnored", [.string("preview", preview.state.name), .string("reason", "the preview is not showing the map")])
       }
     case .back: if !navigation.back() { emit("backIgnored", [.string("screen", navigation.topScreen.rawValue)]) }
     case .swipeBack: if !navigation.swipeBack() { emit("backIgnored", [.string("screen", navigation.topScreen.rawValue)]) }
     case .retry:
       let preview = landing.preview
-      if !(await preview.retry()) { emit("retryIgnored", [.string("preview", await preview.state.name)]) }
+      if !preview.retry() { emit("retryIgnored", [.string("preview", preview.state.name)]) }
     case .background: navigation.fullscreenMap?.appStateChanged(.background)
     case .foreground: navigation.fullscreenMap?.appStateChanged(.foreground)
     default: break
@@ -106,7 +105,7 @@ public final class MapFeaturesApp<C: Clock>: ScenarioApp where C.Duration == Dur
   }
 
   public func stop() async {
-    await landing.preview.stop()
+    landing.preview.stop()
   }
 
   private func emit(_ event: String, _ members: [TranscriptLine.Member]) {

@@ -1,6 +1,6 @@
+public import Emulator
 public import Geo
 public import PermissionHandling
-import Emulator
 
 /// A pin on the map: the iOS app's `MapPreviewView.PinModel`, derived 1:1 from an ``Announcement``.
 /// Pins are equal when their ids are (FR: "compared by id").
@@ -76,224 +76,157 @@ public enum MapPreviewError: Error, Sendable, Hashable, CustomStringConvertible 
   }
 }
 
-/// The landing page's map preview, on the emulator (FR-001…FR-013 of the landing-page spec).
+/// The landing page's map preview on an ``EmulatedPhone`` (FR-001…FR-013 of the landing-page
+/// spec): the runtime of a ``MapPreviewStateMachine``.
 ///
 /// - Reads and observes permission through a ``LocationPermissionHandler`` (FR-005, FR-007)
 ///   and never asks for it (FR-013): not authorized, or Location Services off, shows
 ///   ``MapPreviewState/permissionRequired(message:)``; a later grant loads the map by itself.
-/// - Loading captures the user's location once (no live following), makes the region of
+/// - A load captures the user's location once (no live following), makes the region of
 ///   ``radiusMeters`` around it framed 16:9, fetches the pins with
 ///   ``AnnouncementListQuery/landingPageQuery(location:)`` (a backend error gives the map with
-///   no pins), and renders a snapshot when it has a snapshotter (a failed snapshot is an error).
-///   The whole load has ``loadTimeout`` (10 s) on the clock; past it the state is `error`.
+///   no pins), and renders a snapshot when it has a snapshotter (a failed snapshot is an
+///   error). It runs as a task of the phone's; its ``loadTimeout`` (10 s) is a timer on the
+///   phone's clock; past it the state is `error`.
 /// - ``tap()`` calls back only in the map state (FR-004a–c); ``retry()`` works in the error
 ///   state (FR-010); ``goToSettings()`` in the permission state.
 /// - Returning to the foreground re-checks permission (the handler's observation); a state
 ///   that is still valid is kept as it was.
 ///
-/// Every change of state is passed to `onStateChange` in order, from the actor.
-public actor MapPreviewModel<C: Clock> where C.Duration == Duration {
-  public nonisolated let handler: LocationPermissionHandler
-  public nonisolated let repository: (any AnnouncementRepository)?
-  public nonisolated let snapshotter: (any MapSnapshotting)?
-  public nonisolated let clock: C
-  public nonisolated let loadTimeout: Duration
-  public nonisolated let radiusMeters: Double
-  public nonisolated let strings: MapStrings
+/// Every change of state is passed to `onStateChange` in order, on the phone's clock: on a
+/// virtual clock, by the time an advance (or the call that caused it) returns.
+public final class MapPreviewModel: Sendable {
+  public let phone: EmulatedPhone
+  public let handler: LocationPermissionHandler
+  public let repository: (any AnnouncementRepository)?
+  public let snapshotter: (any MapSnapshotting)?
+  public let radiusMeters: Double
+  public let strings: MapStrings
+  public var loadTimeout: Duration { core.withLock { $0.machine.loadTimeout } }
 
-  public private(set) var state: MapPreviewState = .loading
-  /// The location captured by the last successful load.
-  public private(set) var userLocation: Coordinate?
-  /// The snapshot of the last successful load (with a snapshotter).
-  public private(set) var snapshot: MapSnapshot?
-  /// Why the last load failed (nil after a success).
-  public private(set) var lastError: MapPreviewError?
-  /// How many loads were started (tests check that a round trip does not reload).
-  public private(set) var loadCount = 0
-  /// How many taps reached the callback.
-  public private(set) var tapCount = 0
-
+  private let core: Locked<PreviewCore>
   private let onStateChange: @Sendable (MapPreviewState) -> Void
   private let onTap: @Sendable () -> Void
   private let onGoToSettings: @Sendable () -> Void
   private let log: @Sendable (String) -> Void
-  private var loadTask: Task<Void, Never>?
-  private var observer: Task<Void, Never>?
-  private var generation = 0
-  private var started = false
+
+  private struct PreviewCore {
+    var machine: MapPreviewStateMachine
+    var loads: [UInt64: CancellationHandle] = [:]
+    var timers: [UInt64: EmulatorClock.Timer] = [:]
+  }
 
   /// - Parameters:
-  ///   - handler: the permission handler the preview reads and observes.
+  ///   - phone: the phone the preview runs on (its clock, its tasks).
+  ///   - handler: the permission handler the preview reads and observes (a handler of its own
+  ///     on the phone when nil).
   ///   - repository: where pins come from; nil: a map without pins.
   ///   - snapshotter: renders the preview image; nil: no image is made.
-  ///   - clock: the clock of the load timeout.
   ///   - onTap: called when the loaded map is tapped (the landing page's callback).
   ///   - log: debugging output (the tap is logged, FR-004b; so are backend errors).
   public init(
-    handler: LocationPermissionHandler, repository: (any AnnouncementRepository)? = nil,
-    snapshotter: (any MapSnapshotting)? = nil, clock: C, loadTimeout: Duration = .seconds(10),
-    radiusMeters: Double = 10_000, strings: MapStrings = MapStrings(),
-    onStateChange: @escaping @Sendable (MapPreviewState) -> Void = { _ in },
+    phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)? = nil,
+    snapshotter: (any MapSnapshotting)? = nil, loadTimeout: Duration = .seconds(10), radiusMeters: Double = 10_000,
+    strings: MapStrings = MapStrings(), onStateChange: @escaping @Sendable (MapPreviewState) -> Void = { _ in },
     onTap: @escaping @Sendable () -> Void = {}, onGoToSettings: @escaping @Sendable () -> Void = {},
     log: @escaping @Sendable (String) -> Void = { print($0) }
   ) {
-    self.handler = handler
+    self.phone = phone
+    self.handler = handler ?? LocationPermissionHandler(phone: phone)
     self.repository = repository
     self.snapshotter = snapshotter
-    self.clock = clock
-    self.loadTimeout = loadTimeout
     self.radiusMeters = radiusMeters
     self.strings = strings
     self.onStateChange = onStateChange
     self.onTap = onTap
     self.onGoToSettings = onGoToSettings
     self.log = log
+    core = Locked(PreviewCore(machine: MapPreviewStateMachine(loadTimeout: loadTimeout, strings: strings)))
   }
 
-  /// Starts: reads the permission now (loading when authorized), then observes its changes.
-  /// Calling it again does nothing.
+  public var state: MapPreviewState { core.withLock { $0.machine.state } }
+  /// The location captured by the last successful load.
+  public var userLocation: Coordinate? { core.withLock { $0.machine.loaded?.location } }
+  /// The snapshot of the last successful load (with a snapshotter).
+  public var snapshot: MapSnapshot? { core.withLock { $0.machine.loaded?.snapshot } }
+  /// Why the last load failed (nil after a success).
+  public var lastError: MapPreviewError? { core.withLock { $0.machine.lastError } }
+  /// How many loads were started (tests check that a round trip does not reload).
+  public var loadCount: Int { core.withLock { $0.machine.loadCount } }
+  /// How many taps reached the callback.
+  public var tapCount: Int { core.withLock { $0.machine.tapCount } }
+
+  /// Starts: observes permission, and loads when authorized now. Calling it again does nothing.
   public func start() async {
-    guard !started else { return }
-    started = true
-    let (changes, sink) = AsyncStream.makeStream(of: PermissionChange.self)
-    await handler.startObservingLocationPermissionChanges { change in sink.yield(change) }
-    observer = Task { [weak self] in
-      for await change in changes {
-        await self?.permissionChanged(authorized: change.isAuthorized)
-      }
+    await handler.startObservingLocationPermissionChanges { [weak self] change in
+      self?.handle { $0.permissionChanged(authorized: change.isAuthorized) }
     }
-    let service = handler.service
-    let status = await service.authorizationStatus
-    let authorized = status.isAuthorized ? await service.locationServicesEnabled : false
-    if authorized { beginLoad() } else { set(.permissionRequired(message: strings.permissionRequiredMessage)) }
+    let authorized = await handler.service.authorizationStatus.isAuthorized ? await handler.service.locationServicesEnabled : false
+    handle { $0.start(authorized: authorized) }
   }
 
   /// Stops observing and cancels a load in progress.
-  public func stop() async {
-    observer?.cancel()
-    observer = nil
-    generation += 1
-    loadTask?.cancel()
-    loadTask = nil
-    await handler.stopObservingLocationPermissionChanges()
+  public func stop() {
+    handler.stopObservingLocationPermissionChanges()
+    handle { $0.stop() }
   }
 
   /// The user taps the preview: calls back (and logs) only in the map state.
   /// - Returns: whether the tap reached the callback.
   @discardableResult
-  public func tap() -> Bool {
-    guard case .map = state else { return false }
-    tapCount += 1
-    log("map preview tapped")
-    onTap()
-    return true
-  }
+  public func tap() -> Bool { handle { $0.tap() } }
 
   /// The user taps Retry: loads again, only in the error state.
   /// - Returns: whether a load started.
   @discardableResult
-  public func retry() -> Bool {
-    guard case .error = state else { return false }
-    beginLoad()
-    return true
-  }
+  public func retry() -> Bool { handle { $0.retry() } }
 
   /// The user taps "Go to Settings": calls back, only in the permission state.
   @discardableResult
-  public func goToSettings() -> Bool {
-    guard case .permissionRequired = state else { return false }
-    onGoToSettings()
-    return true
+  public func goToSettings() -> Bool { handle { $0.goToSettings() } }
+
+  private func handle(_ event: (inout MapPreviewStateMachine) -> [MapPreviewStateMachine.Action]) {
+    perform(core.withLock { event(&$0.machine) })
   }
 
-  /// Waits for the load in progress, if any (for tests and the CLI).
-  public func waitForLoad() async {
-    await loadTask?.value
+  private func handle(_ event: (inout MapPreviewStateMachine) -> (accepted: Bool, actions: [MapPreviewStateMachine.Action])) -> Bool {
+    let (accepted, actions) = core.withLock { event(&$0.machine) }
+    perform(actions)
+    return accepted
   }
 
-  private func permissionChanged(authorized: Bool) {
-    if authorized {
-      // Granted later (FR-007, US2-2): load. A map or a load in progress stays as it is.
-      if case .permissionRequired = state { beginLoad() }
-    } else {
-      generation += 1
-      loadTask?.cancel()
-      loadTask = nil
-      set(.permissionRequired(message: strings.permissionRequiredMessage))
-    }
-  }
-
-  private func set(_ new: MapPreviewState) {
-    guard new != state else { return }
-    state = new
-    onStateChange(new)
-  }
-
-  private func beginLoad() {
-    generation += 1
-    let token = generation
-    loadCount += 1
-    loadTask?.cancel()
-    // `set` skips an unchanged state, so force the loading line on a retry from error.
-    state = .loading
-    onStateChange(.loading)
-    let deadline = clock.now.advanced(by: loadTimeout)
-    let work = LoadWork(
-      service: handler.service, repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
-      strings: strings, log: log)
-    let clock = self.clock
-    loadTask = Task {
-      let outcome = await withTaskGroup(of: LoadOutcome?.self) { group -> LoadOutcome in
-        group.addTask { await work.run() }
-        group.addTask {
-          do {
-            try await clock.sleep(until: deadline, tolerance: nil)
-          } catch {
-            return nil
-          }
-          return .failure(.timedOut)
+  private func perform(_ actions: [MapPreviewStateMachine.Action]) {
+    for action in actions {
+      switch action {
+      case .publish(let state): onStateChange(state)
+      case .log(let message): log(message)
+      case .callTap: onTap()
+      case .callGoToSettings: onGoToSettings()
+      case .armTimeout(let id, let delay):
+        let timer = phone.clock.schedule(after: delay) { [weak self] in self?.handle { $0.timeoutFired(id) } }
+        core.withLock { $0.timers[id] = timer }
+      case .cancelTimeout(let id):
+        if let timer = core.withLock({ $0.timers.removeValue(forKey: id) }) { phone.clock.cancel(timer) }
+      case .startLoad(let id):
+        let work = LoadWork(
+          service: handler.service, repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
+          strings: strings, log: log)
+        let cancellation = CancellationHandle()
+        core.withLock { $0.loads[id] = cancellation }
+        let task = phone.start("map preview load \(id)") { [weak self] in
+          let outcome = await work.run()
+          _ = self?.core.withLock { $0.loads.removeValue(forKey: id) }
+          self?.handle { $0.loadFinished(id, outcome) }
         }
-        var first: LoadOutcome = .failure(.timedOut)
-        for await result in group {
-          if let result {
-            first = result
-            break
-          }
-        }
-        group.cancelAll()
-        return first
+        cancellation.attach { task.cancel() }
+      case .cancelLoad(let id):
+        core.withLock { $0.loads.removeValue(forKey: id) }?.cancel()
       }
-      guard !Task.isCancelled else { return }
-      self.finish(outcome, token: token)
-    }
-  }
-
-  private func finish(_ outcome: LoadOutcome, token: Int) {
-    guard token == generation else { return }
-    switch outcome {
-    case .success(let loaded):
-      userLocation = loaded.location
-      snapshot = loaded.snapshot
-      lastError = nil
-      set(.map(region: loaded.region, pins: loaded.pins))
-    case .failure(let error):
-      lastError = error
-      log("map preview failed: \(error)")
-      set(.error(message: strings.loadErrorMessage))
     }
   }
 }
 
-private struct Loaded: Sendable {
-  var location: Coordinate
-  var region: MapRegion
-  var pins: [PinModel]
-  var snapshot: MapSnapshot?
-}
-
-private typealias LoadOutcome = Result<Loaded, MapPreviewError>
-
-/// One load of the preview, independent of the actor so it can be raced against the timeout.
+/// One load of the preview: location, pins, snapshot; nil when it was cancelled.
 private struct LoadWork: Sendable {
   let service: any LocationServiceProtocol
   let repository: (any AnnouncementRepository)?
@@ -302,9 +235,9 @@ private struct LoadWork: Sendable {
   let strings: MapStrings
   let log: @Sendable (String) -> Void
 
-  func run() async -> LoadOutcome? {
-    // requestLocation never prompts (FR-013); nil when not authorized or nothing arrives in time.
-    guard let location = await service.requestLocation() else {
+  func run() async -> Result<LoadedMap, MapPreviewError>? {
+    // requestLocation never prompts (FR-013); no location when not authorized or nothing arrives in time.
+    guard let location = await service.requestLocationResult().location else {
       return Task.isCancelled ? nil : .failure(.locationUnavailable)
     }
     let region = location.mapRegion(radiusMeters: radiusMeters).fitted(aspectRatio: 16.0 / 9.0)
@@ -313,6 +246,7 @@ private struct LoadWork: Sendable {
       do {
         pins = try await repository.announcements(for: .landingPageQuery(location: location)).compactMap(PinModel.init)
       } catch {
+        if Task.isCancelled { return nil }
         // A backend error gives the map without pins, not an error (FR-006 of the pins spec).
         log("announcements unavailable: \(error)")
       }
@@ -327,6 +261,6 @@ private struct LoadWork: Sendable {
       }
     }
     if Task.isCancelled { return nil }
-    return .success(Loaded(location: location, region: region, pins: pins, snapshot: snapshot))
+    return .success(LoadedMap(location: location, region: region, pins: pins, snapshot: snapshot))
   }
 }

@@ -34,6 +34,12 @@ public protocol TraceReader: AnyObject {
   func next() throws -> TraceEpoch?
   /// What was skipped so far, for a one-line summary (e.g. rejected sentences).
   var summary: String { get }
+  /// Releases the file now (a reader also closes it when it goes away); `next()` then returns nil.
+  func close()
+}
+
+extension TraceReader {
+  public func close() {}
 }
 
 /// Streams an NMEA log (or standard input) epoch by epoch: one 64 KB read
@@ -67,8 +73,16 @@ public final class NMEATraceReader: TraceReader {
   }
 
   deinit {
-    if fd > 0 { close(fd) }
+    close()
     buffer.deallocate()
+  }
+
+  public func close() {
+    if fd > 0 { closeDescriptor(fd) }
+    fd = -1
+    finished = true
+    pending.removeAll()
+    pendingIndex = 0
   }
 
   /// What the decoder counted so far.
@@ -124,3 +138,6 @@ public final class NMEATraceReader: TraceReader {
     return seconds + dayOffset
   }
 }
+
+/// `close(2)`, reachable from types that have a `close()` of their own.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }

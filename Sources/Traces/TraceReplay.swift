@@ -105,109 +105,156 @@ public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
 
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(replay: self) }
 
+  /// The replay's schedule without the waiting: a synchronous cursor, for a caller that keeps
+  /// its own timers (an emulated phone).
+  public func makeCursor() -> TraceReplayCursor { TraceReplayCursor(options: options, makeReader: makeReader) }
+
   public struct AsyncIterator: AsyncIteratorProtocol {
     let replay: TraceReplay
-    private var reader: (any TraceReader)?
+    private var cursor: TraceReplayCursor
     private var origin: C.Instant?
-    private var lap = 0
-    /// Relative trace time of this lap's first epoch, and that epoch's absolute trace time.
-    private var lapBase = 0.0
-    private var lapStartTraceTime: Double?
-    private var deliveredInLap = 0
-    private var delivered = 0
-    /// Relative trace time of the first delivered epoch (the zero of the schedule).
-    private var scheduleZero: Double?
-    private var lastRelative: Double?
-    /// The smallest positive step seen between epochs: the trace's usual interval.
-    private var interval: Double?
-    private var queued: [(TraceEpoch, Double, Bool)] = []
-    private var finished = false
 
-    init(replay: TraceReplay) { self.replay = replay }
+    init(replay: TraceReplay) {
+      self.replay = replay
+      cursor = replay.makeCursor()
+    }
 
     public mutating func next() async throws -> ReplayedEpoch? {
-      if let count = replay.options.count, delivered >= count { return nil }
-      if queued.isEmpty {
-        guard try fillQueue() else { return nil }
-      }
-      let (epoch, relative, isGap) = queued.removeFirst()
-      return try await deliver(epoch, relative: relative, isGapFill: isGap)
-    }
-
-    /// Reads the next epoch (and any gap fill before it) into `queued`; false at the end.
-    private mutating func fillQueue() throws -> Bool {
-      while !finished {
-        if reader == nil { reader = try replay.makeReader() }
-        guard var epoch = try reader!.next() else {
-          guard replay.options.loop, deliveredInLap > 0 else {
-            finished = true
-            return false
-          }
-          reader = nil
-          lap += 1
-          deliveredInLap = 0
-          lapBase = (lastRelative ?? 0) + (interval ?? 1)
-          lapStartTraceTime = nil
-          continue
-        }
-        var relative = lastRelative ?? lapBase
-        if let t = epoch.traceTime {
-          if lapStartTraceTime == nil { lapStartTraceTime = t }
-          let intoLap = t - lapStartTraceTime!
-          if lap == 0, intoLap < replay.options.startOffset { continue }
-          relative = Swift.max(lapBase + intoLap, lastRelative ?? -.infinity)
-        } else if lap == 0, replay.options.startOffset > 0, lastRelative == nil {
-          continue
-        }
-        if lap > 0, replay.options.timeBase == .asRecorded, let t = epoch.fix.timestamp {
-          // Later laps continue the time line: stamped as if the trace went on.
-          epoch.fix.timestamp = t.addingTimeInterval(lapBase)
-        }
-        if let last = lastRelative {
-          let step = relative - last
-          if step > 0 { interval = Swift.min(interval ?? step, step) }
-          if let threshold = replay.options.gapThreshold, let usual = interval, step > Swift.max(threshold, 2.5 * usual) {
-            var t = last + usual
-            while t < relative - usual / 2 {
-              var fill = LocationFix(mode: .noFix)
-              fill.timestamp = epoch.fix.timestamp.map { $0.addingTimeInterval(t - relative) }
-              queued.append((TraceEpoch(fix: fill, traceTime: nil), t, true))
-              t += usual
-            }
-          }
-        }
-        lastRelative = relative
-        deliveredInLap += 1
-        queued.append((epoch, relative, false))
-        return true
-      }
-      return false
-    }
-
-    private mutating func deliver(_ epoch: TraceEpoch, relative: Double, isGapFill: Bool) async throws
-      -> ReplayedEpoch
-    {
+      guard let step = try cursor.next() else { return nil }
       let clock = replay.clock
       let origin = self.origin ?? clock.now
       self.origin = origin
-      let zero = scheduleZero ?? relative
-      scheduleZero = zero
-      let traceSeconds = relative - zero
-      var scheduled = Duration.zero
-      if let speed = replay.options.speed {
-        scheduled = .nanoseconds(Int64((traceSeconds / speed * 1e9).rounded()))
-        try await clock.sleep(until: origin.advanced(by: scheduled), tolerance: nil)
+      if replay.options.speed != nil {
+        try await clock.sleep(until: origin.advanced(by: step.scheduled), tolerance: nil)
       }
-      var epoch = epoch
-      if case .startingAt(let date) = replay.options.timeBase {
-        epoch.fix.timestamp = date.addingTimeInterval(traceSeconds)
-      } else if epoch.fix.timestamp == nil, let start = replay.options.untimedStart {
-        epoch.fix.timestamp = start.addingTimeInterval(relative)
-      }
-      delivered += 1
-      return ReplayedEpoch(
-        epoch: epoch, scheduled: scheduled, elapsed: origin.duration(to: clock.now), lap: lap, isGapFill: isGapFill)
+      var epoch = step
+      epoch.elapsed = origin.duration(to: clock.now)
+      return epoch
     }
+  }
+}
+
+/// The schedule of a replay, one epoch per call, without waiting: each epoch with the time it
+/// is due, measured from the first.
+///
+/// Epoch *n* is due at `(t(n) − t(first)) / speed` (zero for as fast as possible); epochs the
+/// trace gives no time follow the previous one at once; loops continue the time line; pauses
+/// longer than the gap threshold are filled with no-fix epochs at the trace's usual interval.
+/// Reads the trace as it goes (one epoch in memory for NMEA logs); ``close()`` releases the file.
+public struct TraceReplayCursor {
+  let options: ReplayOptions
+  let makeReader: @Sendable () throws -> any TraceReader
+  private var reader: (any TraceReader)?
+  private var lap = 0
+  /// Relative trace time of this lap's first epoch, and that epoch's absolute trace time.
+  private var lapBase = 0.0
+  private var lapStartTraceTime: Double?
+  private var deliveredInLap = 0
+  private var delivered = 0
+  /// Relative trace time of the first delivered epoch (the zero of the schedule).
+  private var scheduleZero: Double?
+  private var lastRelative: Double?
+  /// The smallest positive step seen between epochs: the trace's usual interval.
+  private var interval: Double?
+  private var queued: [(TraceEpoch, Double, Bool)] = []
+  private var finished = false
+
+  public init(options: ReplayOptions, makeReader: @escaping @Sendable () throws -> any TraceReader) {
+    self.options = options
+    self.makeReader = makeReader
+  }
+
+  /// The next epoch and when it is due (``ReplayedEpoch/scheduled``; its `elapsed` is the
+  /// same), or nil at the end.
+  /// - Throws: what the trace reader throws (``TraceFileError``).
+  public mutating func next() throws -> ReplayedEpoch? {
+    if let count = options.count, delivered >= count {
+      close()
+      return nil
+    }
+    if queued.isEmpty {
+      guard try fillQueue() else {
+        close()
+        return nil
+      }
+    }
+    let (epoch, relative, isGap) = queued.removeFirst()
+    return schedule(epoch, relative: relative, isGapFill: isGap)
+  }
+
+  /// Closes the trace file; the cursor is at its end.
+  public mutating func close() {
+    reader?.close()
+    reader = nil
+    finished = true
+    queued.removeAll()
+  }
+
+  /// Reads the next epoch (and any gap fill before it) into `queued`; false at the end.
+  private mutating func fillQueue() throws -> Bool {
+    while !finished {
+      if reader == nil { reader = try makeReader() }
+      guard var epoch = try reader!.next() else {
+        guard options.loop, deliveredInLap > 0 else {
+          finished = true
+          return false
+        }
+        reader?.close()
+        reader = nil
+        lap += 1
+        deliveredInLap = 0
+        lapBase = (lastRelative ?? 0) + (interval ?? 1)
+        lapStartTraceTime = nil
+        continue
+      }
+      var relative = lastRelative ?? lapBase
+      if let t = epoch.traceTime {
+        if lapStartTraceTime == nil { lapStartTraceTime = t }
+        let intoLap = t - lapStartTraceTime!
+        if lap == 0, intoLap < options.startOffset { continue }
+        relative = Swift.max(lapBase + intoLap, lastRelative ?? -.infinity)
+      } else if lap == 0, options.startOffset > 0, lastRelative == nil {
+        continue
+      }
+      if lap > 0, options.timeBase == .asRecorded, let t = epoch.fix.timestamp {
+        // Later laps continue the time line: stamped as if the trace went on.
+        epoch.fix.timestamp = t.addingTimeInterval(lapBase)
+      }
+      if let last = lastRelative {
+        let step = relative - last
+        if step > 0 { interval = Swift.min(interval ?? step, step) }
+        if let threshold = options.gapThreshold, let usual = interval, step > Swift.max(threshold, 2.5 * usual) {
+          var t = last + usual
+          while t < relative - usual / 2 {
+            var fill = LocationFix(mode: .noFix)
+            fill.timestamp = epoch.fix.timestamp.map { $0.addingTimeInterval(t - relative) }
+            queued.append((TraceEpoch(fix: fill, traceTime: nil), t, true))
+            t += usual
+          }
+        }
+      }
+      lastRelative = relative
+      deliveredInLap += 1
+      queued.append((epoch, relative, false))
+      return true
+    }
+    return false
+  }
+
+  private mutating func schedule(_ epoch: TraceEpoch, relative: Double, isGapFill: Bool) -> ReplayedEpoch {
+    let zero = scheduleZero ?? relative
+    scheduleZero = zero
+    let traceSeconds = relative - zero
+    var scheduled = Duration.zero
+    if let speed = options.speed { scheduled = .nanoseconds(Int64((traceSeconds / speed * 1e9).rounded())) }
+    var epoch = epoch
+    if case .startingAt(let date) = options.timeBase {
+      epoch.fix.timestamp = date.addingTimeInterval(traceSeconds)
+    } else if epoch.fix.timestamp == nil, let start = options.untimedStart {
+      epoch.fix.timestamp = start.addingTimeInterval(relative)
+    }
+    delivered += 1
+    return ReplayedEpoch(epoch: epoch, scheduled: scheduled, elapsed: scheduled, lap: lap, isGapFill: isGapFill)
   }
 }
 

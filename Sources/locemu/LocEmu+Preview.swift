@@ -76,10 +76,9 @@ extension LocEmu {
       var snapshotter: (any MapSnapshotting)?
       var strings: MapStrings
 
-      func make<C: Clock>(runner: ScenarioRunner<C>) throws -> (any ScenarioApp)? where C.Duration == Duration {
-        // The app's own handler on the same service: the runner's keeps reporting statusChange lines.
-        MapFeaturesApp(
-          handler: LocationPermissionHandler(service: runner.service, lifecycle: runner.emulator), repository: repository, snapshotter: snapshotter, clock: runner.clock, strings: strings)
+      func make(runner: ScenarioRunner) throws -> (any ScenarioApp)? {
+        // The app's own handler on the same phone: the runner's keeps reporting statusChange lines.
+        MapFeaturesApp(phone: runner.phone, repository: repository, snapshotter: snapshotter, strings: strings)
       }
     }
 

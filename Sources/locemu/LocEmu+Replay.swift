@@ -1,5 +1,5 @@
 import ArgumentParser
-import Clocks
+import Emulator
 import Geo
 import Traces
 
@@ -72,7 +72,18 @@ extension LocEmu {
     func run() async throws {
       let trace = try traceOptions.trace(self.trace, command: "replay")
       if virtualTime {
-        try await play(TraceReplay(trace: trace, options: replayOptions, clock: ImmediateClock()), flushEach: false)
+        // On a virtual clock that moves as far as the replay needs: instant, and the same bytes every run.
+        let clock = EmulatorClock()
+        let replay = TraceReplay(trace: trace, options: replayOptions, clock: clock)
+        let task = clock.spawn("replay") { () -> (any Error)? in
+          do {
+            try await play(replay, flushEach: false)
+            return nil
+          } catch {
+            return error
+          }
+        }
+        if let error = try await clock.advance(until: task, limit: .seconds(Int64.max / 2)) { throw error }
       } else {
         try await play(TraceReplay(trace: trace, options: replayOptions, clock: ContinuousClock()), flushEach: true)
       }

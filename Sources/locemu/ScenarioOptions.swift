@@ -1,6 +1,4 @@
 public import ArgumentParser
-import Clocks
-import ConcurrencyExtras
 public import Emulator
 import Foundation
 import GPSD
@@ -112,51 +110,43 @@ struct ScenarioOptions: ParsableArguments {
     return s
   }
 
-  func source<C: Clock>(clock: C, command: String) throws -> any LocationSource where C.Duration == Duration {
+  func source(command: String) throws -> PhoneSource {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
-      return TraceReplay(trace: t, options: ReplayOptions(speed: speed, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))), clock: clock).fixes
+      return .trace(t, options: ReplayOptions(speed: speed, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))))
     }
     if let gpsd {
-      return GPSDSource(host: gpsd.host, port: gpsd.port, connectTimeout: nil)
+      return .live(GPSDSource(host: gpsd.host, port: gpsd.port, connectTimeout: nil))
     }
-    let point = fixed.flatMap(Self.coordinate) ?? Coordinate(latitude: 52.2297, longitude: 21.0122)!
-    return FixedPointSource(
-      coordinate: point, horizontalAccuracy: 5, start: Date(timeIntervalSince1970: 1_767_225_600), clock: clock)
+    return .fixed(fixed.flatMap(Self.coordinate) ?? Coordinate(latitude: 52.2297, longitude: 21.0122)!, horizontalAccuracy: 5)
   }
 
-  /// Builds the app a scenario drives, from the runner's handler and clock.
+  /// Builds the app a scenario drives, from the runner's phone and handler.
   protocol AppFactory {
-    func make<C: Clock>(runner: ScenarioRunner<C>) throws -> (any ScenarioApp)? where C.Duration == Duration
+    func make(runner: ScenarioRunner) throws -> (any ScenarioApp)?
   }
 
-  /// Runs the scenario (with the app `factory` makes) and writes each transcript line through `write`.
+  /// Runs the scenario (with the app `factory` makes) and writes each transcript line through `write`:
+  /// on the phone's virtual clock with `--virtual-time` (instant, the same every run), else on real time.
   func run(command: String, reportFixes: Bool = true, factory: (any AppFactory)? = nil, write: @escaping @Sendable (TranscriptLine) -> Void) async throws {
     let scenario = try makeScenario(command: command)
     let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
-    if virtualTime {
-      let lines = Locked<[TranscriptLine]>([])
-      let clock = TestClock()
-      let source = try source(clock: clock, command: command)
-      let runner = ScenarioRunner(
-        scenario: scenario, source: source, clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
-        emit: { line in lines.withLock { $0.append(line) } })
-      let app = try factory?.make(runner: runner)
-      await withMainSerialExecutor {
-        let task = Task { await runner.run(app: app) }
-        await clock.advance(by: .milliseconds(Int64((scenario.end * 1000).rounded())) + .seconds(1))
-        await task.value
+    let clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
+    let runner = ScenarioRunner(
+      scenario: scenario, source: try source(command: command), clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
+      emit: write)
+    let app = try factory?.make(runner: runner)
+    let control = self.control != nil ? Self.standardInputEvents(command: command) : nil
+    do {
+      // The phone runs beside the scenario: a real-time clock fires its timers, a gpsd source is read.
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await runner.phone.run() }
+        try await runner.run(control: control, app: app)
+        group.cancelAll()
       }
-      for line in lines.withLock({ $0 }) { write(line) }
-    } else {
-      let clock = ContinuousClock()
-      let runner = ScenarioRunner(
-        scenario: scenario, source: try source(clock: clock, command: command), clock: clock, requestTimeout: timeout,
-        reportFixes: reportFixes, emit: write)
-      let app = try factory?.make(runner: runner)
-      var control: AsyncStream<ScenarioEvent>?
-      if self.control != nil { control = Self.standardInputEvents(command: command) }
-      await runner.run(control: control, app: app)
+    } catch let error as EmulatorClockError {
+      printError("locemu \(command): \(error)")
+      throw ExitCode(1)
     }
   }
 

@@ -172,3 +172,30 @@ final class ClockStartGate: Sendable {
     }
   }
 }
+
+/// Cancels work that may not have started yet: a cancellation that comes before ``attach(_:)``
+/// cancels on attach. For registries that record a task before they spawn it.
+public final class CancellationHandle: Sendable {
+  private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+  public init() {}
+
+  /// The work's cancellation; called at once when ``cancel()`` came first.
+  public func attach(_ cancel: @escaping @Sendable () -> Void) {
+    let now = state.withLock { s -> Bool in
+      if s.cancelled { return true }
+      s.action = cancel
+      return false
+    }
+    if now { cancel() }
+  }
+
+  public func cancel() {
+    let action = state.withLock { s -> (@Sendable () -> Void)? in
+      s.cancelled = true
+      defer { s.action = nil }
+      return s.action
+    }
+    action?()
+  }
+}

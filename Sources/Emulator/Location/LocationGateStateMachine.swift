@@ -1,0 +1,158 @@
+import Foundation
+public import Geo
+
+/// What reduced (approximate) accuracy does to locations, as on iOS: positions snapped to a
+/// grid of `gridMeters`, horizontal accuracy at least that, no altitude, speed or course, and
+/// at most one update per `minimumInterval`.
+public struct ReducedAccuracy: Sendable, Hashable {
+  public var gridMeters: Double
+  public var minimumInterval: Duration
+
+  /// iOS documents approximate locations as good to roughly 1–20 km, updated a few times an hour.
+  public init(gridMeters: Double = 3000, minimumInterval: Duration = .seconds(15 * 60)) {
+    self.gridMeters = gridMeters
+    self.minimumInterval = minimumInterval
+  }
+
+  /// The coarsened fix: the centre of its grid cell.
+  public func coarsen(_ fix: LocationFix) -> LocationFix {
+    guard let c = fix.coordinate else { return fix }
+    let cellLatitude = gridMeters / 111_195.0
+    let latitude = (c.latitude / cellLatitude).rounded(.down) * cellLatitude + cellLatitude / 2
+    let cellLongitude = min(360, cellLatitude / max(0.01, cos(min(89.9, abs(latitude)) * .pi / 180)))
+    let longitude = (c.longitude / cellLongitude).rounded(.down) * cellLongitude + cellLongitude / 2
+    var out = LocationFix(timestamp: fix.timestamp, mode: .twoD)
+    out.coordinate = Coordinate(
+      latitude: Swift.max(-90, Swift.min(90, latitude)), longitude: Swift.max(-180, Swift.min(180, longitude)))
+    out.horizontalAccuracy = Swift.max(fix.horizontalAccuracy ?? 0, gridMeters)
+    return out
+  }
+}
+
+/// The location service's rules, as a value: which of the source's fixes reach the app, and
+/// how one-shot requests end. Each event returns the actions its runtime must perform, in
+/// order; time comes in as an argument.
+///
+/// - Fixes reach the app only while it is authorized with Location Services on
+///   (``PermissionState/isDelivering``), and not while the source is paused (a lost fix).
+///   A no-fix report is no location.
+/// - Reduced accuracy coarsens every fix (``ReducedAccuracy``) and throttles the continuous
+///   stream to one fix per ``ReducedAccuracy/minimumInterval``, measured by the fixes' own
+///   times when they have them (a sped-up replay keeps the pattern), else by the clock. A
+///   one-shot request is coarsened but not throttled.
+/// - A one-shot request ends with the next fix that reaches the app; at once when the app may
+///   not have one; with ``LocationUnavailableReason/locationUnavailable`` after
+///   ``requestTimeout``; with ``LocationUnavailableReason/revoked`` (or
+///   ``LocationUnavailableReason/servicesDisabled``) when permission goes while it waits.
+public struct LocationGateStateMachine: Sendable, Hashable {
+  /// What the runtime does, in the order given.
+  public enum Action: Sendable, Hashable {
+    /// End request `id` with `result`.
+    case resolve(request: UInt64, LocationRequestResult)
+    /// Call ``requestTimedOut(_:permission:)`` for `request` at `deadline`.
+    case armRequestTimer(request: UInt64, deadline: Duration)
+    /// Disarm the request's timer.
+    case cancelRequestTimer(request: UInt64)
+    /// Deliver the fix to the app's continuous location stream.
+    case deliver(LocationFix)
+  }
+
+  public let requestTimeout: Duration
+  public let reducedAccuracy: ReducedAccuracy
+  /// Whether the source's fixes are held back (a tunnel, a lost fix).
+  public private(set) var isSourcePaused = false
+  /// The newest fix from the source while not paused, whatever the permission (for diagnostics).
+  public private(set) var latestFix: LocationFix?
+  /// Requests waiting for a fix, oldest first.
+  public private(set) var pendingRequests: [UInt64] = []
+  private var nextRequest: UInt64 = 0
+  private var lastReducedDelivery: ReducedDelivery?
+
+  private struct ReducedDelivery: Sendable, Hashable {
+    var at: Duration
+    var timestamp: Date?
+  }
+
+  public init(requestTimeout: Duration = .seconds(10), reducedAccuracy: ReducedAccuracy = ReducedAccuracy()) {
+    self.requestTimeout = requestTimeout
+    self.reducedAccuracy = reducedAccuracy
+  }
+
+  /// The app asks for one location at `now`. Returns the request's id, or nil when it ended at once.
+  public mutating func request(now: Duration, permission: PermissionState) -> (id: UInt64?, actions: [Action]) {
+    let id = nextRequest
+    nextRequest &+= 1
+    if let reason = permission.unavailableReason {
+      return (nil, [.resolve(request: id, .unavailable(reason, in: permission))])
+    }
+    pendingRequests.append(id)
+    return (id, [.armRequestTimer(request: id, deadline: now + requestTimeout)])
+  }
+
+  /// Request `id`'s timer fired: no fix arrived in time.
+  public mutating func requestTimedOut(_ id: UInt64, permission: PermissionState) -> [Action] {
+    guard let index = pendingRequests.firstIndex(of: id) else { return [] }
+    pendingRequests.remove(at: index)
+    return [.resolve(request: id, .unavailable(.locationUnavailable, in: permission))]
+  }
+
+  /// Request `id`'s caller gave up (its task was cancelled).
+  public mutating func cancelRequest(_ id: UInt64, permission: PermissionState) -> [Action] {
+    guard let index = pendingRequests.firstIndex(of: id) else { return [] }
+    pendingRequests.remove(at: index)
+    return [.cancelRequestTimer(request: id), .resolve(request: id, .unavailable(.cancelled, in: permission))]
+  }
+
+  /// A fix from the source at `now`.
+  public mutating func receive(_ fix: LocationFix, now: Duration, permission: PermissionState) -> [Action] {
+    guard !isSourcePaused, fix.hasFix else { return [] }
+    latestFix = fix
+    guard permission.isDelivering else { return [] }
+    var fix = fix
+    var toStream = true
+    if permission.accuracy == .reduced {
+      fix = reducedAccuracy.coarsen(fix)
+      if let last = lastReducedDelivery {
+        let since: Duration =
+          if let a = last.timestamp, let b = fix.timestamp {
+            .milliseconds(Int64((b.timeIntervalSince(a) * 1000).rounded()))
+          } else {
+            now - last.at
+          }
+        toStream = since >= reducedAccuracy.minimumInterval
+      }
+      if toStream { lastReducedDelivery = ReducedDelivery(at: now, timestamp: fix.timestamp) }
+    }
+    var actions: [Action] = []
+    let result = LocationRequestResult(status: permission.status, fix: fix, accuracy: permission.accuracy, reason: nil)
+    for id in pendingRequests { actions += [.cancelRequestTimer(request: id), .resolve(request: id, result)] }
+    pendingRequests.removeAll()
+    if toStream { actions.append(.deliver(fix)) }
+    return actions
+  }
+
+  /// Permission changed: requests waiting while the app lost it end now.
+  public mutating func permissionChanged(to permission: PermissionState) -> [Action] {
+    guard !permission.isDelivering, !pendingRequests.isEmpty else { return [] }
+    let reason: LocationUnavailableReason = permission.servicesEnabled ? .revoked : .servicesDisabled
+    var actions: [Action] = []
+    for id in pendingRequests {
+      actions += [.cancelRequestTimer(request: id), .resolve(request: id, .unavailable(reason, in: permission))]
+    }
+    pendingRequests.removeAll()
+    return actions
+  }
+
+  /// Holds back (true) or lets through (false) the source's fixes.
+  public mutating func setSourcePaused(_ paused: Bool) { isSourcePaused = paused }
+
+  /// Ends every waiting request (the phone shuts down).
+  public mutating func cancelAll(permission: PermissionState) -> [Action] {
+    var actions: [Action] = []
+    for id in pendingRequests {
+      actions += [.cancelRequestTimer(request: id), .resolve(request: id, .unavailable(.cancelled, in: permission))]
+    }
+    pendingRequests.removeAll()
+    return actions
+  }
+}

@@ -1,0 +1,151 @@
+/// The permission rules of the emulated operating system for one app, as a value: each event
+/// changes ``state`` and returns the actions its runtime must perform, in order. No task, no
+/// clock: the prompt's delay is an action (arm a timer) and its expiry an event.
+///
+/// - The prompt appears only from `notDetermined` with Location Services on
+///   (``requestWhenInUseAuthorization()``); a request while it is on screen joins it;
+///   `restricted` never prompts. The scripted user gives ``promptAnswer`` after ``promptDelay``
+///   (``promptTimerFired()``); the answer is fixed when the prompt appears. A `none` answer
+///   never comes: the prompt stays until Settings decide or ``answerPrompt(_:)``.
+/// - "Allow Once" grants when-in-use until the app leaves the foreground; then the status is
+///   `notDetermined` again.
+/// - Settings (``setAuthorization(_:)``, ``setServicesEnabled(_:)``, ``setAccuracy(_:)``)
+///   apply at any moment and dismiss a prompt they make moot.
+///
+/// ```swift
+/// var machine = PermissionStateMachine(initial: PermissionState(), promptAnswer: .allowOnce)
+/// guard case .waitForPrompt(let actions) = machine.requestWhenInUseAuthorization() else { return }
+/// // actions: report(.promptShown(answer: .allowOnce, delay: 1 s)), armPromptTimer(1 s)
+/// let answered = machine.promptTimerFired()
+/// // answered: report(.promptAnswered(.allowOnce, status: .authorizedWhenInUse)), resolvePromptWaiters(.authorizedWhenInUse)
+/// ```
+public struct PermissionStateMachine: Sendable, Hashable {
+  /// What the runtime does, in the order given.
+  public enum Action: Sendable, Hashable {
+    /// Tell observers (transcripts).
+    case report(PermissionEvent)
+    /// Arm the prompt's timer: call ``promptTimerFired()`` after this long.
+    case armPromptTimer(after: Duration)
+    /// Disarm the prompt's timer.
+    case cancelPromptTimer
+    /// Return this status to every call waiting on the prompt.
+    case resolvePromptWaiters(LocationPermissionStatus)
+  }
+
+  /// What happens to the app's request for authorization.
+  public enum RequestOutcome: Sendable, Hashable {
+    /// No prompt: the request returns this status at once.
+    case answered(LocationPermissionStatus)
+    /// The request waits for the prompt (shown now, with these actions, or already on screen).
+    case waitForPrompt([Action])
+  }
+
+  public private(set) var state: PermissionState
+  /// How the scripted user answers the next prompt.
+  public private(set) var promptAnswer: PromptAnswer
+  /// How long the scripted user takes to answer.
+  public private(set) var promptDelay: Duration
+  /// The answer the scripted user will give to the prompt on screen.
+  public private(set) var pendingAnswer: PromptAnswer?
+
+  public init(initial: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing, promptDelay: Duration = .seconds(1)) {
+    var initial = initial
+    initial.promptShown = false
+    state = initial
+    self.promptAnswer = promptAnswer
+    self.promptDelay = promptDelay
+  }
+
+  /// The app calls `requestWhenInUseAuthorization()`.
+  public mutating func requestWhenInUseAuthorization() -> RequestOutcome {
+    guard state.servicesEnabled, state.appStatus == .notDetermined else { return .answered(state.status) }
+    guard !state.promptShown else { return .waitForPrompt([]) }
+    state.promptShown = true
+    pendingAnswer = promptAnswer
+    var actions: [Action] = [.report(.promptShown(answer: promptAnswer, delay: promptDelay))]
+    if promptAnswer != .none { actions.append(.armPromptTimer(after: promptDelay)) }
+    return .waitForPrompt(actions)
+  }
+
+  /// The prompt's timer fired: the scripted user answers.
+  public mutating func promptTimerFired() -> [Action] {
+    guard state.promptShown, let answer = pendingAnswer else { return [] }
+    return self.answer(answer, cancellingTimer: false)
+  }
+
+  /// The user answers the prompt on screen now (nothing happens without one, or for `none`).
+  public mutating func answerPrompt(_ answer: PromptAnswer) -> [Action] {
+    guard state.promptShown, answer != .none else { return [] }
+    return self.answer(answer, cancellingTimer: true)
+  }
+
+  private mutating func answer(_ answer: PromptAnswer, cancellingTimer: Bool) -> [Action] {
+    var actions: [Action] = cancellingTimer && pendingAnswer != PromptAnswer.none ? [.cancelPromptTimer] : []
+    state.promptShown = false
+    pendingAnswer = nil
+    switch answer {
+    case .allowWhileUsing:
+      state.appStatus = .authorizedWhenInUse
+      state.grantedOnce = false
+    case .allowOnce:
+      state.appStatus = .authorizedWhenInUse
+      state.grantedOnce = true
+    case .deny:
+      state.appStatus = .denied
+      state.grantedOnce = false
+    case .none:
+      break
+    }
+    actions += [.report(.promptAnswered(answer, status: state.status)), .resolvePromptWaiters(state.status)]
+    return actions
+  }
+
+  /// Takes the prompt off screen unanswered; the actions to do so.
+  private mutating func dismissPrompt() -> [Action] {
+    guard state.promptShown else { return [] }
+    state.promptShown = false
+    let hadTimer = pendingAnswer != PromptAnswer.none
+    pendingAnswer = nil
+    return hadTimer ? [.cancelPromptTimer] : []
+  }
+
+  /// The user sets the app's authorization in Settings.
+  public mutating func setAuthorization(_ status: LocationPermissionStatus) -> [Action] {
+    let hadPrompt = state.promptShown
+    var actions = dismissPrompt()
+    state.appStatus = status
+    state.grantedOnce = false
+    if hadPrompt { actions += [.report(.promptDismissed(status: state.status)), .resolvePromptWaiters(state.status)] }
+    return actions
+  }
+
+  /// Location Services switched system-wide; the app reads `denied` while they are off.
+  public mutating func setServicesEnabled(_ enabled: Bool) -> [Action] {
+    let hadPrompt = state.promptShown && !enabled
+    var actions = enabled ? [] : dismissPrompt()
+    state.servicesEnabled = enabled
+    if hadPrompt { actions += [.report(.promptDismissed(status: state.status)), .resolvePromptWaiters(state.status)] }
+    return actions
+  }
+
+  /// Precise location switched for the app.
+  public mutating func setAccuracy(_ accuracy: LocationAccuracyAuthorization) -> [Action] {
+    state.accuracy = accuracy
+    return []
+  }
+
+  /// The app goes to the background or comes back; leaving the foreground ends "Allow Once".
+  public mutating func setAppState(_ app: AppState) -> [Action] {
+    state.app = app
+    guard app == .background, state.grantedOnce else { return [] }
+    state.appStatus = .notDetermined
+    state.grantedOnce = false
+    return [.report(.allowOnceExpired)]
+  }
+
+  /// Changes how the scripted user answers later prompts (not the one on screen).
+  public mutating func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) {
+    promptAnswer = answer
+    if let delay { promptDelay = delay }
+  }
+}

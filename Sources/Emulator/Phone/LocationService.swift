@@ -1,0 +1,64 @@
+public import Geo
+
+/// The app's view of an ``EmulatedPhone``'s location and permission: the seed's
+/// `LocationServiceProtocol`, and the app's lifecycle for observers that re-check permission
+/// on return to the foreground.
+///
+/// Every wait (the prompt, a location request, a stream's next value) is a wait on the
+/// phone's clock, so a task the clock started is counted as waiting, and an advance knows
+/// when it has taken what was delivered.
+public struct LocationService: LocationServiceProtocol, AppLifecycleProviding {
+  public let phone: EmulatedPhone
+
+  public init(phone: EmulatedPhone) { self.phone = phone }
+
+  public var authorizationStatus: LocationPermissionStatus { get async { phone.status } }
+  /// See ``EmulatedPhone/statusUpdates()``.
+  public var authorizationStatusStream: AsyncStream<LocationPermissionStatus> { phone.statusUpdates() }
+  public var locationServicesEnabled: Bool { get async { phone.state.servicesEnabled } }
+  /// See ``EmulatedPhone/servicesEnabledUpdates()``.
+  public var locationServicesStream: AsyncStream<Bool> { phone.servicesEnabledUpdates() }
+  public var accuracyAuthorization: LocationAccuracyAuthorization { get async { phone.state.accuracy } }
+
+  /// See ``EmulatedPhone/requestWhenInUseAuthorization()``.
+  public func requestWhenInUseAuthorization() async -> LocationPermissionStatus {
+    await phone.requestWhenInUseAuthorization()
+  }
+
+  public func requestLocation() async -> Coordinate? { await phone.requestLocationResult().location }
+
+  /// See ``EmulatedPhone/requestLocationResult()``.
+  public func requestLocationResult() async -> LocationRequestResult { await phone.requestLocationResult() }
+
+  /// See ``EmulatedPhone/locations()``.
+  public func locations() -> AsyncStream<LocationFix> { phone.locations() }
+
+  /// See ``EmulatedPhone/appStateUpdates()``.
+  public func appStateUpdates() -> AsyncStream<AppState> { phone.appStateUpdates() }
+}
+
+/// Runs `body` with a new phone, then shuts the phone down: when this returns (or throws),
+/// nothing of the phone is left — no task, timer, subscriber, observer or open file.
+///
+/// The phone runs (``EmulatedPhone/run()``) beside the body: on a real-time clock its timers
+/// fire, and a live source is read.
+///
+/// - Parameters:
+///   - clock: the clock to run on; a new virtual clock of the phone's own when nil.
+public func withEmulatedPhone<Result>(
+  _ configuration: EmulatedPhone.Configuration = EmulatedPhone.Configuration(), clock: EmulatorClock? = nil,
+  isolation: isolated (any Actor)? = #isolation, _ body: (EmulatedPhone) async throws -> Result
+) async rethrows -> Result {
+  let phone = EmulatedPhone(configuration, clock: clock)
+  return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+    group.addTask { await phone.run() }
+    do {
+      let result = try await body(phone)
+      group.cancelAll()
+      return result
+    } catch {
+      group.cancelAll()
+      throw error
+    }
+  }
+}
