@@ -20,6 +20,12 @@ public struct NavigationChange: Sendable, Hashable {
   public var stack: [Screen]
   /// The screen on top.
   public var screen: Screen { stack.last ?? .landing }
+
+  public init(action: Action, trigger: String, stack: [Screen]) {
+    self.action = action
+    self.trigger = trigger
+    self.stack = stack
+  }
 }
 
 /// The landing page's sections, top to bottom: the map preview sits between the Description

@@ -58,7 +58,7 @@ do {
     // The preview's request for a location is waiting on the phone: send the fix.
     guard await waitUntil(.seconds(10), { phone.waitingCallCount > 0 }) else { fatalError("the preview did not ask for a location") }
     let sent = ContinuousClock.now
-    phone.send(warsaw)
+    phone.receiveNow(LocationFix(mode: .twoD, coordinate: warsaw, horizontalAccuracy: 5))
     guard await waitUntil(.seconds(10), { mapped.last != nil }) else { fatalError("the preview did not load within 10 s") }
     samples.append(ms(sent.duration(to: mapped.last!)))
     preview.stop()

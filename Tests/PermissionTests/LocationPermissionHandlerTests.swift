@@ -1,161 +1,166 @@
-import Clocks
 import Emulator
 import Foundation
 import Geo
 import PermissionHandling
 import Testing
 
-/// A service as a suspended app sees it: its status stream never speaks after the first value.
+/// A service as a suspended app sees it: its streams never speak after the first value.
 struct SuspendedService: LocationServiceProtocol {
-  let base: LocationService<TestClock<Duration>>
+  let base: LocationService
   var authorizationStatus: LocationPermissionStatus { get async { await base.authorizationStatus } }
   var authorizationStatusStream: AsyncStream<LocationPermissionStatus> {
     let (stream, continuation) = AsyncStream.makeStream(of: LocationPermissionStatus.self)
-    continuation.yield(base.emulator.status)
+    continuation.yield(base.phone.status)
     return stream
   }
   var locationServicesStream: AsyncStream<Bool> { AsyncStream { _ in } }
   func requestWhenInUseAuthorization() async -> LocationPermissionStatus { await base.requestWhenInUseAuthorization() }
   func requestLocation() async -> Coordinate? { await base.requestLocation() }
   var locationServicesEnabled: Bool { get async { await base.locationServicesEnabled } }
+  func locations() -> AsyncStream<LocationFix> { base.locations() }
 }
 
 @Suite("LocationPermissionHandler: the flow, status checks, observers (FR-005, FR-007, FR-013)")
 struct LocationPermissionHandlerTests {
-  func make(
-    _ status: LocationPermissionStatus = .notDetermined, services: Bool = true, answer: PromptAnswer = .allowWhileUsing,
-    clock: TestClock<Duration>
-  ) -> (PermissionEmulator<TestClock<Duration>>, LocationService<TestClock<Duration>>, LocationPermissionHandler) {
-    let os = PermissionEmulator(
-      initial: PermissionState(appStatus: status, servicesEnabled: services), promptAnswer: answer, promptDelay: .seconds(1),
-      clock: clock)
-    let service = LocationService(emulator: os, source: fixedSource(clock))
-    return (os, service, LocationPermissionHandler(service: service, lifecycle: os))
-  }
-
-  @Test func requestLocationWithPermissionsPromptsThenLocates() async {
-    let clock = TestClock()
-    let (_, _, handler) = make(clock: clock)
-    let r = await advancing(clock, by: .milliseconds(500)) { await handler.requestLocationWithPermissions() }
-    #expect(r.status == .authorizedWhenInUse)
+  @Test func requestLocationWithPermissionsPromptsThenLocates() async throws {
+    let phone = makePhone()
+    let handler = LocationPermissionHandler(phone: phone)
+    let flow = phone.start { await handler.requestLocationWithPermissions() }
+    try await phone.advance(by: .seconds(1))  // the user allows after 1 s; the fix at 1 s is the next
+    let r = try await flow.value
+    #expect(r.status == .authorizedWhenInUse && r.reason == nil)
     #expect(r.location == warsaw)
-    #expect(r.reason == nil)
+    #expect(r.fix?.timestamp == Date(timeIntervalSince1970: 1_767_225_601) && r.fix?.horizontalAccuracy == 5)
+    #expect(r.accuracy == .full)
   }
 
-  @Test func requestLocationWithPermissionsReportsADenial() async {
-    let clock = TestClock()
-    let (_, _, handler) = make(answer: .deny, clock: clock)
-    let result = Task { await handler.requestLocationWithPermissions() }
-    await untilSleeping(clock)
-    await clock.advance(by: .seconds(1))
-    #expect(await result.value == LocationRequestResult(status: .denied, location: nil, reason: .denied))
+  @Test func theResultCarriesTheAccuracyAuthorization() async throws {
+    let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: .reduced), source: .fixed(warsaw)))
+    let handler = LocationPermissionHandler(phone: phone)
+    let r = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
+    #expect(r.accuracy == .reduced && r.fix!.horizontalAccuracy! >= 3000)
+  }
+
+  @Test func requestLocationWithPermissionsReportsADenial() async throws {
+    let phone = makePhone(answer: .deny)
+    let handler = LocationPermissionHandler(phone: phone)
+    let result = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
+    #expect(result == LocationRequestResult(status: .denied, fix: nil, reason: .denied))
+    #expect(phone.elapsed == .seconds(1))
+  }
+
+  @Test func aRevocationWhileTheFlowWaitsForAFixIsReportedAsSuch() async throws {
+    let phone = makePhone(.authorizedWhenInUse, source: .none)
+    let handler = LocationPermissionHandler(phone: phone)
+    let flow = phone.start { await handler.requestLocationWithPermissions() }
+    try await phone.advance(by: .seconds(2))
+    await phone.setAuthorization(.denied)
+    #expect(try await flow.value == LocationRequestResult(status: .denied, fix: nil, reason: .revoked))
   }
 
   @Test func servicesOffIsItsOwnReasonAndNeverPrompts() async {
-    let clock = TestClock()
-    let (os, _, handler) = make(services: false, clock: clock)
-    let r = await handler.requestLocationWithPermissions()
-    #expect(r == LocationRequestResult(status: .denied, location: nil, reason: .servicesDisabled))
-    #expect(!os.state.promptShown)
+    let phone = makePhone(services: false)
+    let r = await LocationPermissionHandler(phone: phone).requestLocationWithPermissions()
+    #expect(r == LocationRequestResult(status: .denied, fix: nil, reason: .servicesDisabled))
+    #expect(!phone.state.promptShown)
   }
 
   @Test func checkPermissionStatusChangeTellsWhenItBecameAuthorized() async {
-    let clock = TestClock()
-    let (os, _, handler) = make(.denied, clock: clock)
+    let phone = makePhone(.denied)
+    let handler = LocationPermissionHandler(phone: phone)
     #expect(await handler.checkPermissionStatusChange() == (.denied, false))
-    await os.setAuthorization(.authorizedWhenInUse)
+    await phone.setAuthorization(.authorizedWhenInUse)
     #expect(await handler.checkPermissionStatusChange() == (.authorizedWhenInUse, true))
     #expect(await handler.checkPermissionStatusChange() == (.authorizedWhenInUse, false))
   }
 
-  @Test func observersHearEachChangeWithItsReason() async {
-    let clock = TestClock()
-    let (os, _, handler) = make(.denied, clock: clock)
+  @Test func observersHearEachChangeWithItsReasonBeforeTheCallReturns() async {
+    let phone = makePhone(.denied)
+    let handler = LocationPermissionHandler(phone: phone)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
-    await settle()
     #expect(changes.all.isEmpty)  // no call for the state at the start
-    await os.setAuthorization(.authorizedWhenInUse)
-    await settle()
-    await os.setServicesEnabled(false)
-    await settle()
-    await os.setServicesEnabled(true)
-    await settle()
-    await os.setAccuracy(.reduced)  // not a permission change
-    await settle()
+    await phone.setAuthorization(.authorizedWhenInUse)
+    #expect(changes.all.map(\.status) == [.authorizedWhenInUse])  // read right after: no waiting
+    await phone.setServicesEnabled(false)
+    await phone.setServicesEnabled(true)
+    await phone.setAccuracy(.reduced)  // not a permission change
     #expect(changes.all.map(\.status) == [.authorizedWhenInUse, .denied, .authorizedWhenInUse])
     #expect(changes.all.map(\.reason) == [nil, .servicesDisabled, nil])
     #expect(changes.all.map(\.didBecomeAuthorized) == [true, false, true])
     #expect(changes.all.map(\.isAuthorized) == [true, false, true])
   }
 
-  @Test func servicesOffWhileDeniedStillChangesTheReason() async {
-    let clock = TestClock()
-    let (os, _, handler) = make(.denied, clock: clock)
+  @Test func aPromptTheAppItselfShowedStillCountsAsBecomingAuthorized() async throws {
+    let phone = makePhone(.notDetermined, answer: .allowWhileUsing)
+    let handler = LocationPermissionHandler(phone: phone)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
-    await settle()
-    await os.setServicesEnabled(false)
-    await settle()
+    _ = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
+    #expect(changes.all == [PermissionChange(status: .authorizedWhenInUse, didBecomeAuthorized: true, reason: nil)])
+  }
+
+  @Test func servicesOffWhileDeniedStillChangesTheReason() async {
+    let phone = makePhone(.denied)
+    let handler = LocationPermissionHandler(phone: phone)
+    let changes = Recorder<PermissionChange>()
+    await handler.startObservingLocationPermissionChanges { changes.append($0) }
+    await phone.setServicesEnabled(false)
     #expect(changes.all.map(\.reason) == [.servicesDisabled])
   }
 
-  @Test func aChangeMadeInSettingsWhileAwayIsCaughtOnReturnToTheForeground() async {
-    let clock = TestClock()
-    let (os, service, _) = make(.denied, clock: clock)
+  @Test func aChangeMadeInSettingsWhileAwayIsCaughtOnReturnToTheForeground() async throws {
+    let phone = makePhone(.denied)
     // A suspended app hears nothing from the status stream; only the foreground re-check can catch it.
-    let handler = LocationPermissionHandler(service: SuspendedService(base: service), lifecycle: os)
+    let handler = LocationPermissionHandler(service: SuspendedService(base: phone.service), lifecycle: phone.service)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
-    await settle()
-    await os.setAppState(.background)
-    await os.setAuthorization(.authorizedAlways)
-    await settle()
+    await phone.setAppState(.background)
+    await phone.setAuthorization(.authorizedAlways)
     #expect(changes.all.isEmpty)
-    await os.setAppState(.foreground)
-    await settle()
+    await phone.setAppState(.foreground)
+    // This handler watches a service of its own from tasks of its own (not the phone's): the one
+    // place where a test waits, bounded, for another task.
+    #expect(await waitUntil { changes.all.count == 1 })
     #expect(changes.all.map(\.status) == [.authorizedAlways])
     #expect(changes.all.first?.didBecomeAuthorized == true)
+    handler.stopObservingLocationPermissionChanges()
   }
 
   @Test func noCallbackAfterStopAndStopIsIdempotent() async {
-    let clock = TestClock()
-    let (os, _, handler) = make(.denied, clock: clock)
+    let phone = makePhone(.denied)
+    let handler = LocationPermissionHandler(phone: phone)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
-    await settle()
-    await os.setAuthorization(.authorizedWhenInUse)
-    await settle()
-    await handler.stopObservingLocationPermissionChanges()
-    await handler.stopObservingLocationPermissionChanges()
-    #expect(await !handler.isObserving)
-    await os.setAuthorization(.denied)
-    await os.setAppState(.background)
-    await os.setAppState(.foreground)
-    await settle()
+    await phone.setAuthorization(.authorizedWhenInUse)
+    handler.stopObservingLocationPermissionChanges()
+    handler.stopObservingLocationPermissionChanges()
+    #expect(!handler.isObserving)
+    await phone.setAuthorization(.denied)
+    await phone.setAppState(.background)
+    await phone.setAppState(.foreground)
     #expect(changes.all.map(\.status) == [.authorizedWhenInUse])
-    // Its subscriptions are gone too.
-    for _ in 0..<100 where os.subscriberCount > 0 { await Task.yield() }
-    #expect(os.subscriberCount == 0)
+    #expect(phone.observerCount == 0 && phone.subscriberCount == 0)
   }
 
   @Test func stopRacingAChangeNeverCallsBackAfterItReturns() async {
     for _ in 0..<50 {
-      let clock = TestClock()
-      let (os, _, handler) = make(.denied, clock: clock)
+      let phone = makePhone(.denied, source: .none)
+      let handler = LocationPermissionHandler(phone: phone)
       let stopped = Recorder<Bool>()
       let late = Recorder<Bool>()
       await handler.startObservingLocationPermissionChanges { _ in
         if !stopped.all.isEmpty { late.append(true) }
       }
-      let flipper = Task {
-        for i in 0..<200 { await os.setAuthorization(i % 2 == 0 ? .authorizedWhenInUse : .denied) }
+      // Changes applied from another thread while the test stops.
+      let flipper = Task.detached {
+        for i in 0..<200 { phone.apply(.permission(i % 2 == 0 ? .authorizedWhenInUse : .denied)) }
       }
       await Task.yield()
-      await handler.stopObservingLocationPermissionChanges()
+      handler.stopObservingLocationPermissionChanges()
       stopped.append(true)
       await flipper.value
-      await settle()
+      phone.apply(.permission(.authorizedAlways))
       #expect(late.all.isEmpty)
     }
   }

@@ -1,66 +1,66 @@
-import Clocks
 import Emulator
 import Geo
 import PetMap
 import Testing
 
-/// Navigation to the fullscreen map and back (ios-navigation-to-fullscreen-map.spec.md).
+/// Navigation to the fullscreen map and back (ios-navigation-to-fullscreen-map.spec.md), on
+/// a phone's virtual clock.
 @Suite struct NavigationTests {
   /// A loaded landing page, the coordinator, and the preview's tap wired to it.
   final class Fixture: Sendable {
     let h = PreviewHarness()
     let changes = Recorder<NavigationChange>()
-    let navigation: NavigationCoordinator<TestClock<Duration>>
-    let landing: LandingPageViewModel<TestClock<Duration>>
+    let navigation: NavigationCoordinator
+    let landing: LandingPageViewModel
 
     init() {
       landing = LandingPageViewModel(preview: h.preview)
       let h = self.h, changes = self.changes
       navigation = NavigationCoordinator(
-        landing: landing, clock: h.clock,
-        makeFullscreenMap: {
-          FullscreenMapViewModel(userLocation: await h.preview.userLocation, permissionGranted: true)
-        },
+        landing: landing, phone: h.phone,
+        makeFullscreenMap: { FullscreenMapViewModel(userLocation: h.preview.userLocation, permissionGranted: true) },
         onChange: { changes.append($0) })
     }
 
     /// The user's tap on the preview, as the landing page delivers it.
-    func tap() async {
-      if await h.preview.tap() { navigation.showFullscreenMap() }
+    func tap() {
+      if h.preview.tap() { navigation.showFullscreenMap() }
     }
 
     /// Lets the push animation finish.
-    func finishTransition() async {
-      await untilSleeping(h.clock)
-      await h.clock.advance(by: navigation.transitionDuration)
-      await waitUntil { !self.navigation.isTransitioning }
+    func finishTransition() async throws {
+      try await h.phone.advance(by: navigation.transitionDuration)
     }
   }
 
-  @Test func navigation_US1_AS1_FR001_FR002_tapOnThePreviewPushesTheFullscreenMap() async {
+  @Test func navigation_US1_AS1_FR001_FR002_tapOnThePreviewPushesTheFullscreenMap() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
+    #expect(try await f.h.startLoaded())
     #expect(f.navigation.stack == [.landing])
-    await f.tap()
+    f.tap()
     #expect(f.navigation.stack == [.landing, .fullscreenMap])
-    await f.finishTransition()
+    #expect(f.navigation.fullscreenMap == nil && f.navigation.isTransitioning)
+    try await f.h.phone.advance(by: .milliseconds(349))
+    #expect(f.navigation.isTransitioning)
+    try await f.h.phone.advance(by: .milliseconds(1))
+    #expect(!f.navigation.isTransitioning)
     #expect(f.navigation.fullscreenMap?.isCenteredOnUser == true)
     #expect(f.changes.all.map(\.action) == [.push])
   }
 
-  @Test func navigation_tapBeforeTheMapLoadedDoesNotNavigate() async {
+  @Test func navigation_tapBeforeTheMapLoadedDoesNotNavigate() async throws {
     let f = Fixture()
-    await f.h.preview.start()
-    await f.tap()
+    try await f.h.start()
+    f.tap()
     #expect(f.navigation.stack == [.landing])
     #expect(f.navigation.pushCount == 0)
   }
 
-  @Test func navigation_US1_AS2_FR003_FR004_backButtonReturnsToTheLandingPage() async {
+  @Test func navigation_US1_AS2_FR003_FR004_backButtonReturnsToTheLandingPage() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
-    await f.tap()
-    await f.finishTransition()
+    #expect(try await f.h.startLoaded())
+    f.tap()
+    try await f.finishTransition()
     #expect(f.navigation.back())
     #expect(f.navigation.stack == [.landing])
     #expect(f.navigation.fullscreenMap == nil)
@@ -69,74 +69,105 @@ import Testing
     #expect(f.navigation.back() == false)
   }
 
-  @Test func navigation_US1_AS4_FR005_edgeSwipeReturnsToTheLandingPage() async {
+  @Test func navigation_US1_AS4_FR005_edgeSwipeReturnsToTheLandingPage() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
-    await f.tap()
-    await f.finishTransition()
+    #expect(try await f.h.startLoaded())
+    f.tap()
+    try await f.finishTransition()
     #expect(f.navigation.swipeBack())
     #expect(f.navigation.topScreen == .landing)
     #expect(f.changes.all.last?.trigger == "swipeBack")
   }
 
-  @Test func navigation_FR007_rapidTapsPushExactlyOnce() async {
+  @Test func navigation_FR007_rapidTapsPushExactlyOnce() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
+    #expect(try await f.h.startLoaded())
     // Twenty taps at once, from concurrent tasks, before the push completes.
     await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<20 { group.addTask { await f.tap() } }
+      for _ in 0..<20 { group.addTask { f.tap() } }
     }
     #expect(f.navigation.pushCount == 1)
     #expect(f.navigation.stack == [.landing, .fullscreenMap])
-    await f.finishTransition()
+    try await f.finishTransition()
     #expect(f.navigation.pushCount == 1)
     #expect(f.changes.all.count == 1)
   }
 
-  @Test func navigation_FR007_backDuringThePushIsIgnored() async {
+  @Test func navigation_FR007_backDuringThePushIsIgnored() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
-    await f.tap()
+    #expect(try await f.h.startLoaded())
+    f.tap()
     #expect(f.navigation.back() == false)
-    await f.finishTransition()
+    try await f.finishTransition()
     #expect(f.navigation.back())
   }
 
-  @Test func navigation_US1_AS3_FR006_landingPageKeepsScrollAndStateWithoutReload() async {
+  @Test func navigation_US1_AS3_FR006_landingPageKeepsScrollAndStateWithoutReload() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
+    #expect(try await f.h.startLoaded())
     f.landing.scroll(to: 420)
-    let stateBefore = await f.h.preview.state
-    await f.tap()
-    await f.finishTransition()
+    let stateBefore = f.h.preview.state
+    f.tap()
+    try await f.finishTransition()
     #expect(f.navigation.back())
     #expect(f.landing.scrollOffset == 420)
-    #expect(await f.h.preview.state == stateBefore)
-    #expect(await f.h.preview.loadCount == 1)
+    #expect(f.h.preview.state == stateBefore)
+    #expect(f.h.preview.loadCount == 1)
     // And again: a second round trip works the same way.
-    await f.tap()
-    await f.finishTransition()
+    f.tap()
+    try await f.finishTransition()
     #expect(f.navigation.swipeBack())
     #expect(f.navigation.pushCount == 2)
-    #expect(await f.h.preview.loadCount == 1)
+    #expect(f.h.preview.loadCount == 1)
   }
 
-  @Test func navigation_FR008_fullscreenMapHasATitle() async {
+  @Test func navigation_FR008_fullscreenMapHasATitle() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
-    await f.tap()
-    await f.finishTransition()
+    #expect(try await f.h.startLoaded())
+    f.tap()
+    try await f.finishTransition()
     #expect(f.navigation.fullscreenMap?.title == "Pet Locations")
   }
 
-  @Test func navigation_edge_rotationOnTheFullscreenMapKeepsBackWorking() async {
+  @Test func navigation_edge_rotationOnTheFullscreenMapKeepsBackWorking() async throws {
     let f = Fixture()
-    #expect(await f.h.startLoaded())
-    await f.tap()
-    await f.finishTransition()
-    let map = try! #require(f.navigation.fullscreenMap)
+    #expect(try await f.h.startLoaded())
+    f.tap()
+    try await f.finishTransition()
+    let map = try #require(f.navigation.fullscreenMap)
     map.resize(to: ScreenSize(width: 844, height: 390))
     #expect(f.navigation.back())
     #expect(f.navigation.stack == [.landing])
+  }
+}
+
+/// The navigation stack as a value.
+@Suite struct NavigationStateMachineTests {
+  @Test func navigation_FR007_aPushIgnoresEveryTapUntilItsTransitionEnds() {
+    var m = NavigationStateMachine(transitionDuration: .milliseconds(350))
+    let (pushed, actions) = m.push()
+    #expect(pushed)
+    #expect(
+      actions == [
+        .changed(NavigationChange(action: .push, trigger: "tap", stack: [.landing, .fullscreenMap])), .buildFullscreenMap(push: 1),
+        .armTransition(push: 1, after: .milliseconds(350)),
+      ])
+    for _ in 0..<5 { #expect(m.push() == (false, [])) }
+    #expect(m.pop(trigger: "back") == (false, []))  // not during the transition
+    #expect(m.transitionEnded(1) == [.showFullscreenMap(push: 1)])
+    #expect(m.push() == (false, []))  // the map is on top
+    #expect(m.pop(trigger: "swipeBack") == (true, [.changed(NavigationChange(action: .pop, trigger: "swipeBack", stack: [.landing])), .dropFullscreenMap]))
+    #expect(m.pushCount == 1)
+  }
+
+  @Test func aStaleTransitionEndDoesNothing() {
+    var m = NavigationStateMachine()
+    _ = m.push()
+    _ = m.transitionEnded(1)
+    _ = m.pop(trigger: "back")
+    _ = m.push()
+    #expect(m.transitionEnded(1) == [])
+    #expect(m.isTransitioning)
+    #expect(m.transitionEnded(2) == [.showFullscreenMap(push: 2)])
   }
 }

@@ -112,15 +112,15 @@ import Testing
     }
   }
 
-  @Test func snapshot_writeFailureIsThePreviewsErrorState() async {
+  @Test func snapshot_writeFailureIsThePreviewsErrorState() async throws {
     let h = PreviewHarness(snapshotter: SVGMapSnapshotter(outputPath: "/nonexistent/dir/preview.svg"))
-    await h.preview.start()
-    #expect(await h.deliverFix())
-    #expect(await h.until("error"))
-    if case .snapshotFailed(let reason) = await h.preview.lastError {
+    try await h.start()
+    await h.deliverFix()
+    #expect(h.state.name == "error")
+    if case .snapshotFailed(let reason) = h.preview.lastError {
       #expect(reason.contains("/nonexistent/dir/preview.svg"))
     } else {
-      Issue.record("expected a snapshot failure, got \(String(describing: await h.preview.lastError))")
+      Issue.record("expected a snapshot failure, got \(String(describing: h.preview.lastError))")
     }
   }
 
@@ -130,9 +130,9 @@ import Testing
     let h = PreviewHarness(
       repository: FileAnnouncementRepository([announcement("p1", north(of: warsaw, 2_000))]),
       snapshotter: SVGMapSnapshotter(outputPath: path))
-    #expect(await h.startLoaded())
+    #expect(try await h.startLoaded())
     let svg = try String(contentsOfFile: path, encoding: .utf8)
     #expect(svg.contains("data-id=\"p1\""))
-    #expect(await h.preview.snapshot?.svg == svg)
+    #expect(h.preview.snapshot?.svg == svg)
   }
 }

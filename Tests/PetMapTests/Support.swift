@@ -1,4 +1,3 @@
-import Clocks
 import Emulator
 import Foundation
 import Geo
@@ -26,79 +25,64 @@ func north(of c: Coordinate, _ meters: Double) -> Coordinate {
   Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
 }
 
-/// The emulated phone on a test clock, with a hand-driven location source, and a map preview on it.
+/// An emulated phone on a virtual clock, with fixes sent by hand (or a source), and a map preview on it.
 final class PreviewHarness: Sendable {
-  let clock = TestClock()
-  let source = ManualLocationSource()
-  let emulator: PermissionEmulator<TestClock<Duration>>
-  let service: LocationService<TestClock<Duration>>
-  let handler: LocationPermissionHandler
+  let phone: EmulatedPhone
   let states = Recorder<MapPreviewState>()
+  /// When each state came, since the phone started.
+  let stateTimes = Recorder<Duration>()
   let taps = Recorder<Int>()
   let settingsTaps = Recorder<Int>()
   let logs = Recorder<String>()
-  let preview: MapPreviewModel<TestClock<Duration>>
+  let preview: MapPreviewModel
 
   init(
-    status: LocationPermissionStatus = .authorizedWhenInUse, servicesEnabled: Bool = true,
-    repository: (any AnnouncementRepository)? = nil, snapshotter: (any MapSnapshotting)? = nil,
-    promptAnswer: PromptAnswer = .allowWhileUsing
+    clock: EmulatorClock = EmulatorClock(), status: LocationPermissionStatus = .authorizedWhenInUse, servicesEnabled: Bool = true,
+    accuracy: LocationAccuracyAuthorization = .full, repository: (any AnnouncementRepository)? = nil,
+    snapshotter: (any MapSnapshotting)? = nil, promptAnswer: PromptAnswer = .allowWhileUsing, source: PhoneSource = .none
   ) {
-    emulator = PermissionEmulator(
-      initial: PermissionState(appStatus: status, servicesEnabled: servicesEnabled), promptAnswer: promptAnswer,
-      promptDelay: .seconds(1), clock: clock)
-    service = LocationService(emulator: emulator, source: source)
-    handler = LocationPermissionHandler(service: service, lifecycle: emulator)
-    let states = self.states, taps = self.taps, logs = self.logs, settingsTaps = self.settingsTaps
+    phone = EmulatedPhone(
+      .init(
+        permission: PermissionState(appStatus: status, servicesEnabled: servicesEnabled, accuracy: accuracy), promptAnswer: promptAnswer,
+        promptDelay: .seconds(1), source: source),
+      clock: clock)
+    let states = self.states, stateTimes = self.stateTimes, taps = self.taps, logs = self.logs
+    let settingsTaps = self.settingsTaps, phone = self.phone
     preview = MapPreviewModel(
-      handler: handler, repository: repository, snapshotter: snapshotter, clock: clock,
-      onStateChange: { states.append($0) }, onTap: { taps.append(1) }, onGoToSettings: { settingsTaps.append(1) },
-      log: { logs.append($0) })
+      phone: phone, repository: repository, snapshotter: snapshotter,
+      onStateChange: {
+        states.append($0)
+        stateTimes.append(phone.elapsed)
+      },
+      onTap: { taps.append(1) }, onGoToSettings: { settingsTaps.append(1) }, log: { logs.append($0) })
   }
 
-  var state: MapPreviewState { get async { await preview.state } }
+  var clock: EmulatorClock { phone.clock }
+  var state: MapPreviewState { preview.state }
   var stateNames: [String] { states.all.map(\.name) }
 
-  /// Waits until the preview is in the state named `name`.
-  @discardableResult
-  func until(_ name: String) async -> Bool {
-    await waitUntil { await self.preview.state.name == name }
-  }
-
-  /// Sends fixes at `coordinate` until the preview leaves `loading` (the request must be
-  /// waiting when a fix comes, as on a device).
-  @discardableResult
-  func deliverFix(at coordinate: Coordinate = warsaw) async -> Bool {
-    await waitUntil {
-      guard await self.preview.state == .loading else { return true }
-      self.source.send(coordinate)
-      await settle()
-      return await self.preview.state != .loading
-    }
-  }
-
-  /// Sends fixes until the location service has taken one (for loads that then wait on something else).
-  @discardableResult
-  func deliverFixToService(at coordinate: Coordinate = warsaw) async -> Bool {
-    await waitUntil {
-      self.source.send(coordinate)
-      await settle()
-      return await self.service.latestFix != nil
-    }
-  }
-
-  /// Starts the preview and, when it loads, gives it a fix: the common "authorized user opens the landing page".
-  func startLoaded(at coordinate: Coordinate = warsaw) async -> Bool {
+  /// Starts the preview and lets it run as far as it can now (a load waits for a fix).
+  func start() async throws {
     await preview.start()
-    guard await deliverFix(at: coordinate) else { return false }
-    await preview.waitForLoad()
-    return await preview.state.name == "map"
+    try await phone.runUntilIdle()
+  }
+
+  /// Sends a fix at `coordinate` now, and returns when everything it set off has happened.
+  func deliverFix(at coordinate: Coordinate = warsaw) async {
+    await phone.send(coordinate)
+  }
+
+  /// Starts the preview and gives it a fix: the common "authorized user opens the landing page".
+  func startLoaded(at coordinate: Coordinate = warsaw) async throws -> Bool {
+    try await start()
+    await deliverFix(at: coordinate)
+    return state.name == "map"
   }
 }
 
-/// A repository that answers after `delay` on `clock`.
+/// A repository that answers after `delay` on the phone's clock.
 struct SlowRepository: AnnouncementRepository {
-  let clock: TestClock<Duration>
+  let clock: EmulatorClock
   let delay: Duration
   let answer: [Announcement]
   func announcements(for query: AnnouncementListQuery) async throws -> [Announcement] {
@@ -127,7 +111,7 @@ final class RecordingRepository: AnnouncementRepository {
 
 /// A snapshotter that fails, or never finishes until cancelled (sleeping on `clock`).
 struct BrokenSnapshotter: MapSnapshotting {
-  enum Mode: Sendable { case fail, hang(TestClock<Duration>) }
+  enum Mode: Sendable { case fail, hang(EmulatorClock) }
   let mode: Mode
   struct Failure: Error {}
   func snapshot(_ request: MapSnapshotRequest) async throws -> MapSnapshot {

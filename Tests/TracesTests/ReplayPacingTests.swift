@@ -1,4 +1,4 @@
-import Clocks
+import Emulator
 import Foundation
 import Geo
 import Testing
@@ -21,55 +21,54 @@ struct ReplayPacingTests {
     return out
   }
 
+  /// Every epoch of a replay on a virtual clock that moves exactly as far as the replay needs.
+  private func virtual(_ reader: @escaping @Sendable () -> ListTraceReader, _ options: ReplayOptions) async throws -> [ReplayedEpoch] {
+    let clock = EmulatorClock()
+    let r = replay(reader, options, clock: clock)
+    let task = clock.spawn("replay") { try? await all(r) }
+    return try #require(try await clock.advance(until: task))
+  }
+
   @Test func atOneTimesEveryEpochIsDueAtItsTraceOffset() async throws {
-    let epochs = try await all(replay(uneven, ReplayOptions(speed: 1), clock: ImmediateClock()))
+    let epochs = try await virtual(uneven, ReplayOptions(speed: 1))
     #expect(epochs.map(\.scheduled.ms) == [0, 1000, 2000, 3500, 4000])
     #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3500, 4000])
   }
 
   @Test func atTenTimesTheScheduleIsATenth() async throws {
-    let epochs = try await all(replay(uneven, ReplayOptions(speed: 10), clock: ImmediateClock()))
+    let epochs = try await virtual(uneven, ReplayOptions(speed: 10))
     #expect(epochs.map(\.elapsed.ms) == [0, 100, 200, 350, 400])
   }
 
   @Test func atATenthTheScheduleIsTenTimesLonger() async throws {
-    let epochs = try await all(replay(uneven, ReplayOptions(speed: 0.1), clock: ImmediateClock()))
+    let epochs = try await virtual(uneven, ReplayOptions(speed: 0.1))
     #expect(epochs.map(\.elapsed.ms) == [0, 10_000, 20_000, 35_000, 40_000])
   }
 
   @Test func nothingIsDeliveredBeforeItsDeadline() async throws {
-    let clock = TestClock()
-    let seen = Counter()
+    let clock = EmulatorClock()
+    let seen = Recorder<Duration>()
     let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
-    let task = Task {
-      for try await _ in r { await seen.bump() }
+    let task = clock.spawn("replay") {
+      do {
+        for try await e in r { seen.append(e.elapsed) }
+      } catch {}
     }
-    // Every advance waits until the replay sleeps on the clock: TestClock wakes a sleep that
-    // is due at `now` only on its next advance, so an advance that comes before the sleep is
-    // registered (a loaded machine, ThreadSanitizer) would leave it waiting for good.
-    // Positive checks wait for the consumer; "not yet" checks come after it had every chance to run.
-    await untilSleeping(clock)
-    await clock.advance(by: .zero)
-    #expect(await waitUntil { await seen.value == 1 })
-    await untilSleeping(clock)
-    await clock.advance(by: .milliseconds(999))
-    try await Task.sleep(for: .milliseconds(20))
-    #expect(await seen.value == 1)
-    await untilSleeping(clock)
-    await clock.advance(by: .milliseconds(1))
-    #expect(await waitUntil { await seen.value == 2 })
-    await untilSleeping(clock)
-    await clock.advance(by: .milliseconds(2499))
-    #expect(await waitUntil { await seen.value == 3 })
-    try await Task.sleep(for: .milliseconds(20))
-    #expect(await seen.value == 3)
-    await untilSleeping(clock)
-    await clock.advance(by: .milliseconds(1))
-    #expect(await waitUntil { await seen.value == 4 })
-    await untilSleeping(clock)
-    await clock.advance(by: .seconds(1))
-    try await task.value
-    #expect(await seen.value == 5)
+    // Each advance returns once the replay has taken what was due and sleeps again: the
+    // checks read the state right after, with no waiting.
+    try await clock.advance(by: .zero)
+    #expect(seen.all.count == 1)
+    try await clock.advance(by: .milliseconds(999))
+    #expect(seen.all.count == 1)
+    try await clock.advance(by: .milliseconds(1))
+    #expect(seen.all.count == 2)
+    try await clock.advance(by: .milliseconds(2499))
+    #expect(seen.all.count == 3)
+    try await clock.advance(by: .milliseconds(1))
+    #expect(seen.all.count == 4)
+    try await clock.advance(by: .seconds(1))
+    #expect(task.isFinished)
+    #expect(seen.all.map(\.ms) == [0, 1000, 2000, 3500, 4000])
   }
 
   @Test func latenessDoesNotAccumulate() async throws {
@@ -82,8 +81,8 @@ struct ReplayPacingTests {
   }
 
   @Test func loopingContinuesTheTimeLine() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, count: 7), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, count: 7))
     #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000, 5000, 6000])
     #expect(epochs.map(\.lap) == [0, 0, 0, 1, 1, 1, 2])
     let times = epochs.map { $0.fix.timestamp!.timeIntervalSince1970 - 1_700_000_000 }
@@ -91,34 +90,32 @@ struct ReplayPacingTests {
   }
 
   @Test func loopingAtTenTimes() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 2, 4]), ReplayOptions(speed: 10, loop: true, count: 5), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 2, 4]), ReplayOptions(speed: 10, loop: true, count: 5))
     #expect(epochs.map(\.elapsed.ms) == [0, 200, 400, 600, 800])
   }
 
   @Test func anEmptyTraceDoesNotLoopForever() async throws {
-    let epochs = try await all(replay(ListTraceReader.times([]), ReplayOptions(loop: true), clock: ImmediateClock()))
+    let epochs = try await virtual(ListTraceReader.times([]), ReplayOptions(loop: true))
     #expect(epochs.isEmpty)
   }
 
   @Test func startOffsetSkipsTraceTimeAndStartsTheScheduleThere() async throws {
-    let epochs = try await all(replay(uneven, ReplayOptions(speed: 1, startOffset: 1.5), clock: ImmediateClock()))
+    let epochs = try await virtual(uneven, ReplayOptions(speed: 1, startOffset: 1.5))
     #expect(epochs.map { $0.fix.coordinate?.latitude } == [2, 3, 4])
     #expect(epochs.map(\.elapsed.ms) == [0, 1500, 2000])
   }
 
   @Test func startOffsetAppliesToTheFirstLapOnly() async throws {
-    let epochs = try await all(
-      replay(
-        ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, startOffset: 1, count: 5),
-        clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 2]), ReplayOptions(speed: 1, loop: true, startOffset: 1, count: 5))
     #expect(epochs.map { $0.fix.coordinate?.latitude } == [1, 2, 0, 1, 2])
     #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000])
   }
 
   @Test func gapsAreDeliveredAsNoFixAtTheUsualInterval() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, gapThreshold: 3))
     #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000])
     #expect(epochs.map(\.isGapFill) == [false, false, false, true, true, true, true, true, false, false])
     #expect(epochs.filter(\.isGapFill).allSatisfy { $0.fix.mode == .noFix && $0.fix.coordinate == nil })
@@ -127,40 +124,40 @@ struct ReplayPacingTests {
   }
 
   @Test func aPauseShorterThanTheThresholdIsNoGap() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 1, 3.5, 4.5]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 3.5, 4.5]), ReplayOptions(speed: 1, gapThreshold: 3))
     #expect(epochs.filter(\.isGapFill).isEmpty)
   }
 
   @Test func gapsFollowTheTracesOwnInterval() async throws {
     // A trace sampled every 5 s: a 10 s step is no gap, a 30 s step is.
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 5, 15, 45]), ReplayOptions(speed: 1, gapThreshold: 3), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 5, 15, 45]), ReplayOptions(speed: 1, gapThreshold: 3))
     #expect(epochs.filter(\.isGapFill).map(\.elapsed.ms) == [20_000, 25_000, 30_000, 35_000, 40_000])
   }
 
   @Test func gapFillingCanBeTurnedOff() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 1, 2, 8]), ReplayOptions(speed: 1, gapThreshold: nil), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 2, 8]), ReplayOptions(speed: 1, gapThreshold: nil))
     #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 8000])
   }
 
   @Test func countLimitsTheEpochsIncludingGapFills() async throws {
-    let epochs = try await all(
-      replay(ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, count: 4), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      ListTraceReader.times([0, 1, 2, 8, 9]), ReplayOptions(speed: 1, count: 4))
     #expect(epochs.count == 4)
     #expect(epochs.last?.isGapFill == true)
   }
 
   @Test func startingAtRestampsAtTracePace() async throws {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
-    let epochs = try await all(
-      replay(uneven, ReplayOptions(speed: 10, timeBase: .startingAt(start)), clock: ImmediateClock()))
+    let epochs = try await virtual(
+      uneven, ReplayOptions(speed: 10, timeBase: .startingAt(start)))
     #expect(epochs.map { $0.fix.timestamp!.timeIntervalSince(start) } == [0, 1, 2, 3.5, 4])
   }
 
   @Test func epochsWithoutATimeFollowThePreviousAtOnce() async throws {
-    let epochs = try await all(replay(ListTraceReader.times([0, nil, 2]), ReplayOptions(speed: 1), clock: ImmediateClock()))
+    let epochs = try await virtual(ListTraceReader.times([0, nil, 2]), ReplayOptions(speed: 1))
     #expect(epochs.map(\.elapsed.ms) == [0, 0, 2000])
   }
 
@@ -169,39 +166,48 @@ struct ReplayPacingTests {
     let reader: @Sendable () -> ListTraceReader = {
       ListTraceReader([0, 1, 2].map { TraceEpoch(fix: LocationFix(mode: .noFix), traceTime: $0) })
     }
-    let epochs = try await all(replay(reader, ReplayOptions(speed: nil, untimedStart: start), clock: ImmediateClock()))
+    let epochs = try await virtual(reader, ReplayOptions(speed: nil, untimedStart: start))
     #expect(epochs.map { $0.fix.timestamp!.timeIntervalSince(start) } == [0, 1, 2])
   }
 
   @Test func asFastAsPossibleNeverWaits() async throws {
-    let clock = TestClock()
+    let clock = EmulatorClock()
     let epochs = try await all(replay(uneven, ReplayOptions(speed: nil), clock: clock))
     #expect(epochs.count == 5)
     #expect(epochs.allSatisfy { $0.elapsed == .zero })
+    #expect(clock.pendingTimerCount == 0)
   }
 
   @Test func cancellationEndsAWaitingReplay() async throws {
-    let clock = TestClock()
+    let clock = EmulatorClock()
     let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
-    let task = Task {
-      var n = 0
-      for try await _ in r { n += 1 }
-      return n
+    let task = clock.spawn("replay") { () -> Bool in
+      do {
+        for try await _ in r {}
+        return false
+      } catch {
+        return error is CancellationError
+      }
     }
-    await clock.advance(by: .milliseconds(1500))
+    try await clock.advance(by: .milliseconds(1500))
     task.cancel()
-    await #expect(throws: CancellationError.self) { try await task.value }
+    #expect(try await task.value)
+    #expect(clock.pendingTimerCount == 0)
+  }
+
+  @Test func theCursorGivesTheScheduleWithoutWaiting() throws {
+    var cursor = replay(uneven, ReplayOptions(speed: 2), clock: EmulatorClock()).makeCursor()
+    var scheduled: [Int64] = []
+    while let step = try cursor.next() { scheduled.append(step.scheduled.ms) }
+    #expect(scheduled == [0, 500, 1000, 1750, 2000])
   }
 
   @Test func theFixesViewIsALocationSource() async throws {
-    let source: some LocationSource = replay(uneven, ReplayOptions(speed: nil), clock: ImmediateClock()).fixes
+    let source: some LocationSource = replay(uneven, ReplayOptions(speed: nil), clock: EmulatorClock()).fixes
     var latitudes: [Double] = []
     for try await fix in source { latitudes.append(fix.coordinate!.latitude) }
     #expect(latitudes == [0, 1, 2, 3, 4])
   }
 }
 
-actor Counter {
-  var value = 0
-  func bump() { value += 1 }
-}
+

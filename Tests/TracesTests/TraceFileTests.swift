@@ -1,4 +1,4 @@
-import Clocks
+import Emulator
 import Foundation
 import Geo
 import NMEA
@@ -223,14 +223,20 @@ struct TraceFileTests {
   @Test func aBundledTraceReplaysToTheEndOnAVirtualClock() async throws {
     func modes(_ reporting: NMEAEpochAssembler.Reporting) async throws -> ([LocationFix.Mode], Duration) {
       let trace = try Trace(path: tracePath("tunnel.nmea"), nmeaOptions: .init(reporting: reporting))
-      let replay = TraceReplay(trace: trace, options: .init(), clock: ImmediateClock())
-      var modes: [LocationFix.Mode] = []
-      var last = Duration.zero
-      for try await e in replay {
-        modes.append(e.fix.mode)
-        last = e.elapsed
+      let clock = EmulatorClock()
+      let replay = TraceReplay(trace: trace, options: .init(), clock: clock)
+      let task = clock.spawn("replay") { () -> ([LocationFix.Mode], Duration) in
+        var modes: [LocationFix.Mode] = []
+        var last = Duration.zero
+        do {
+          for try await e in replay {
+            modes.append(e.fix.mode)
+            last = e.elapsed
+          }
+        } catch {}
+        return (modes, last)
       }
-      return (modes, last)
+      return try await clock.advance(until: task)
     }
     // As gpsd reports it: at the tunnel's entrance the RMC turns invalid, and gpsd, which reported
     // at RMC, reports nothing for that second (then it learns to report at GGA).
@@ -269,23 +275,18 @@ struct GeoTests {
 
   @Test func aFixedPointReportsOnTheClock() async throws {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
-    let clock = TestClock()
+    let clock = EmulatorClock()
     let source = FixedPointSource(
       coordinate: warsaw, horizontalAccuracy: 8, interval: .seconds(2), count: 3, start: start, clock: clock)
-    let done = Counter()
-    let task = Task {
+    let task = clock.spawn("fixed point") { () -> [LocationFix] in
       var out: [LocationFix] = []
-      for try await fix in source { out.append(fix) }
-      await done.bump()
+      do {
+        for try await fix in source { out.append(fix) }
+      } catch {}
       return out
     }
-    // Step by step until done: TestClock does not wake a sleep registered after its advance.
-    for _ in 0..<10_000 {
-      if await done.value > 0 { break }
-      await clock.advance(by: .seconds(1))
-      try await Task.sleep(for: .milliseconds(1))
-    }
-    let fixes = try await task.value
+    let fixes = try await clock.advance(until: task)
+    #expect(clock.now.offset == .seconds(4))
     #expect(fixes.map(\.timestamp) == [start, start + 2, start + 4])
     #expect(fixes.allSatisfy { $0.coordinate == warsaw && $0.horizontalAccuracy == 8 && $0.mode == .twoD })
   }

@@ -65,6 +65,8 @@ struct ClockStorage {
   var steps: UInt64 = 0
   /// The real-time driver, while it sleeps.
   var driverWakeup: ClockDriverWakeup?
+  /// Whether a `run()` drives this real-time clock.
+  var driverRunning = false
 
   mutating func addTimer(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
     let sequence = nextSequence
@@ -100,13 +102,14 @@ struct ClockStorage {
     return timers.min?.deadline
   }
 
-  /// How far the loop may fire timers: the nearest target of an advance in progress, or now.
+  /// How far the loop may fire timers: the nearest target of an advance in progress; nil (no
+  /// timer) without one: timers fire only when the clock's owner moves time or runs it.
   func goalLimit() -> Duration? {
     var limit: Duration?
     for goal in goals where !goal.isSettled {
       limit = Swift.min(limit ?? goal.target, goal.target)
     }
-    return Swift.max(limit ?? now, now)
+    return limit.map { Swift.max($0, now) }
   }
 
   /// With nothing queued, nothing running and no timer due by the nearest target: moves

@@ -157,14 +157,21 @@ extension EmulatorClock {
 
   // MARK: Real time
 
-  /// Runs until cancelled: on a real-time clock, fires each timer when it is due (on a
-  /// virtual clock, where advances fire them, it only waits for the cancellation).
+  /// Runs until cancelled: on a real-time clock, fires each timer when it is due. On a virtual
+  /// clock (advances fire the timers), or when another `run()` already drives this clock (the
+  /// phones of a fleet share one), it only waits for the cancellation.
   public func run() async {
-    guard mode == .realTime else {
+    let drives = mode == .realTime && storage.withLock { s -> Bool in
+      guard !s.driverRunning else { return false }
+      s.driverRunning = true
+      return true
+    }
+    guard drives else {
       let waiter = ClockWaiter<Void>(clock: self, tracked: false)
       await waiter.wait(register: { if Task.isCancelled { waiter.resolve(()) } }, onCancel: { waiter.resolve(()) })
       return
     }
+    defer { storage.withLock { $0.driverRunning = false } }
     while !Task.isCancelled {
       drive()
       await withTaskCancellationHandler {

@@ -161,8 +161,9 @@ public final class EmulatorClock: Clock, Sendable {
     storage.withLock { $0.queue.append(.call(effect)) }
   }
 
-  /// Runs the loop if nothing else runs it: queued effects and wake-ups, and on a virtual
-  /// clock the timers due now (or up to the target of an advance in progress).
+  /// Runs the loop if nothing else runs it: queued effects and wake-ups; on a virtual clock,
+  /// timers only up to the target of an advance in progress (``advance(to:)``,
+  /// ``runUntilIdle()``); on a real-time clock, the timers that are due.
   public func drive() {
     let owner = storage.withLock { s -> Bool in
       guard !s.owned else { return false }

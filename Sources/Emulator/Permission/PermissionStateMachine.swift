@@ -69,7 +69,7 @@ public struct PermissionStateMachine: Sendable, Hashable {
 
   /// The prompt's timer fired: the scripted user answers.
   public mutating func promptTimerFired() -> [Action] {
-    guard state.promptShown, let answer = pendingAnswer else { return [] }
+    guard state.promptShown, let answer = pendingAnswer, answer != .none else { return [] }
     return self.answer(answer, cancellingTimer: false)
   }
 

@@ -116,12 +116,10 @@ public final class EmulatedPhone: Sendable {
   /// When the phone started, on its clock.
   public let startedAt: EmulatorClock.Instant
   let core: Locked<PhoneCore>
-  private let ownsClock: Bool
 
   /// A phone on `clock` (a new virtual clock of its own when nil).
   public init(_ configuration: Configuration = Configuration(), clock: EmulatorClock? = nil) {
     self.clock = clock ?? EmulatorClock()
-    ownsClock = clock == nil
     self.configuration = configuration
     startedAt = self.clock.now
     core = Locked(
@@ -225,18 +223,27 @@ public final class EmulatedPhone: Sendable {
     core.withLock { $0.permission.setPromptAnswer(answer, delay: delay) }
   }
 
-  /// A fix from outside (a test, a live source) arrives now.
-  public func send(_ fix: LocationFix) {
-    core.withLock { s in receive(fix, &s) }
-    clock.drive()
+  /// A fix from outside (a test) arrives now; returns when what follows has happened. (On a
+  /// virtual clock, what was running first waits for its next wait, so the fix comes after it.)
+  public func send(_ fix: LocationFix) async {
+    try? await clock.runUntilIdle()
+    receiveNow(fix)
+    try? await clock.runUntilIdle()
   }
 
   /// Sends a 2D fix at `coordinate`, stamped `timestamp` (the phone's date now when nil).
-  public func send(_ coordinate: Coordinate, horizontalAccuracy: Double? = 5, timestamp: Date? = nil) {
-    send(
+  public func send(_ coordinate: Coordinate, horizontalAccuracy: Double? = 5, timestamp: Date? = nil) async {
+    await send(
       LocationFix(
         timestamp: timestamp ?? configuration.startDate.addingTimeInterval(elapsed.seconds), mode: .twoD, coordinate: coordinate,
         horizontalAccuracy: horizontalAccuracy))
+  }
+
+  /// A fix arrives now, synchronously (a live source; an observer's reaction). What it sets off
+  /// runs on the clock's loop, as for ``apply(_:)``.
+  public func receiveNow(_ fix: LocationFix) {
+    core.withLock { s in receive(fix, &s) }
+    clock.drive()
   }
 
   private func applySettled(_ event: ScenarioEvent) async {
@@ -369,10 +376,10 @@ public final class EmulatedPhone: Sendable {
   /// whenever it runs (see ``EmulatorClock/spawn(_:_:)``), and ``shutdown()`` cancels it.
   @discardableResult
   public func start<Success: Sendable>(_ name: String = "app", _ body: @escaping @Sendable () async -> Success) -> ClockTask<Success> {
-    let cancellation = CancellationHandle()
+    let entry = PhoneTaskEntry()
     let (id, shutDown) = core.withLock { s in
       let id = s.nextID()
-      if !s.isShutDown { s.tasks[id] = cancellation }
+      if !s.isShutDown { s.tasks[id] = entry }
       return (id, s.isShutDown)
     }
     let task = clock.spawn("\(configuration.name): \(name)") { [weak self] in
@@ -380,7 +387,7 @@ public final class EmulatedPhone: Sendable {
       self?.core.withLock { _ = $0.tasks.removeValue(forKey: id) }
       return value
     }
-    cancellation.attach { task.cancel() }
+    entry.attach(task)
     if shutDown { task.cancel() }
     return task
   }
@@ -405,20 +412,21 @@ public final class EmulatedPhone: Sendable {
 
   // MARK: Lifetime
 
-  /// Runs the phone until the task is cancelled: a live source is read, a real-time clock of
-  /// the phone's own fires its timers; then ``shutdown()``.
+  /// Runs the phone until the task is cancelled: a live source is read, and a real-time clock
+  /// fires its timers (unless another `run()` drives it already); then ``shutdown()``, and
+  /// waits for the phone's tasks to end.
   public func run() async {
     await withDiscardingTaskGroup { group in
-      if ownsClock {
-        group.addTask { await self.clock.run() }
-      } else {
-        group.addTask { await self.waitForCancellation() }
-      }
+      // Drives a real-time clock's timers unless another run() does (a fleet's shared clock).
+      group.addTask { await self.clock.run() }
       if case .live(let source) = configuration.source.kind {
         group.addTask { await self.read(source) }
       }
     }
-    shutdown()
+    let tasks = shutdownCore()
+    clock.drive()
+    // The phone's tasks end with their cancellation: wait for them, so nothing outlives `run()`.
+    for task in tasks { await task.finished() }
   }
 
   /// Ends the phone: the prompt and every request return (requests with
@@ -430,8 +438,9 @@ public final class EmulatedPhone: Sendable {
     clock.drive()
   }
 
-  private func shutdownCore() {
-    let (subscriptions, tasks, observers): ([() -> Void], [CancellationHandle], [PhoneObservation]) = core.withLock { s in
+  @discardableResult
+  private func shutdownCore() -> [PhoneTaskEntry] {
+    let (subscriptions, tasks, observers): ([() -> Void], [PhoneTaskEntry], [PhoneObservation]) = core.withLock { s in
       guard !s.isShutDown else { return ([], [], []) }
       s.isShutDown = true
       if let timer = s.promptTimer { clock.cancel(timer) }
@@ -452,18 +461,14 @@ public final class EmulatedPhone: Sendable {
     }
     for observer in observers { observer.deactivate() }
     for finish in subscriptions { finish() }
-    for task in tasks { task.cancel() }
-  }
-
-  private func waitForCancellation() async {
-    let waiter = ClockWaiter<Void>(clock: clock, tracked: false)
-    await waiter.wait(register: { if Task.isCancelled { waiter.resolve(()) } }, onCancel: { waiter.resolve(()) })
+    for task in tasks { task.cancellation.cancel() }
+    return tasks
   }
 
   private func read(_ source: any LocationSource) async {
     var failure: String?
     do {
-      for try await fix in source { send(fix) }
+      for try await fix in source { receiveNow(fix) }
     } catch is CancellationError {
       return
     } catch {
@@ -643,7 +648,7 @@ struct PhoneCore {
   var sourceTimer: EmulatorClock.Timer?
   var sourceStart: Duration?
   var sourceStarted = false
-  var tasks: [UInt64: CancellationHandle] = [:]
+  var tasks: [UInt64: PhoneTaskEntry] = [:]
   var isShutDown = false
   private var lastID: UInt64 = 0
 
@@ -680,5 +685,23 @@ struct PhoneCore {
     finishers += locations.removeAll().map { s in { s.finish() } }
     finishers += events.removeAll().map { s in { s.finish() } }
     return finishers
+  }
+}
+
+/// A task the phone started: to cancel it, and to wait for its end, before it is known.
+final class PhoneTaskEntry: Sendable {
+  let cancellation = CancellationHandle()
+  private let finishedValue = Locked<(@Sendable () async -> Void)?>(nil)
+
+  func attach<Success: Sendable>(_ task: ClockTask<Success>) {
+    finishedValue.withLock { $0 = { _ = await task.task.value } }
+    cancellation.attach { task.cancel() }
+  }
+
+  /// Returns when the task has returned. On a virtual clock the cancelled task's wake-ups run on
+  /// the clock's loop, which this drives.
+  func finished() async {
+    guard let wait = finishedValue.withLock({ $0 }) else { return }
+    await wait()
   }
 }
