@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .library(name: "LocationTestSupport", targets: ["LocationTestSupport"]),
+    .library(name: "SampleTraces", targets: ["SampleTraces"]),
     .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
@@ -48,6 +49,15 @@ let package = Package(
       ]
     ),
     .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
+    // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
+    .target(
+      name: "SampleTraces", dependencies: ["Traces"], path: "traces", exclude: ["README.md", "gpsd-corpus"],
+      sources: ["SampleTraces.swift"],
+      resources: [
+        .copy("city-walk.nmea"), .copy("old-town-route.gpx"), .copy("drive.nmea"), .copy("drive.gpx"), .copy("tunnel.nmea"),
+        .copy("tunnel.gpx"), .copy("announcements.json"),
+      ]
+    ),
     .executableTarget(
       name: "locemu",
       dependencies: [
@@ -57,6 +67,7 @@ let package = Package(
     ),
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
     .executableTarget(name: "permission-benchmark", dependencies: ["Emulator"], path: "Sources/PermissionBenchmark"),
+    .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
     .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(
       name: "NMEATests",
@@ -64,7 +75,7 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "LocationTestSupport"]),
+    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "PermissionHandling", "LocationTestSupport"]),
     .testTarget(
       name: "TracesTests",
       dependencies: ["Traces", "Geo", "NMEA", "Emulator", "LocationTestSupport"]

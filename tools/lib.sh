@@ -21,3 +21,27 @@ ensure_swift() {
   fi
   command -v swift >/dev/null 2>&1 || { echo "error: swift is not on PATH (Swift 6.1 or later is needed)" >&2; exit 1; }
 }
+
+# run_bounded SECONDS COMMAND...: runs COMMAND in a session (and process group) of its own and
+# returns its status. Past SECONDS it kills the whole group -- swift test, the xctest process
+# and every child they started -- says so on standard error, and returns 124. Nothing survives.
+run_bounded() {
+  local limit=$1
+  shift
+  set +m
+  setsid "$@" &
+  local pid=$! waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    if [ "$waited" -ge "$limit" ]; then
+      kill -KILL -- "-$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+      echo "error: '$*' ran past $limit s; its whole process group was killed" >&2
+      return 124
+    fi
+    sleep 1
+    waited=$((waited + 1))
+  done
+  local status=0
+  wait "$pid" || status=$?
+  return "$status"
+}

@@ -36,7 +36,7 @@ public final class LocationPermissionHandler: Sendable {
     var machine = PermissionHandlerStateMachine()
     var callback: (@Sendable (PermissionChange) -> Void)?
     var observation: PhoneObservation?
-    var tasks: [Task<Void, Never>] = []
+    var tasks: [@Sendable () -> Void] = []
     var generation = 0
   }
 
@@ -106,7 +106,7 @@ public final class LocationPermissionHandler: Sendable {
       return (s.observation, s.tasks)
     }
     observation?.cancel()
-    for task in tasks { task.cancel() }
+    for cancel in tasks { cancel() }
   }
 
   /// On a phone: every change of the permission state, synchronously, in the phone's order.
@@ -130,45 +130,53 @@ public final class LocationPermissionHandler: Sendable {
   }
 
   /// On another service: the status stream, the services switch and the return to the
-  /// foreground, through one stream handled in order.
+  /// foreground, through one stream handled in order. The tasks run on the caller's emulator
+  /// clock when it has one (``EmulatorClock/startTask(_:_:)``), else as plain tasks.
   private func observeStreams(token: Int) {
-    let (triggers, sink) = AsyncStream.makeStream(of: Void.self)
+    let (triggers, yield, finish): (AsyncStream<Void>, @Sendable () -> Void, @Sendable () -> Void)
+    if let clock = EmulatorClock.current {
+      let (stream, continuation) = clock.makeStream(of: Void.self)
+      (triggers, yield, finish) = (stream, { continuation.yield(()) }, { continuation.finish() })
+    } else {
+      let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+      (triggers, yield, finish) = (stream, { continuation.yield(()) }, { continuation.finish() })
+    }
     let statuses = service.authorizationStatusStream
     let switches = service.locationServicesStream
     let lifecycle = self.lifecycle
-    let feeders = [
-      Task {
-        for await _ in statuses { sink.yield() }
+    let service = self.service
+    let cancels = [
+      EmulatorClock.startTask("permission handler: statuses") {
+        for await _ in statuses { yield() }
       },
-      Task {
+      EmulatorClock.startTask("permission handler: services") {
         // A services switch can leave the status as it was (denied → denied) but changes the reason.
-        for await _ in switches { sink.yield() }
+        for await _ in switches { yield() }
       },
-      Task {
+      EmulatorClock.startTask("permission handler: lifecycle") {
         guard let lifecycle else { return }
         var previous: AppState?
         for await app in lifecycle.appStateUpdates() {
-          if app == .foreground && previous == .background { sink.yield() }
+          if app == .foreground && previous == .background { yield() }
           previous = app
         }
       },
     ]
-    let service = self.service
-    let consumer = Task { [weak self] in
+    let consumer = EmulatorClock.startTask("permission handler: reports") { [weak self] in
       for await _ in triggers {
         guard !Task.isCancelled else { break }
         let status = await service.authorizationStatus
         let servicesEnabled = await service.locationServicesEnabled
         self?.report(status: status, servicesEnabled: servicesEnabled, token: token)
       }
-      for feeder in feeders { feeder.cancel() }
     }
+    let all = cancels + [consumer, finish]
     let stale = state.withLock { s -> Bool in
       guard s.generation == token else { return true }
-      s.tasks = feeders + [consumer]
+      s.tasks = all
       return false
     }
-    if stale { for task in feeders + [consumer] { task.cancel() } }
+    if stale { for cancel in all { cancel() } }
   }
 
   private func report(status: LocationPermissionStatus, servicesEnabled: Bool, token: Int?) {

@@ -10,7 +10,7 @@ import Traces
 struct PhoneTests {
   @Test func promptIsAnsweredAfterTheDelayOnTheClock() async throws {
     let phone = makePhone(delay: .seconds(2))
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     let request = phone.start { await phone.requestWhenInUseAuthorization() }
     try await phone.advance(by: .milliseconds(1999))
     #expect(phone.state.promptShown)
@@ -19,7 +19,7 @@ struct PhoneTests {
     #expect(request.isFinished)
     #expect(try await request.value == .authorizedWhenInUse)
     #expect(phone.status == .authorizedWhenInUse && !phone.state.promptShown)
-    #expect(log.permission == [.promptShown(answer: .allowWhileUsing, delay: .seconds(2)), .promptAnswered(.allowWhileUsing, status: .authorizedWhenInUse)])
+    #expect(log.permissionEvents == [.promptShown(answer: .allowWhileUsing, delay: .seconds(2)), .promptAnswered(.allowWhileUsing, status: .authorizedWhenInUse)])
   }
 
   @Test func startTheFlowThenAdvanceByThePromptDelayNeverStrands() async throws {
@@ -35,32 +35,32 @@ struct PhoneTests {
   @Test(arguments: [LocationPermissionStatus.denied, .authorizedWhenInUse, .authorizedAlways, .restricted])
   func noPromptUnlessNotDetermined(status: LocationPermissionStatus) async {
     let phone = makePhone(status)
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     #expect(await phone.requestWhenInUseAuthorization() == status)
-    #expect(log.permission.isEmpty)
+    #expect(log.permissionEvents.isEmpty)
   }
 
   @Test func allowOnceLapsesWhenTheAppGoesToTheBackgroundAndPromptsAgain() async throws {
     let phone = makePhone(answer: .allowOnce, delay: .zero)
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     let first = phone.start { await phone.requestWhenInUseAuthorization() }
     #expect(try await first.value == .authorizedWhenInUse)
     #expect(phone.state.grantedOnce)
     await phone.setAppState(.background)
     #expect(phone.status == .notDetermined)
-    #expect(log.permission.last == .allowOnceExpired)
+    #expect(log.permissionEvents.last == .allowOnceExpired)
     await phone.setAppState(.foreground)
     let second = phone.start { await phone.requestWhenInUseAuthorization() }
     #expect(try await second.value == .authorizedWhenInUse)
-    #expect(log.permission.filter { if case .promptShown = $0 { true } else { false } }.count == 2)
+    #expect(log.permissionEvents.filter { if case .promptShown = $0 { true } else { false } }.count == 2)
   }
 
   @Test func theOperatingSystemsReportComesBeforeTheChangeAndItsConsequencesAfter() async throws {
     let phone = makePhone(.notDetermined, answer: .allowOnce, delay: .zero)
     _ = try await phone.advance(until: phone.start { await phone.requestWhenInUseAuthorization() })
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     phone.apply(.background)
-    let kinds = log.events.all.map { event -> String in
+    let kinds = log.all.map { event -> String in
       switch event {
       case .permission(.allowOnceExpired): "allowOnceExpired"
       case .applied(.background, let state): "applied background \(state.status)"
@@ -73,7 +73,7 @@ struct PhoneTests {
 
   @Test func requestsWhileAPromptIsShownJoinItAndReturnInTheOrderMade() async throws {
     let phone = makePhone(delay: .seconds(2))
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     let order = Recorder<String>()
     let first = phone.start {
       let status = await phone.requestWhenInUseAuthorization()
@@ -89,18 +89,18 @@ struct PhoneTests {
     #expect(try await first.value == .authorizedWhenInUse)
     #expect(try await second.value == .authorizedWhenInUse)
     #expect(order.all == ["first", "second"])
-    #expect(log.permission.count == 2)  // one prompt, one answer
+    #expect(log.permissionEvents.count == 2)  // one prompt, one answer
   }
 
   @Test func aNeverAnsweredPromptEndsWhenSettingsDecide() async throws {
     let phone = makePhone(answer: .none)
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     let request = phone.start { await phone.requestWhenInUseAuthorization() }
     try await phone.advance(by: .seconds(3600))
     #expect(phone.state.promptShown && !request.isFinished)
     await phone.setAuthorization(.authorizedAlways)
     #expect(try await request.value == .authorizedAlways)
-    #expect(log.permission.last == .promptDismissed(status: .authorizedAlways))
+    #expect(log.permissionEvents.last == .promptDismissed(status: .authorizedAlways))
   }
 
   @Test func theUserCanAnswerThePromptOnScreenDirectly() async throws {
@@ -267,7 +267,7 @@ struct PhoneTests {
 
   @Test func aLostFixHoldsTheSourceBackUntilItIsBack() async throws {
     let phone = makePhone(.authorizedWhenInUse)
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     try await phone.advance(by: .seconds(1))
     await phone.setFixAvailable(false)
     let request = phone.start { await phone.requestLocationResult() }
@@ -307,40 +307,40 @@ struct PhoneTests {
     let phone = makePhone(
       .authorizedWhenInUse,
       source: .script([ScriptedFix(at: .seconds(2), warsaw), .noFix(at: .seconds(3)), ScriptedFix(at: .seconds(7), krakow)]))
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     try await phone.advance(by: .seconds(10))
     #expect(log.locations.map(\.coordinate) == [warsaw, krakow])
     #expect(log.locations.map { second($0)! } == [2, 7])
-    #expect(log.events.all.last == .sourceEnded(error: nil))
+    #expect(log.all.last == .sourceEnded(error: nil))
   }
 
   @Test func aBundledTraceReplaysToTheEndOnAVirtualClock() async throws {
     let walk = try Trace(path: tracePath("city-walk.nmea"))
     let phone = makePhone(.authorizedWhenInUse, source: .trace(walk))
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     try await phone.advance(by: .seconds(1000))
     let fixes = log.locations
     #expect(fixes.count == 973)
     #expect(fixes.first?.timestamp == ISO8601Time.parse("2026-05-16T09:00:00Z"))
     #expect(fixes.last?.timestamp == ISO8601Time.parse("2026-05-16T09:16:12Z"))
-    #expect(log.events.all.last == .sourceEnded(error: nil))
+    #expect(log.all.last == .sourceEnded(error: nil))
     #expect(phone.clock.pendingTimerCount == 0)
   }
 
   @Test func anUnreadableTraceEndsTheSourceWithItsError() async throws {
     let missing = try Trace(path: "/nonexistent/walk.nmea", format: .nmea)
     let phone = EmulatedPhone(.init(source: .trace(missing), startsSource: false))
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     phone.startSource()
     try await phone.runUntilIdle()
-    #expect(log.events.all == [.sourceEnded(error: "cannot read /nonexistent/walk.nmea: No such file or directory")])
+    #expect(log.all == [.sourceEnded(error: "cannot read /nonexistent/walk.nmea: No such file or directory")])
   }
 
   // MARK: Shutdown
 
   @Test func shutdownEndsEveryWaitStreamObserverTaskAndTimer() async throws {
     let phone = makePhone(.notDetermined, answer: .none)
-    let log = EventLog(phone)
+    let log = PhoneRecorder(phone)
     let prompt = phone.start { await phone.requestWhenInUseAuthorization() }
     let stream = phone.start { () -> Int in
       var n = 0

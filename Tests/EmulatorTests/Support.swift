@@ -26,18 +26,6 @@ func makePhone(
 /// Seconds since the start date of a fix's timestamp.
 func second(_ fix: LocationFix?) -> Double? { fix?.timestamp.map { $0.timeIntervalSince(startDate) } }
 
-/// Records what a phone reports, synchronously.
-final class EventLog: Sendable {
-  let events = Recorder<PhoneEvent>()
-  let observation: PhoneObservation
-  init(_ phone: EmulatedPhone) {
-    let events = self.events
-    observation = phone.observe { events.append($0) }
-  }
-  var permission: [PermissionEvent] { events.all.compactMap { if case .permission(let e) = $0 { e } else { nil } } }
-  var locations: [LocationFix] { events.all.compactMap { if case .location(let f) = $0 { f } else { nil } } }
-}
-
 /// The paths of this process's open file descriptors.
 func openFilePaths() -> [String] {
   let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

@@ -4,16 +4,17 @@ import Geo
 import PermissionHandling
 import Testing
 
-/// A service as a suspended app sees it: its streams never speak after the first value.
+/// A service as a suspended app sees it: its streams say the current value and nothing more.
 struct SuspendedService: LocationServiceProtocol {
   let base: LocationService
   var authorizationStatus: LocationPermissionStatus { get async { await base.authorizationStatus } }
   var authorizationStatusStream: AsyncStream<LocationPermissionStatus> {
     let (stream, continuation) = AsyncStream.makeStream(of: LocationPermissionStatus.self)
     continuation.yield(base.phone.status)
+    continuation.finish()
     return stream
   }
-  var locationServicesStream: AsyncStream<Bool> { AsyncStream { _ in } }
+  var locationServicesStream: AsyncStream<Bool> { AsyncStream { $0.finish() } }
   func requestWhenInUseAuthorization() async -> LocationPermissionStatus { await base.requestWhenInUseAuthorization() }
   func requestLocation() async -> Coordinate? { await base.requestLocation() }
   var locationServicesEnabled: Bool { get async { await base.locationServicesEnabled } }
@@ -114,14 +115,13 @@ struct LocationPermissionHandlerTests {
     // A suspended app hears nothing from the status stream; only the foreground re-check can catch it.
     let handler = LocationPermissionHandler(service: SuspendedService(base: phone.service), lifecycle: phone.service)
     let changes = Recorder<PermissionChange>()
-    await handler.startObservingLocationPermissionChanges { changes.append($0) }
+    // Not the phone's own service: the handler watches its streams from tasks, which run on the
+    // phone's clock because the observation starts in one of the phone's tasks.
+    _ = try await phone.start { await handler.startObservingLocationPermissionChanges { changes.append($0) } }.value
     await phone.setAppState(.background)
     await phone.setAuthorization(.authorizedAlways)
     #expect(changes.all.isEmpty)
     await phone.setAppState(.foreground)
-    // This handler watches a service of its own from tasks of its own (not the phone's): the one
-    // place where a test waits, bounded, for another task.
-    #expect(await waitUntil { changes.all.count == 1 })
     #expect(changes.all.map(\.status) == [.authorizedAlways])
     #expect(changes.all.first?.didBecomeAuthorized == true)
     handler.stopObservingLocationPermissionChanges()

@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Geo
 import PetMap

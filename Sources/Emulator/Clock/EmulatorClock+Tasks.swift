@@ -80,6 +80,27 @@ extension EmulatorClock {
     return record.taskHash == Self.currentTaskHash()
   }
 
+  /// The clock whose task the current code runs in (a task started by ``spawn(_:_:)``, itself
+  /// and not a child of it), if any.
+  public static var current: EmulatorClock? {
+    guard let record = currentTask, record.clock.isTrackedHere() else { return nil }
+    return record.clock
+  }
+
+  /// Starts `body` as a task of the clock the current code runs in (see ``current``), so that
+  /// the clock waits for it too; elsewhere, as a plain task. For libraries whose own tasks
+  /// should be deterministic when their caller runs on an emulated phone.
+  /// - Returns: a call that cancels the task.
+  @discardableResult
+  public static func startTask(_ name: String, _ body: @escaping @Sendable () async -> Void) -> @Sendable () -> Void {
+    if let clock = current {
+      let task = clock.spawn(name, body)
+      return { task.cancel() }
+    }
+    let task = Task { await body() }
+    return { task.cancel() }
+  }
+
   /// A waiter for the current task (tracked when the clock started this task).
   public func makeWaiter<Value: Sendable>(of: Value.Type = Value.self) -> ClockWaiter<Value> {
     ClockWaiter(clock: self, tracked: isTrackedHere())

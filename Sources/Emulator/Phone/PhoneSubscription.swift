@@ -116,3 +116,30 @@ struct SubscriptionTable<Value: Sendable> {
   /// How many subscriptions are alive.
   var count: Int { entries.reduce(0) { $0 + ($1.subscription == nil ? 0 : 1) } }
 }
+
+/// Feeds a stream made by ``EmulatorClock/makeStream(of:bufferingNewest:)``.
+public struct ClockStreamContinuation<Element: Sendable>: Sendable {
+  let subscription: PhoneSubscription<Element>
+
+  /// Adds a value (the oldest is dropped beyond the buffer), or hands it to the waiting consumer.
+  public func yield(_ value: Element) {
+    subscription.deliver(value)
+    subscription.clock.drive()
+  }
+
+  /// Ends the stream after what is buffered.
+  public func finish() { subscription.finish() }
+}
+
+extension EmulatorClock {
+  /// A stream whose consumer waits on this clock: a consumer the clock tracks counts as waiting
+  /// while it waits for the next value, and is woken through the clock's loop. For code that
+  /// hands values between its own tasks on an emulated phone without stalling the clock (a plain
+  /// `AsyncStream` is invisible to it).
+  public func makeStream<Element: Sendable>(of: Element.Type = Element.self, bufferingNewest limit: Int = 1 << 20)
+    -> (stream: AsyncStream<Element>, continuation: ClockStreamContinuation<Element>)
+  {
+    let subscription = PhoneSubscription<Element>(clock: self, limit: limit)
+    return (subscription.stream(), ClockStreamContinuation(subscription: subscription))
+  }
+}

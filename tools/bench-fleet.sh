@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Fleet benchmark (release build): 10,000 phones on one virtual clock, each replaying the bundled
+# city walk through a permission scenario; prints events/s and resident memory per phone.
+# Usage: tools/bench-fleet.sh [PHONES] [TRACE]   (default 10000 traces/city-walk.nmea)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+ensure_apt_packages libgps-dev
+swift build -c release --product fleet-benchmark >&2
+"$(swift build -c release --show-bin-path)/fleet-benchmark" "${1:-10000}" "${2:-traces/city-walk.nmea}"

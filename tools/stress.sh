@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the whole test suite in one process RUNS times (default 50) while two busy loops keep both
+# cores occupied, then TSAN_RUNS times (default 10) under ThreadSanitizer, each run bounded by
+# tools/lib.sh's run_bounded; prints the passes, failures and hangs. Builds first (both builds).
+# Usage: tools/stress.sh [RUNS] [TSAN_RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+ensure_apt_packages libgps-dev gpsd gpsd-clients librsvg2-bin
+runs=${1:-50}
+tsan_runs=${2:-10}
+swift build --build-tests -Xswiftc -warnings-as-errors >&2
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors >&2
+logs=$(mktemp -d)
+# Two busy loops, one per core, in a process group of their own; stopped however the script ends.
+set +m
+setsid sh -c 'sh -c "while :; do :; done" & sh -c "while :; do :; done" & wait' &
+busy=$!
+trap 'kill -KILL -- "-$busy" 2>/dev/null || true' EXIT
+tally() { # NAME RUNS COMMAND...
+  local name=$1 n=$2 pass=0 fail=0 hang=0 status
+  shift 2
+  for i in $(seq 1 "$n"); do
+    status=0
+    run_bounded 1200 "$@" >"$logs/$name-$i.log" 2>&1 || status=$?
+    if [ "$status" -eq 0 ]; then pass=$((pass + 1)); elif [ "$status" -eq 124 ]; then hang=$((hang + 1)); else fail=$((fail + 1)); fi
+    echo "$name run $i/$n: exit $status ($(grep -Eo 'Test run with [0-9]+ tests.*' "$logs/$name-$i.log" | tail -1))" >&2
+  done
+  echo "$name: $n runs with both cores busy: $pass passed, $fail failed, $hang hung"
+}
+tally suite "$runs" swift test --skip-build
+TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+echo "logs: $logs"
