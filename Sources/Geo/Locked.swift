@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-  import Glibc
+  public import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  public import Darwin
 #endif
 
 /// A value behind a `pthread_mutex_t`.
@@ -10,8 +10,8 @@
 /// pthread locks but not the futex slow path of `Mutex` (it reported races
 /// between two critical sections of one `Mutex` under contention).
 public final class Locked<Value>: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var value: Value
 
   public init(_ value: Value) {
     self.value = value
@@ -25,6 +25,7 @@ public final class Locked<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the value. Not reentrant.
+  @inlinable
   public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }

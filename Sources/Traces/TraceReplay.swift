@@ -157,6 +157,7 @@ public struct TraceReplayCursor {
   /// The smallest positive step seen between epochs: the trace's usual interval.
   private var interval: Double?
   private var queued: [(TraceEpoch, Double, Bool)] = []
+  private var queuedIndex = 0
   private var finished = false
 
   public init(options: ReplayOptions, makeReader: @escaping @Sendable () throws -> any TraceReader) {
@@ -172,13 +173,24 @@ public struct TraceReplayCursor {
       close()
       return nil
     }
-    if queued.isEmpty {
-      guard try fillQueue() else {
-        close()
-        return nil
-      }
+    if queuedIndex < queued.count { return dequeue() }
+    guard let (epoch, relative) = try readEpoch() else {
+      close()
+      return nil
     }
-    let (epoch, relative, isGap) = queued.removeFirst()
+    // Usually no gap was filled: the epoch goes straight out, without the queue.
+    if queued.isEmpty { return schedule(epoch, relative: relative, isGapFill: false) }
+    queued.append((epoch, relative, false))
+    return dequeue()
+  }
+
+  private mutating func dequeue() -> ReplayedEpoch {
+    let (epoch, relative, isGap) = queued[queuedIndex]
+    queuedIndex += 1
+    if queuedIndex == queued.count {
+      queued.removeAll(keepingCapacity: true)
+      queuedIndex = 0
+    }
     return schedule(epoch, relative: relative, isGapFill: isGap)
   }
 
@@ -188,16 +200,18 @@ public struct TraceReplayCursor {
     reader = nil
     finished = true
     queued.removeAll()
+    queuedIndex = 0
   }
 
-  /// Reads the next epoch (and any gap fill before it) into `queued`; false at the end.
-  private mutating func fillQueue() throws -> Bool {
+  /// Reads the next epoch and its place on the schedule; queues the gap fills that come before it.
+  /// Nil at the end.
+  private mutating func readEpoch() throws -> (TraceEpoch, Double)? {
     while !finished {
       if reader == nil { reader = try makeReader() }
       guard var epoch = try reader!.next() else {
         guard options.loop, deliveredInLap > 0 else {
           finished = true
-          return false
+          return nil
         }
         reader?.close()
         reader = nil
@@ -235,19 +249,17 @@ public struct TraceReplayCursor {
       }
       lastRelative = relative
       deliveredInLap += 1
-      queued.append((epoch, relative, false))
-      return true
+      return (epoch, relative)
     }
-    return false
+    return nil
   }
 
-  private mutating func schedule(_ epoch: TraceEpoch, relative: Double, isGapFill: Bool) -> ReplayedEpoch {
+  private mutating func schedule(_ epoch: consuming TraceEpoch, relative: Double, isGapFill: Bool) -> ReplayedEpoch {
     let zero = scheduleZero ?? relative
     scheduleZero = zero
     let traceSeconds = relative - zero
     var scheduled = Duration.zero
     if let speed = options.speed { scheduled = .nanoseconds(Int64((traceSeconds / speed * 1e9).rounded())) }
-    var epoch = epoch
     if case .startingAt(let date) = options.timeBase {
       epoch.fix.timestamp = date.addingTimeInterval(traceSeconds)
     } else if epoch.fix.timestamp == nil, let start = options.untimedStart {

@@ -17,6 +17,49 @@ struct ClockTests {
     #expect(clock.pendingTimerCount == 1)
   }
 
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func timersFireInDeadlineThenSettingOrderWhateverIsCancelled(seed: UInt64) async throws {
+    var random = SeededRandom(seed: seed)
+    let clock = EmulatorClock()
+    let fired = Recorder<Int>()
+    var expected: [(deadline: Int, index: Int)] = []
+    var timers: [EmulatorClock.Timer] = []
+    for index in 0..<2000 {
+      // Few distinct deadlines: many ties, as a fleet's fixes all due on the second.
+      let deadline = Int(random.next() % 20)
+      timers.append(clock.schedule(at: .init(offset: .milliseconds(deadline * 100))) { fired.append(index) })
+      expected.append((deadline, index))
+    }
+    var cancelled = Set<Int>()
+    for _ in 0..<500 {
+      let index = Int(random.next() % 2000)
+      clock.cancel(timers[index])
+      cancelled.insert(index)
+    }
+    #expect(clock.pendingTimerCount == 2000 - cancelled.count)
+    try await clock.advance(by: .milliseconds(950))
+    let order = expected.filter { !cancelled.contains($0.index) }.sorted { ($0.deadline, $0.index) < ($1.deadline, $1.index) }
+    #expect(fired.all == order.filter { $0.deadline <= 9 }.map(\.index))
+    // Cancelling again, or after firing, changes nothing.
+    for index in Array(cancelled) + fired.all { clock.cancel(timers[index]) }
+    try await clock.advance(by: .seconds(1))
+    #expect(fired.all == order.map(\.index))
+    #expect(clock.pendingTimerCount == 0 && clock.nextDeadline == nil)
+  }
+
+  @Test func aTimerSetForThePastFiresAtOnceAfterThoseAlreadyDue() async throws {
+    let clock = EmulatorClock()
+    let fired = Recorder<String>()
+    try await clock.advance(by: .seconds(5))
+    clock.schedule(at: .init(offset: .seconds(5))) {
+      fired.append("due")
+      clock.schedule(at: .init(offset: .seconds(1))) { fired.append("past, at \(clock.now.offset.seconds)") }
+    }
+    clock.schedule(at: .init(offset: .seconds(5))) { fired.append("due too") }
+    try await clock.runUntilIdle()
+    #expect(fired.all == ["due", "due too", "past, at 5.0"])
+  }
+
   @Test func anAdvanceReturnsAfterWhatItsTimersSetOff() async throws {
     let clock = EmulatorClock()
     let log = Recorder<String>()

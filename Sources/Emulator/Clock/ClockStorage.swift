@@ -1,17 +1,10 @@
 import DequeModule
 import Geo
-import HeapModule
 
-/// A timer in the clock's queue, ordered by deadline, then by the order it was set.
-struct ClockTimer: Comparable {
+/// A timer taken off the queue to fire.
+struct DueTimer {
   var deadline: Duration
-  var sequence: UInt64
-  var action: @Sendable () -> Void
-
-  static func < (a: ClockTimer, b: ClockTimer) -> Bool {
-    a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
-  }
-  static func == (a: ClockTimer, b: ClockTimer) -> Bool { a.sequence == b.sequence }
+  var action: TimerAction
 }
 
 /// Something queued for the clock's loop.
@@ -27,7 +20,7 @@ enum ClockItem {
 enum ClockStep {
   case stop
   case item(ClockItem)
-  case timer(@Sendable () -> Void)
+  case timer(TimerAction)
   case goals
 }
 
@@ -47,10 +40,7 @@ struct ClockDriverWakeup {
 struct ClockStorage {
   /// Virtual time since the clock's zero.
   var now: Duration = .zero
-  var timers = Heap<ClockTimer>()
-  /// Sequences of the timers not yet fired or cancelled.
-  var live: Set<UInt64> = []
-  var nextSequence: UInt64 = 0
+  var timers = TimerQueue()
   var queue = Deque<ClockItem>()
   /// Whether some thread runs the loop now.
   var owned = false
@@ -60,7 +50,12 @@ struct ClockStorage {
   var tasks: [UInt64: ClockTaskRecord] = [:]
   var nextTaskID: UInt64 = 0
   /// Advances in progress (virtual clocks).
-  var goals: [ClockGoal] = []
+  var goals: [ClockGoal] = [] {
+    didSet { cachedGoalLimit = Self.limit(of: goals) }
+  }
+  private var cachedGoalLimit: Duration?
+  /// A task an advance waits for has finished (the loop settles that advance next).
+  var untilTaskFinished = false
   var nextGoalID: UInt64 = 0
   var steps: UInt64 = 0
   /// The real-time driver, while it sleeps.
@@ -69,47 +64,30 @@ struct ClockStorage {
   var driverRunning = false
 
   mutating func addTimer(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-    let sequence = nextSequence
-    nextSequence &+= 1
-    timers.insert(ClockTimer(deadline: deadline, sequence: sequence, action: action))
-    live.insert(sequence)
-    return sequence
+    timers.insert(deadline: deadline.clampedNanoseconds, action: action)
   }
 
-  mutating func cancelTimer(_ sequence: UInt64) {
-    live.remove(sequence)
-    // A cancelled timer stays in the heap until it comes up; drop the dead ones on top now,
-    // so that an idle clock holds none.
-    while let top = timers.min, !live.contains(top.sequence) { _ = timers.popMin() }
+  mutating func cancelTimer(_ sequence: UInt64, deadline: Int64) {
+    timers.cancel(sequence: sequence, deadline: deadline)
   }
 
   /// The earliest live timer due at or before `limit`, taken off the queue.
-  mutating func popTimer(dueBy limit: Duration) -> ClockTimer? {
-    while let top = timers.min {
-      guard live.contains(top.sequence) else {
-        _ = timers.popMin()
-        continue
-      }
-      guard top.deadline <= limit else { return nil }
-      live.remove(top.sequence)
-      return timers.popMin()
-    }
-    return nil
+  mutating func popTimer(dueBy limit: Duration) -> DueTimer? {
+    timers.pop(dueBy: limit.clampedNanoseconds).map { DueTimer(deadline: .nanoseconds($0.deadline), action: $0.action) }
   }
 
-  mutating func nextLiveDeadline() -> Duration? {
-    while let top = timers.min, !live.contains(top.sequence) { _ = timers.popMin() }
-    return timers.min?.deadline
-  }
+  mutating func nextLiveDeadline() -> Duration? { timers.next().map { .nanoseconds($0) } }
 
   /// How far the loop may fire timers: the nearest target of an advance in progress; nil (no
   /// timer) without one: timers fire only when the clock's owner moves time or runs it.
-  func goalLimit() -> Duration? {
+  func goalLimit() -> Duration? { cachedGoalLimit.map { Swift.max($0, now) } }
+
+  private static func limit(of goals: [ClockGoal]) -> Duration? {
     var limit: Duration?
     for goal in goals where !goal.isSettled {
       limit = Swift.min(limit ?? goal.target, goal.target)
     }
-    return limit.map { Swift.max($0, now) }
+    return limit
   }
 
   /// With nothing queued, nothing running and no timer due by the nearest target: moves
@@ -128,6 +106,7 @@ struct ClockStorage {
     guard !goals.isEmpty else { return [] }
     var done: [ClockGoal] = []
     let next = nextLiveDeadline()
+    let now = self.now
     goals.removeAll { goal in
       if let task = goal.until {
         if task.isFinished {
@@ -190,5 +169,15 @@ final class ClockGoal: @unchecked Sendable {
     case .success: continuation.resume()
     case .failure(let error): continuation.resume(throwing: error)
     }
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds, clamped to `Int64` (about ±292 years).
+  var clampedNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    guard seconds < 9_223_372_035 else { return .max }
+    guard seconds > -9_223_372_035 else { return .min }
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }

@@ -90,15 +90,25 @@ extension EmulatorClock {
         storage.withLock { s in
           goal.attach(continuation)
           s.goals.append(goal)
+          if task?.isFinished == true { s.untilTaskFinished = true }
         }
         drive()
-        // Still open after the loop ran: tasks are running; bound the wait in real time.
+        // Still open after the loop ran: tasks are running. Bound the wait in real time: a
+        // window of the stall timeout with tasks running and not one step of the loop is a stall
+        // (a long advance that keeps stepping is not).
         storage.withLock { s in
           guard s.goals.contains(where: { $0 === goal }) else { return }
           let timeout = stallTimeout
           goal.watchdog = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.stall(goal)
+            var seen = self?.storage.withLock { $0.steps }
+            while (try? await Task.sleep(for: timeout)) != nil, let clock = self {
+              let (steps, running) = clock.storage.withLock { ($0.steps, $0.running) }
+              if steps == seen && running > 0 {
+                clock.stall(goal)
+                return
+              }
+              seen = steps
+            }
           }
         }
       }

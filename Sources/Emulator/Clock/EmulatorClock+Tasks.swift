@@ -148,6 +148,7 @@ extension EmulatorClock {
       s.tasks.removeValue(forKey: record.id)
       record.isFinished = true
       if mode == .virtual { s.running -= 1 }
+      if s.goals.contains(where: { $0.until === record }) { s.untilTaskFinished = true }
       let waiters = record.finishWaiters
       record.finishWaiters = []
       return waiters

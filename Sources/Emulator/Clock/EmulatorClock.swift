@@ -103,7 +103,7 @@ public final class EmulatorClock: Clock, Sendable {
   }
 
   /// Timers set and not yet fired or cancelled.
-  public var pendingTimerCount: Int { storage.withLock { $0.live.count } }
+  public var pendingTimerCount: Int { storage.withLock { $0.timers.count } }
   /// Tasks started with ``spawn(_:_:)`` that have not finished.
   public var activeTaskCount: Int { storage.withLock { $0.tasks.count } }
   /// Names of the tasks started with ``spawn(_:_:)`` that have not finished.
@@ -118,6 +118,7 @@ public final class EmulatorClock: Clock, Sendable {
   /// A timer set with ``schedule(at:_:)``, to cancel it.
   public struct Timer: Hashable, Sendable {
     let sequence: UInt64
+    let deadline: Int64
   }
 
   /// Runs `action` when the clock reaches `deadline` (on the next step, if it has already).
@@ -129,7 +130,10 @@ public final class EmulatorClock: Clock, Sendable {
   public func schedule(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> Timer {
     let (timer, wake) = storage.withLock { s in
       let sequence = s.addTimer(at: deadline.offset, action)
-      return (Timer(sequence: sequence), mode == .realTime ? s.takeDriverWakeup(ifLaterThan: deadline.offset) : nil)
+      return (
+        Timer(sequence: sequence, deadline: deadline.offset.clampedNanoseconds),
+        mode == .realTime ? s.takeDriverWakeup(ifLaterThan: deadline.offset) : nil
+      )
     }
     wake?.resume()
     return timer
@@ -143,7 +147,7 @@ public final class EmulatorClock: Clock, Sendable {
 
   /// Cancels a timer that has not fired (no effect once it has).
   public func cancel(_ timer: Timer) {
-    storage.withLock { $0.cancelTimer(timer.sequence) }
+    storage.withLock { $0.cancelTimer(timer.sequence, deadline: timer.deadline) }
   }
 
   // MARK: Effects
@@ -196,13 +200,20 @@ public final class EmulatorClock: Clock, Sendable {
           s.owned = false
           return .stop
         case .virtual:
-          finished = s.settleGoals()
-          if !finished.isEmpty { return .goals }
+          // A finished task ends its advance before any later timer fires.
+          if s.untilTaskFinished {
+            s.untilTaskFinished = false
+            finished = s.settleGoals()
+            if !finished.isEmpty { return .goals }
+          }
           if let limit = s.goalLimit(), let timer = s.popTimer(dueBy: limit) {
             s.steps &+= 1
             if timer.deadline > s.now { s.now = timer.deadline }
             return .timer(timer.action)
           }
+          // Nothing due by the nearest target: settle the advances, or move time to that target.
+          finished = s.settleGoals()
+          if !finished.isEmpty { return .goals }
           if s.moveToNextGoalTarget() {
             finished = s.settleGoals()
             return .goals
@@ -216,16 +227,9 @@ public final class EmulatorClock: Clock, Sendable {
       case .item(.call(let effect)): effect()
       case .item(.wake(let wake)):
         if !wake() { storage.withLock { $0.running -= 1 } }
-      case .timer(let action): action()
+      case .timer(let action): action.run()
       case .goals: for goal in finished { goal.finish() }
       }
     }
-  }
-}
-
-extension Duration {
-  var nanoseconds: Int64 {
-    let (s, attoseconds) = components
-    return s * 1_000_000_000 + attoseconds / 1_000_000_000
   }
 }

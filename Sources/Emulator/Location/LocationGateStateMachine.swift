@@ -123,6 +123,7 @@ public struct LocationGateStateMachine: Sendable, Hashable {
       }
       if toStream { lastReducedDelivery = ReducedDelivery(at: now, timestamp: fix.timestamp) }
     }
+    guard !pendingRequests.isEmpty else { return toStream ? [.deliver(fix)] : [] }
     var actions: [Action] = []
     let result = LocationRequestResult(status: permission.status, fix: fix, accuracy: permission.accuracy, reason: nil)
     for id in pendingRequests { actions += [.cancelRequestTimer(request: id), .resolve(request: id, result)] }

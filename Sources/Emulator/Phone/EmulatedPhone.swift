@@ -17,15 +17,47 @@ public enum PhoneEvent: Sendable, Hashable {
   case sourceEnded(error: String?)
 }
 
+extension PhoneEvent {
+  /// Kinds of ``PhoneEvent``, for an observer that wants only some.
+  public struct Kinds: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let permission = Kinds(rawValue: 1 << 0)
+    public static let applied = Kinds(rawValue: 1 << 1)
+    public static let stateChanged = Kinds(rawValue: 1 << 2)
+    public static let location = Kinds(rawValue: 1 << 3)
+    public static let sourceFix = Kinds(rawValue: 1 << 4)
+    public static let sourceEnded = Kinds(rawValue: 1 << 5)
+    public static let all = Kinds(rawValue: 0x3F)
+  }
+
+  /// This event's kind.
+  public var kind: Kinds {
+    switch self {
+    case .permission: .permission
+    case .applied: .applied
+    case .stateChanged: .stateChanged
+    case .location: .location
+    case .sourceFix: .sourceFix
+    case .sourceEnded: .sourceEnded
+    }
+  }
+}
+
 /// A synchronous observer of an ``EmulatedPhone``; ``cancel()`` ends it.
 public final class PhoneObservation: Sendable {
   let id: UInt64
+  let kinds: PhoneEvent.Kinds
   private let callback: @Sendable (PhoneEvent) -> Void
   private let active = Locked(true)
   private let onCancel: @Sendable (UInt64) -> Void
 
-  init(id: UInt64, callback: @escaping @Sendable (PhoneEvent) -> Void, onCancel: @escaping @Sendable (UInt64) -> Void) {
+  init(
+    id: UInt64, kinds: PhoneEvent.Kinds, callback: @escaping @Sendable (PhoneEvent) -> Void,
+    onCancel: @escaping @Sendable (UInt64) -> Void
+  ) {
     self.id = id
+    self.kinds = kinds
     self.callback = callback
     self.onCancel = onCancel
   }
@@ -116,6 +148,8 @@ public final class EmulatedPhone: Sendable {
   /// When the phone started, on its clock.
   public let startedAt: EmulatorClock.Instant
   let core: Locked<PhoneCore>
+  /// The actions of the phone's own timers, made once (a timer then costs no allocation).
+  private let actions = PhoneTimerActions()
 
   /// A phone on `clock` (a new virtual clock of its own when nil).
   public init(_ configuration: Configuration = Configuration(), clock: EmulatorClock? = nil) {
@@ -127,6 +161,8 @@ public final class EmulatedPhone: Sendable {
         permission: PermissionStateMachine(
           initial: configuration.permission, promptAnswer: configuration.promptAnswer, promptDelay: configuration.promptDelay),
         gate: LocationGateStateMachine(requestTimeout: configuration.requestTimeout, reducedAccuracy: configuration.reducedAccuracy)))
+    actions.source = { [weak self] in self?.sourceFired() }
+    actions.prompt = { [weak self] in self?.promptTimerFired() }
     if configuration.startsSource { startSource() }
   }
 
@@ -319,16 +355,24 @@ public final class EmulatedPhone: Sendable {
 
   // MARK: Streams and observers
 
-  /// Calls `observer` with everything that happens on the phone, in order, on the clock's loop
-  /// (synchronously, before an advance returns). The observer must not block; it may call the
-  /// phone's synchronous API (``apply(_:)``, ``send(_:)``, ``start(_:_:)``), whose effects
-  /// follow after the current ones.
-  public func observe(_ observer: @escaping @Sendable (PhoneEvent) -> Void) -> PhoneObservation {
+  /// Calls `observer` with everything that happens on the phone (or only the `kinds` of
+  /// events it wants), in order, on the clock's loop (synchronously, before an advance
+  /// returns). The observer must not block; it may call the phone's synchronous API
+  /// (``apply(_:)``, ``receiveNow(_:)``, ``start(_:_:)``), whose effects follow after the current ones.
+  public func observe(_ kinds: PhoneEvent.Kinds = .all, _ observer: @escaping @Sendable (PhoneEvent) -> Void) -> PhoneObservation {
     core.withLock { s in
-      let observation = PhoneObservation(id: s.nextID(), callback: observer) { [weak self] id in
-        self?.core.withLock { $0.observers.removeAll { $0.id == id } }
+      let observation = PhoneObservation(id: s.nextID(), kinds: kinds, callback: observer) { [weak self] id in
+        self?.core.withLock { s in
+          s.observers.removeAll { $0.id == id }
+          s.observedKinds = s.observers.reduce(into: []) { $0.formUnion($1.kinds) }
+        }
       }
-      if s.isShutDown { observation.deactivate() } else { s.observers.append(observation) }
+      if s.isShutDown {
+        observation.deactivate()
+      } else {
+        s.observers.append(observation)
+        s.observedKinds.formUnion(kinds)
+      }
       return observation
     }
   }
@@ -455,6 +499,7 @@ public final class EmulatedPhone: Sendable {
       s.timeline = nil
       let observers = s.observers
       s.observers.removeAll()
+      s.observedKinds = []
       let tasks = Array(s.tasks.values)
       s.tasks.removeAll()
       return (s.finishAllSubscriptions(), tasks, observers)
@@ -512,29 +557,31 @@ public final class EmulatedPhone: Sendable {
   }
 
   private func scheduleNextSourceFix(_ s: inout PhoneCore) {
-    guard var timeline = s.timeline, let start = s.sourceStart else { return }
+    guard let timeline = s.timeline, let start = s.sourceStart else { return }
     do {
       if let (at, fix) = try timeline.next() {
-        s.timeline = timeline
-        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at)) { [weak self] in self?.sourceFired(fix) }
+        s.pendingSourceFix = fix
+        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at), actions.source)
       } else {
-        timeline.close()
-        s.timeline = nil
-        s.sourceTimer = nil
-        emit(.sourceEnded(error: nil), &s)
+        endSource(&s, error: nil)
       }
     } catch {
-      timeline.close()
-      s.timeline = nil
-      s.sourceTimer = nil
-      emit(.sourceEnded(error: String(describing: error)), &s)
+      endSource(&s, error: String(describing: error))
     }
   }
 
-  private func sourceFired(_ fix: LocationFix) {
+  private func endSource(_ s: inout PhoneCore, error: String?) {
+    s.timeline?.close()
+    s.timeline = nil
+    s.sourceTimer = nil
+    emit(.sourceEnded(error: error), &s)
+  }
+
+  private func sourceFired() {
     core.withLock { s in
-      guard !s.isShutDown else { return }
+      guard !s.isShutDown, let fix = s.pendingSourceFix else { return }
       s.sourceTimer = nil
+      s.pendingSourceFix = nil
       receive(fix, &s)
       scheduleNextSourceFix(&s)
     }
@@ -544,14 +591,16 @@ public final class EmulatedPhone: Sendable {
 
   private func receive(_ fix: LocationFix, _ s: inout PhoneCore) {
     guard !s.isShutDown else { return }
-    emit(.sourceFix(fix), &s)
+    if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(fix), &s) }
     for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
   }
 
   /// Queues `event` for observers and event streams, in order with everything else.
   private func emit(_ event: PhoneEvent, _ s: inout PhoneCore) {
-    let observers = s.observers
-    let streams = s.events.live
+    let kind = event.kind
+    guard s.observedKinds.contains(kind) || !s.events.isEmpty else { return }
+    let observers = s.observers.allSatisfy({ $0.kinds.contains(kind) }) ? s.observers : s.observers.filter { $0.kinds.contains(kind) }
+    let streams = s.events.isEmpty ? [] : s.events.live
     guard !observers.isEmpty || !streams.isEmpty else { return }
     clock.enqueueWithoutDriving {
       for observer in observers { observer.deliver(event) }
@@ -564,7 +613,7 @@ public final class EmulatedPhone: Sendable {
     case .report(let event): emit(.permission(event), &s)
     case .armPromptTimer(let delay):
       if let timer = s.promptTimer { clock.cancel(timer) }
-      s.promptTimer = clock.schedule(after: delay) { [weak self] in self?.promptTimerFired() }
+      s.promptTimer = clock.schedule(after: delay, actions.prompt)
     case .cancelPromptTimer:
       if let timer = s.promptTimer { clock.cancel(timer) }
       s.promptTimer = nil
@@ -585,7 +634,7 @@ public final class EmulatedPhone: Sendable {
     case .cancelRequestTimer(let id):
       if let timer = s.requestTimers.removeValue(forKey: id) { clock.cancel(timer) }
     case .deliver(let fix):
-      emit(.location(fix), &s)
+      if s.observedKinds.contains(.location) || !s.events.isEmpty { emit(.location(fix), &s) }
       let streams = s.locations.live
       if !streams.isEmpty { clock.enqueueWithoutDriving { for stream in streams { stream.deliver(fix) } } }
     }
@@ -638,6 +687,8 @@ struct PhoneCore {
   var requests: [UInt64: ClockWaiter<LocationRequestResult>] = [:]
   var requestTimers: [UInt64: EmulatorClock.Timer] = [:]
   var observers: [PhoneObservation] = []
+  /// The kinds of events some observer wants.
+  var observedKinds: PhoneEvent.Kinds = []
   var statuses = SubscriptionTable<LocationPermissionStatus>()
   var states = SubscriptionTable<PermissionState>()
   var appStates = SubscriptionTable<AppState>()
@@ -646,6 +697,8 @@ struct PhoneCore {
   var events = SubscriptionTable<PhoneEvent>()
   var timeline: (any PhoneTimeline)?
   var sourceTimer: EmulatorClock.Timer?
+  /// The fix the source timer delivers.
+  var pendingSourceFix: LocationFix?
   var sourceStart: Duration?
   var sourceStarted = false
   var tasks: [UInt64: PhoneTaskEntry] = [:]
@@ -704,4 +757,11 @@ final class PhoneTaskEntry: Sendable {
     guard let wait = finishedValue.withLock({ $0 }) else { return }
     await wait()
   }
+}
+
+/// A phone's timer actions: set once in the phone's initializer, before the phone is shared,
+/// then only read.
+private final class PhoneTimerActions: @unchecked Sendable {
+  var source: @Sendable () -> Void = {}
+  var prompt: @Sendable () -> Void = {}
 }

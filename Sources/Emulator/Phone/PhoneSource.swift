@@ -77,20 +77,28 @@ public struct ScriptedFix: Sendable, Hashable {
   public static func noFix(at: Duration) -> ScriptedFix { ScriptedFix(at: at, fix: LocationFix(mode: .noFix)) }
 }
 
-/// A source the phone paces itself: the next fix and its time since the source started.
-protocol PhoneTimeline {
-  mutating func next() throws -> (at: Duration, fix: LocationFix)?
-  mutating func close()
+/// A source the phone paces itself: the next fix and its time since the source started. A class:
+/// the phone advances it in place, under its lock, without copying its state for every fix.
+protocol PhoneTimeline: AnyObject {
+  func next() throws -> (at: Duration, fix: LocationFix)?
+  func close()
 }
 
-struct FixedTimeline: PhoneTimeline {
+final class FixedTimeline: PhoneTimeline {
   let fix: LocationFix
   let interval: Duration
   let count: Int?
   let start: Date
   var delivered = 0
 
-  mutating func next() -> (at: Duration, fix: LocationFix)? {
+  init(fix: LocationFix, interval: Duration, count: Int?, start: Date) {
+    self.fix = fix
+    self.interval = interval
+    self.count = count
+    self.start = start
+  }
+
+  func next() -> (at: Duration, fix: LocationFix)? {
     if let count, delivered >= count { return nil }
     let at = interval * delivered
     delivered += 1
@@ -99,15 +107,20 @@ struct FixedTimeline: PhoneTimeline {
     return (at, fix)
   }
 
-  mutating func close() { delivered = count ?? Int.max }
+  func close() { delivered = count ?? Int.max }
 }
 
-struct ScriptTimeline: PhoneTimeline {
+final class ScriptTimeline: PhoneTimeline {
   let fixes: [ScriptedFix]
   let start: Date
   var index = 0
 
-  mutating func next() -> (at: Duration, fix: LocationFix)? {
+  init(fixes: [ScriptedFix], start: Date) {
+    self.fixes = fixes
+    self.start = start
+  }
+
+  func next() -> (at: Duration, fix: LocationFix)? {
     guard index < fixes.count else { return nil }
     defer { index += 1 }
     var fix = fixes[index].fix
@@ -115,16 +128,18 @@ struct ScriptTimeline: PhoneTimeline {
     return (fixes[index].at, fix)
   }
 
-  mutating func close() { index = fixes.count }
+  func close() { index = fixes.count }
 }
 
-struct ReplayTimeline: PhoneTimeline {
+final class ReplayTimeline: PhoneTimeline {
   var cursor: TraceReplayCursor
 
-  mutating func next() throws -> (at: Duration, fix: LocationFix)? {
+  init(cursor: TraceReplayCursor) { self.cursor = cursor }
+
+  func next() throws -> (at: Duration, fix: LocationFix)? {
     guard let step = try cursor.next() else { return nil }
     return (step.scheduled, step.fix)
   }
 
-  mutating func close() { cursor.close() }
+  func close() { cursor.close() }
 }

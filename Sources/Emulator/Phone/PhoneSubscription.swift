@@ -113,6 +113,9 @@ struct SubscriptionTable<Value: Sendable> {
 
   /// The live subscriptions, in the order they subscribed.
   var live: [PhoneSubscription<Value>] { entries.compactMap(\.subscription) }
+  /// Whether the table holds no entry (live or not).
+  var isEmpty: Bool { entries.isEmpty }
+
   /// How many subscriptions are alive.
   var count: Int { entries.reduce(0) { $0 + ($1.subscription == nil ? 0 : 1) } }
 }

@@ -1,6 +1,6 @@
 public import Emulator
 public import Geo
-public import PermissionHandling
+import PermissionHandling
 import Synchronization
 
 /// A "pets near you" screen's view model, as an app would write it: on appearing it asks for

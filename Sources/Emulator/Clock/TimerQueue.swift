@@ -1,0 +1,110 @@
+import DequeModule
+import HeapModule
+
+/// A timer's action, in a concrete type: a closure stored straight in a generic collection is
+/// wrapped in a reabstraction thunk, and a closure that goes round such collections again and
+/// again (a phone's one source action, set for every fix) would pile up thunks.
+struct TimerAction {
+  let run: @Sendable () -> Void
+}
+
+/// The clock's timers, in firing order: by deadline, then by the order they were set.
+///
+/// A calendar queue: a heap of the distinct deadlines, and for each deadline a bucket of its
+/// timers in the order they were set (sequence numbers only grow, so a bucket is sorted). Many
+/// timers share a deadline — a fleet's phones all have a fix due on the second — so setting and
+/// firing a timer are O(1) but for the first timer of a deadline; a cancellation finds its timer
+/// by binary search and leaves a tombstone.
+struct TimerQueue {
+  private struct Entry {
+    var sequence: UInt64
+    var action: TimerAction?
+  }
+
+  /// Distinct deadlines (nanoseconds since the clock's zero) that have a bucket.
+  private var deadlines = Heap<Int64>()
+  private var buckets: [Int64: Deque<Entry>] = [:]
+  /// The bucket being fired, taken out of `buckets` while it drains.
+  private var current: (deadline: Int64, entries: Deque<Entry>)?
+  /// Timers set and neither fired nor cancelled.
+  private(set) var count = 0
+  private var nextSequence: UInt64 = 0
+
+  /// Sets a timer; returns its sequence number.
+  mutating func insert(deadline: Int64, action: @escaping @Sendable () -> Void) -> UInt64 {
+    let sequence = nextSequence
+    nextSequence &+= 1
+    count += 1
+    let entry = Entry(sequence: sequence, action: TimerAction(run: action))
+    if current?.deadline == deadline {
+      current!.entries.append(entry)
+    } else if buckets[deadline]?.append(entry) == nil {
+      buckets[deadline] = [entry]
+      deadlines.insert(deadline)
+    }
+    return sequence
+  }
+
+  /// Cancels the timer `sequence` due at `deadline`; nothing when it fired or was cancelled.
+  mutating func cancel(sequence: UInt64, deadline: Int64) {
+    if current?.deadline == deadline {
+      if Self.tombstone(sequence, in: &current!.entries) { count -= 1 }
+    } else if buckets[deadline] != nil, Self.tombstone(sequence, in: &buckets[deadline]!) {
+      count -= 1
+    }
+  }
+
+  private static func tombstone(_ sequence: UInt64, in entries: inout Deque<Entry>) -> Bool {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let mid = (low + high) / 2
+      if entries[mid].sequence < sequence { low = mid + 1 } else { high = mid }
+    }
+    guard low < entries.count, entries[low].sequence == sequence, entries[low].action != nil else { return false }
+    entries[low].action = nil
+    return true
+  }
+
+  /// The next timer due at or before `limit`, taken off the queue.
+  mutating func pop(dueBy limit: Int64) -> (deadline: Int64, action: TimerAction)? {
+    while true {
+      if current == nil {
+        guard let deadline = deadlines.min, deadline <= limit else {
+          // Not due: but drop a bucket of tombstones at the front, so that `next` is right.
+          if let deadline = deadlines.min, buckets[deadline]?.allSatisfy({ $0.action == nil }) == true {
+            buckets.removeValue(forKey: deadline)
+            _ = deadlines.popMin()
+            continue
+          }
+          return nil
+        }
+        _ = deadlines.popMin()
+        current = (deadline, buckets.removeValue(forKey: deadline) ?? [])
+      }
+      guard let deadline = current?.deadline, deadline <= limit else { return nil }
+      while let entry = current!.entries.popFirst() {
+        if let action = entry.action {
+          count -= 1
+          if current!.entries.isEmpty { current = nil }
+          return (deadline, action)
+        }
+      }
+      current = nil
+    }
+  }
+
+  /// When the next timer is due, if any.
+  mutating func next() -> Int64? {
+    if let current {
+      if current.entries.contains(where: { $0.action != nil }) { return current.deadline }
+      self.current = nil
+    }
+    while let deadline = deadlines.min {
+      if buckets[deadline]?.contains(where: { $0.action != nil }) == true { return deadline }
+      buckets.removeValue(forKey: deadline)
+      _ = deadlines.popMin()
+    }
+    return nil
+  }
+}
