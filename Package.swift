@@ -66,7 +66,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
-    .executableTarget(name: "permission-benchmark", dependencies: ["Emulator"], path: "Sources/PermissionBenchmark"),
+    .executableTarget(name: "permission-benchmark", dependencies: ["Emulator", "Geo"], path: "Sources/PermissionBenchmark"),
     .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
     .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(

@@ -12,6 +12,7 @@
 // 3. Paced: one change every millisecond; the latency from a change to its delivery at each
 //    consumer task (p50/p99/max), with no backlog.
 import Emulator
+import Geo
 import Foundation
 import Synchronization
 
@@ -25,26 +26,38 @@ let changes = arguments.dropFirst().first ?? 10_000
 
 func seconds(_ d: Duration) -> Double { d / .seconds(1) }
 
+/// A counter the consumer tasks share.
+final class Counter: Sendable {
+  private let count = Atomic<Int>(0)
+  func add() { count.add(1, ordering: .relaxed) }
+  var value: Int { count.load(ordering: .relaxed) }
+}
+
+// Each part runs in a nonisolated function: top-level code is on the main actor, and tasks made
+// there would wait for it.
+
 // 1. Flood through the phone's status stream, to consumer tasks.
-do {
+func floodToConsumers(subscribers: Int, changes: Int) async {
   let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
-  let deliveries = Atomic<Int>(0)
+  let deliveries = Counter()
   let consumers = (0..<subscribers).map { _ in
     let stream = phone.statusUpdates()
-    return Task {
+    return Task.detached {
       for await status in stream {
-        deliveries.add(1, ordering: .relaxed)
+        deliveries.add()
         if status == .authorizedAlways { break }
       }
     }
   }
   let start = ContinuousClock.now
-  for i in 0..<changes - 1 { phone.apply(.permission(i % 2 == 0 ? .authorizedWhenInUse : .denied)) }
-  phone.apply(.permission(.authorizedAlways))
-  let applied = ContinuousClock.now
+  let applied = await Task.detached {
+    for i in 0..<changes - 1 { phone.apply(.permission(i % 2 == 0 ? .authorizedWhenInUse : .denied)) }
+    phone.apply(.permission(.authorizedAlways))
+    return ContinuousClock.now
+  }.value
   for c in consumers { await c.value }
   let done = ContinuousClock.now
-  let delivered = deliveries.load(ordering: .relaxed)
+  let delivered = deliveries.value
   print(
     String(
       format: "flood, %d status changes to %d consumer tasks: applied at %.0f changes/s; every consumer on the final status after %.3f s; "
@@ -55,7 +68,7 @@ do {
 }
 
 // 2. The same to synchronous observers.
-do {
+func floodToObservers(subscribers: Int, changes: Int) {
   let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
   let deliveries = Atomic<Int>(0)
   let observations = (0..<subscribers).map { _ in
@@ -77,13 +90,13 @@ do {
 }
 
 // 3. Paced latency: one change every millisecond; each consumer measures from the newest change applied.
-do {
+func paced(subscribers: Int, changes: Int) async throws {
   let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
   let paced = min(changes, 2000)
-  let latest = Mutex<(index: Int, at: ContinuousClock.Instant)>((0, .now))
+  let latest = Locked<(index: Int, at: ContinuousClock.Instant)>((0, .now))
   let consumers = (0..<subscribers).map { _ in
     let stream = phone.statusUpdates()
-    return Task {
+    return Task.detached {
       var latencies: [Double] = []
       latencies.reserveCapacity(paced)
       var last = 0
@@ -100,12 +113,14 @@ do {
     }
   }
   try await Task.sleep(for: .milliseconds(200))
-  let start = ContinuousClock.now
-  for i in 1...paced {
-    try await Task.sleep(until: start + .milliseconds(i), clock: .continuous)
-    latest.withLock { $0 = (i, .now) }
-    phone.apply(.permission(i % 2 == 0 ? .denied : .authorizedWhenInUse))
-  }
+  try await Task.detached {
+    let start = ContinuousClock.now
+    for i in 1...paced {
+      try await Task.sleep(until: start + .milliseconds(i), clock: .continuous)
+      latest.withLock { $0 = (i, .now) }
+      phone.apply(.permission(i % 2 == 0 ? .denied : .authorizedWhenInUse))
+    }
+  }.value
   var all: [Double] = []
   for c in consumers { all += await c.value }
   all.sort()
@@ -115,3 +130,7 @@ do {
       paced, subscribers, all.count, percentile(all, 0.5), percentile(all, 0.99), all.last ?? .nan))
   phone.shutdown()
 }
+
+await floodToConsumers(subscribers: subscribers, changes: changes)
+floodToObservers(subscribers: subscribers, changes: changes)
+try await paced(subscribers: subscribers, changes: changes)
