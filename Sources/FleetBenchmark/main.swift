@@ -62,7 +62,7 @@ for i in 0..<phoneCount {
       name: "phone \(i)", permission: PermissionState(appStatus: .notDetermined), promptAnswer: .allowOnce, promptDelay: .seconds(2),
       source: .replay(options: ReplayOptions(speed: 1)) { SharedTraceReader(epochs) }),
     clock: clock)
-  observations.append(phone.observe { event in if case .location = event { deliveries.add(1, ordering: .relaxed) } })
+  observations.append(phone.observe(.location) { _ in deliveries.add(1, ordering: .relaxed) })
   // The scenario, staggered over a minute so that the phones do not all act at once.
   let offset = Duration.seconds(i % 60)
   func at(_ seconds: Int64, _ action: @escaping @Sendable () -> Void) {

@@ -117,7 +117,7 @@ public final class LocationPermissionHandler: Sendable {
       let now = phone.state
       s.machine.startObserving(status: now.status, servicesEnabled: now.servicesEnabled)
     }
-    let observation = phone.observe { [weak self] event in
+    let observation = phone.observe(.stateChanged) { [weak self] event in
       guard case .stateChanged(_, let to) = event else { return }
       self?.report(status: to.status, servicesEnabled: to.servicesEnabled, token: nil)
     }

@@ -129,7 +129,7 @@ public final class ScenarioRunner: Sendable {
     self.app.withLock { $0 = app }
     let start = phone.startedAt
     line("start", TranscriptLine.Member.state(phone.state))
-    let observation = phone.observe { [weak self] event in self?.phoneEvent(event) }
+    let observation = phone.observe([.permission, .applied, .location]) { [weak self] event in self?.phoneEvent(event) }
     await handler.startObservingLocationPermissionChanges { [weak self] change in
       var members: [TranscriptLine.Member] = [
         .string("status", change.status.rawValue), .bool("authorized", change.isAuthorized),
