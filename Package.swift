@@ -26,7 +26,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
   ],
   targets: [
-    .target(name: "NMEA"),
+    .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo"),
     .target(name: "Traces", dependencies: ["NMEA", "Geo"]),
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),

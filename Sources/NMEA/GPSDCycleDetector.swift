@@ -14,7 +14,9 @@
 ///   follows a GLL, and an untimed sentence that gpsd does not decode moves the
 ///   ender from the last time-carrying sentence to itself (it reports then);
 /// - a GGA with quality 0 and no time, or an invalid RMC without time or date,
-///   forces a report and makes gpsd learn again.
+///   forces a report and makes gpsd learn again;
+/// - an untimed sentence with new data (a GSA, the last GSV of a group, a valid VTG, a
+///   heading, a depth) right after a cycle ender is reported as well.
 struct GPSDCycleDetector: Sendable {
   /// A sentence as gpsd's table of sentences sees it.
   enum Tag: UInt8, Sendable {
@@ -44,14 +46,22 @@ struct GPSDCycleDetector: Sendable {
   /// - Parameters:
   ///   - latchedTime: the time of day, when the sentence carries the current time (see above).
   ///   - forcesReport: a no-fix sentence without a time, which gpsd reports at once.
-  mutating func observe(_ tag: Tag, latchedTime: NMEATimeOfDay?, forcesReport: Bool = false) -> Bool {
+  ///   - newData: whether the sentence gave gpsd anything besides "online" (its decoder's mask);
+  ///     an untimed sentence with new data right after a cycle ender is reported.
+  ///   - partial: a GSV that more parts of its group follow (gpsd's `gsx_more`), which neither
+  ///     reports nor ends a cycle.
+  mutating func observe(
+    _ tag: Tag, latchedTime: NMEATimeOfDay?, forcesReport: Bool = false, newData: Bool = false, partial: Bool = false
+  ) -> Bool {
     if tag != .undecoded { continues = tag.continuesCycle }
     var reports = false
     if forcesReport {
       reliable = false
       reports = true
     }
-    if let time = latchedTime {
+    if partial {
+      // More of the group to come: not a cycle boundary.
+    } else if let time = latchedTime {
       if let last = lastTime, abs(time.nanosecondsSinceMidnight - last.nanosecondsSinceMidnight) > 10_000_000 {
         // The time changed: the previous time-carrying sentence ended a cycle.
         if lastTag != .undecoded, enders & lastTag.bit == 0, !continues {
@@ -60,13 +70,16 @@ struct GPSDCycleDetector: Sendable {
         }
       }
       lastTime = time
-    } else if continues {
+    } else {
+      // New data just after the cycle ender is reported too.
+      if newData && enders & lastTag.bit != 0 { reports = true }
+      guard continues else { return reports || !reliable }
       // An untimed sentence extends the cycle: it becomes the ender instead.
       enders &= ~lastTag.bit
       enders |= tag.bit
       reliable = true
     }
-    if (latchedTime != nil || continues) && enders & tag.bit != 0 { reports = true }
+    if !partial && (latchedTime != nil || continues) && enders & tag.bit != 0 { reports = true }
     if latchedTime != nil { lastTag = tag }
     return reports || !reliable
   }

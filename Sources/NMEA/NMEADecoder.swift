@@ -161,11 +161,50 @@ public struct NMEADecoder: Sendable {
     let address = UnsafeRawBufferPointer(rebasing: frame.line[1..<frame.addressEnd])
     let tag = GPSDCycleDetector.tag(address: address, hasTalker: frame.talker != nil)
     var time: NMEATimeOfDay?
+    var data = GPSDFixModel.Other.nothing
+    var newData = false
+    var f = frame.fields
+    let type = frame.talker != nil ? frame.typeCode : 0
     if tag == .gbs {
-      var f = frame.fields
       time = f.next().timeOfDay
+    } else if type == typeCode("HDG") {
+      data = Self.heading(&f)
+      if case .heading = data { newData = true }
+    } else if address.elementsEqual("PGRMZ".utf8) {
+      let feet = f.next()
+      let unit = f.next().character
+      let mode = f.next().character.map { Int($0) - 0x30 }
+      let altitude = unit == 0x66 && !feet.isEmpty ? (feet.int ?? 0) : nil
+      data = .garminAltitude(feet: altitude, mode: mode)
+      newData = altitude != nil || (1...3).contains(mode ?? 0)
+    } else if Self.typesWithData.contains(type) || address.elementsEqual("PGRME".utf8) {
+      newData = !f.next().isEmpty  // depth, wind, attitude, errors: data when the first field has some
     }
-    if assembler.observeOther(tag, time: time) { try emit(assembler.completed, onFix) }
+    if assembler.observeOther(tag, time: time, data, newData: newData) { try emit(assembler.completed, onFix) }
+  }
+
+  /// Types whose gpsd decoders report data of their own (depth, wind, attitude, a waypoint's time).
+  private static let typesWithData: Set<UInt32> = [
+    typeCode("DBT"), typeCode("DPT"), typeCode("MWV"), typeCode("MWD"), typeCode("XDR"), typeCode("HDT"),
+    typeCode("BWC"),
+  ]
+
+
+  /// `$xxHDG,heading,deviation,E/W,variation,E/W` as gpsd reads it: the heading as the magnetic
+  /// track (gpsd does not apply the deviation), the variation when both of its fields are there.
+  private static func heading(_ f: inout FieldReader) -> GPSDFixModel.Other {
+    let headingField = f.next()
+    guard !headingField.isEmpty, let heading = headingField.double, (0...360).contains(heading) else { return .nothing }
+    let deviation = f.next()
+    if !deviation.isEmpty, !(0...360).contains(deviation.double ?? 0) { return .nothing }
+    // gpsd reads the variation from the deviation's direction field and the next one.
+    let variationField = f.next()
+    let direction = f.next().character
+    var variation: Double?
+    if !variationField.isEmpty, let direction, let value = variationField.double {
+      variation = direction == 0x45 ? value : direction == 0x57 ? -value : nil
+    }
+    return .heading(magnetic: heading, variation: variation)
   }
 
   private mutating func emit(_ fix: NMEAFix, _ onFix: (NMEAFix) throws -> Void) rethrows {

@@ -23,10 +23,13 @@
 ///
 /// Merging, following gpsd:
 /// - position from GGA (quality > 0), RMC (status `A`), GLL (status `A`) and GNS
-///   (any constellation with a fix); the last one in the epoch wins;
-/// - altitude MSL and geoid separation from GGA/GNS; speed and track from RMC/VTG;
-/// - the mode is 3D when an altitude is known or GSA says 3D, else 2D; an epoch
-///   without a position is ``NMEAFix/Mode/noFix``.
+///   (any constellation with a fix); the last one in the epoch wins; an epoch
+///   without a position is ``NMEAFix/Mode/noFix``;
+/// - the mode, altitudes, geoid separation, speed and track as gpsd's fix held them,
+///   sentence by sentence, with the members gpsd derives (see `GPSDFixModel`): a
+///   `GP`/`GN` GGA with fewer than 3 satellites used is no fix, the height above the
+///   ellipsoid comes from gpsd's geoid model where the receiver gives no separation,
+///   a missing speed from the distance to the previous fix.
 ///
 /// Dates, following gpsd:
 /// - the date comes from RMC (two-digit year) or ZDA (four-digit year) and is
@@ -80,6 +83,10 @@ public struct NMEAEpochAssembler: Sendable {
   /// Whether sentences arrived after the epoch's last report; its motion as reported is then in `reportedMotion`.
   private var changedSinceReport = false
   private var reportedMotion = Motion()
+  /// gpsd's fix, sentence by sentence: the mode, altitudes, speed and track of the fixes.
+  private var model = GPSDFixModel()
+  /// The model's fix as of the epoch's last report, when sentences arrived after it.
+  private var reportedModelFix = GPSDFixModel.Fix()
 
   /// Epochs that gpsd would not report, because no cycle-ending sentence arrived in them (``Reporting/gpsd``).
   public private(set) var unreportedEpochs = 0
@@ -133,10 +140,12 @@ public struct NMEAEpochAssembler: Sendable {
     guard s.time != nil else {
       // gpsd reports a no-fix GGA without a time at once.
       observeUntimed(.gga, forcesReport: s.quality == 0)
+      model.gga(s, time: nil)
       return false
     }
     let didComplete = addFixData(s)
     epoch.quality = s.quality ?? epoch.quality
+    model.gga(s, time: s.time.flatMap(timestamp(of:)))
     return didComplete
   }
 
@@ -149,8 +158,6 @@ public struct NMEAEpochAssembler: Sendable {
     let didComplete = begin(time, s.kind, latched: time)
     if s.hasFix {
       epoch.position(s.latitude, s.longitude)
-      epoch.altitudeMSL = s.altitudeMSL ?? epoch.altitudeMSL
-      epoch.geoidSeparation = s.geoidSeparation ?? epoch.geoidSeparation
       epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
       epoch.hdop = s.hdop ?? epoch.hdop
     }
@@ -161,6 +168,7 @@ public struct NMEAEpochAssembler: Sendable {
     guard let time = s.time else {
       // gpsd reports an invalid RMC without a time at once.
       observeUntimed(.rmc, forcesReport: !s.isValid)
+      model.rmc(s, time: nil)
       return false
     }
     // gpsd takes the time of a valid RMC with a date only; an invalid one without a date is reported at once.
@@ -170,61 +178,67 @@ public struct NMEAEpochAssembler: Sendable {
     if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
     if s.hasFix {
       epoch.position(s.latitude, s.longitude)
-      epoch.speed = s.speedKnots.map { $0 * knotsToMetersPerSecond } ?? epoch.speed
-      epoch.track = s.track ?? epoch.track
       epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
     }
+    model.rmc(s, time: s.isValid && s.date != nil ? timestamp(of: time) : nil)
     return didComplete
   }
 
   mutating func add(_ s: GLL) -> Bool {
     let didComplete = begin(s.time, .gll, latched: s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
+    model.gll(s, time: s.time.flatMap(timestamp(of:)))
     return didComplete
   }
 
-  mutating func add(_ s: GNS) -> Bool { addFixData(s) }
+  mutating func add(_ s: GNS) -> Bool {
+    let didComplete = addFixData(s)
+    model.gns(s, time: s.time.flatMap(timestamp(of:)))
+    return didComplete
+  }
 
   mutating func add(_ s: GSA) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil)
-    epoch.gsaMode = s.fixMode ?? epoch.gsaMode
+    let didComplete = begin(nil, .other, latched: nil, newData: model.hasNewData(s))
     epoch.pdop = s.pdop ?? epoch.pdop
     epoch.hdop = s.hdop ?? epoch.hdop
     epoch.vdop = s.vdop ?? epoch.vdop
+    model.gsa(s)
     return didComplete
   }
 
   mutating func add(_ s: GSV) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil)
+    let partial = (s.messageNumber ?? 0) < (s.totalMessages ?? 0)
+    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial)
     if let n = s.satellitesInView { epoch.inView(s.talker, n) }
+    model.other(time: nil, latched: nil)
     return didComplete
   }
 
   mutating func add(_ s: VTG) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil)
-    if s.modeIndicator != "N" {
-      epoch.speed = s.speedMetersPerSecond ?? epoch.speed
-      epoch.track = s.trackTrue ?? epoch.track
-    }
+    let didComplete = begin(nil, .other, latched: nil, newData: GPSDFixModel.hasNewData(s))
+    model.vtg(s)
     return didComplete
   }
 
   mutating func add(_ s: ZDA) -> Bool {
     guard let time = s.time else {
       observeUntimed(.zda)
+      model.other(time: nil, latched: nil)
       return false
     }
     let didComplete = begin(time, .zda, latched: s.date != nil ? time : nil)
     if let d = s.date { epoch.learnedDate = d }
+    model.other(time: s.date != nil ? timestamp(of: time) : nil, latched: s.date != nil ? time : nil)
     return didComplete
   }
 
   mutating func add(_ s: GST) -> Bool {
     // gpsd does not take GST's time: it refers to the fix of the same time stamp.
-    let didComplete = begin(s.time, .other, latched: nil)
+    let didComplete = begin(s.time, .other, latched: nil, newData: s.time != nil)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
     epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
+    model.other(time: nil, latched: nil)
     return didComplete
   }
 
@@ -233,7 +247,8 @@ public struct NMEAEpochAssembler: Sendable {
   /// A sentence without a time (nil) joins the epoch in progress, or opens one that takes the next time.
   /// `tag`, `latched` and `forcesReport` describe the sentence to gpsd's cycle detector.
   private mutating func begin(
-    _ time: NMEATimeOfDay?, _ tag: GPSDCycleDetector.Tag, latched: NMEATimeOfDay?, forcesReport: Bool = false
+    _ time: NMEATimeOfDay?, _ tag: GPSDCycleDetector.Tag, latched: NMEATimeOfDay?, forcesReport: Bool = false,
+    newData: Bool = false, partial: Bool = false
   ) -> Bool {
     var didComplete = false
     if let time {
@@ -247,15 +262,18 @@ public struct NMEAEpochAssembler: Sendable {
     }
     inEpoch = true
     if options.reporting == .gpsd {
-      noteReport(cycle.observe(tag, latchedTime: latched, forcesReport: forcesReport))
+      noteReport(
+        cycle.observe(tag, latchedTime: latched, forcesReport: forcesReport, newData: newData, partial: partial))
     }
     return didComplete
   }
 
   /// A sentence that adds nothing to the epoch but counts for gpsd's cycle detector.
-  private mutating func observeUntimed(_ tag: GPSDCycleDetector.Tag, forcesReport: Bool = false) {
+  private mutating func observeUntimed(
+    _ tag: GPSDCycleDetector.Tag, forcesReport: Bool = false, newData: Bool = false
+  ) {
     guard options.reporting == .gpsd else { return }
-    let reports = cycle.observe(tag, latchedTime: nil, forcesReport: forcesReport)
+    let reports = cycle.observe(tag, latchedTime: nil, forcesReport: forcesReport, newData: newData)
     if inEpoch { noteReport(reports) }
   }
 
@@ -266,6 +284,7 @@ public struct NMEAEpochAssembler: Sendable {
       changedSinceReport = false
     } else if epochReported && !changedSinceReport {
       reportedMotion = epoch.motion
+      reportedModelFix = model.fix
       changedSinceReport = true
     }
   }
@@ -275,11 +294,23 @@ public struct NMEAEpochAssembler: Sendable {
   /// - Parameters:
   ///   - tag: how gpsd classifies the sentence, see ``GPSDCycleDetector/tag(address:hasTalker:)``.
   ///   - time: the time a GBS carries, which gpsd takes as the current time.
-  mutating func observeOther(_ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?) -> Bool {
+  ///   - data: what gpsd takes from the sentence for its fix (a heading, an altitude).
+  ///   - newData: whether gpsd's decoder found anything in it (see ``GPSDCycleDetector``).
+  mutating func observeOther(
+    _ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?, _ data: GPSDFixModel.Other = .nothing, newData: Bool = false
+  ) -> Bool {
     guard options.reporting == .gpsd else { return false }
+    defer { model.other(time: time.flatMap(timestamp(of:)), latched: time, data) }
     if let time { return begin(time, tag, latched: time) }
-    observeUntimed(tag)
+    observeUntimed(tag, newData: newData)
     return false
+  }
+
+  /// The UTC instant of a time of day in the epoch in progress, as gpsd stamps a sentence:
+  /// nil while no date is known.
+  private func timestamp(of time: NMEATimeOfDay) -> Int64? {
+    guard let date = epoch.learnedDate ?? epoch.startDate else { return nil }
+    return NMEATimestamp(date: date, time: time)?.nanosecondsSinceUnixEpoch
   }
 
   /// The last known date, moved to the next day when the time of day wrapped past midnight.
@@ -327,17 +358,19 @@ public struct NMEAEpochAssembler: Sendable {
       // and error estimates stay complete.
       if changedSinceReport { epoch.motion = reportedMotion }
     }
+    let gpsd = options.reporting == .gpsd && changedSinceReport ? reportedModelFix : model.fix
     var fix = NMEAFix(mode: .noFix)
     fix.timeOfDay = epoch.timeOfDay
     if let lat = epoch.latitude, let lon = epoch.longitude {
       fix.latitude = lat
       fix.longitude = lon
-      // As gpsd: an altitude makes the fix 3D whatever GSA says; without one, GSA's 3D stands.
-      fix.mode = epoch.altitudeMSL != nil || epoch.gsaMode == 3 ? .threeD : .twoD
-      fix.altitudeMSL = epoch.altitudeMSL
-      fix.geoidSeparation = epoch.geoidSeparation
-      fix.speed = epoch.speed
-      fix.track = epoch.track
+      // The mode, altitudes, speed and track as gpsd's fix had them (see GPSDFixModel).
+      fix.mode = NMEAFix.Mode(rawValue: gpsd.mode) ?? .noFix
+      fix.altitudeMSL = gpsd.altitudeMSL.finite
+      fix.altitudeHAE = gpsd.altitudeHAE.finite
+      fix.geoidSeparation = gpsd.geoidSeparation.finite
+      fix.speed = gpsd.speed.finite
+      fix.track = gpsd.track.finite
       fix.magneticVariation = epoch.magneticVariation
     }
     fix.quality = epoch.quality
@@ -371,10 +404,6 @@ public struct NMEAEpochAssembler: Sendable {
 private struct Motion: Sendable {
   var latitude: Double?
   var longitude: Double?
-  var altitudeMSL: Double?
-  var geoidSeparation: Double?
-  var speed: Double?
-  var track: Double?
   var magneticVariation: Double?
 }
 
@@ -389,7 +418,6 @@ private struct Epoch: Sendable {
   var motion = Motion()
   var quality: Int?
   var satellitesUsed: Int?
-  var gsaMode: Int?
   var hdop: Double?
   var vdop: Double?
   var pdop: Double?
@@ -400,22 +428,6 @@ private struct Epoch: Sendable {
 
   var latitude: Double? { motion.latitude }
   var longitude: Double? { motion.longitude }
-  var altitudeMSL: Double? {
-    get { motion.altitudeMSL }
-    set { motion.altitudeMSL = newValue }
-  }
-  var geoidSeparation: Double? {
-    get { motion.geoidSeparation }
-    set { motion.geoidSeparation = newValue }
-  }
-  var speed: Double? {
-    get { motion.speed }
-    set { motion.speed = newValue }
-  }
-  var track: Double? {
-    get { motion.track }
-    set { motion.track = newValue }
-  }
   var magneticVariation: Double? {
     get { motion.magneticVariation }
     set { motion.magneticVariation = newValue }
@@ -452,11 +464,14 @@ protocol AltitudeFixSentence {
   var hasFix: Bool { get }
   var latitude: Double? { get }
   var longitude: Double? { get }
-  var altitudeMSL: Double? { get }
-  var geoidSeparation: Double? { get }
   var satellitesUsed: Int? { get }
   var hdop: Double? { get }
 }
 
 extension GGA: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gga } }
 extension GNS: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gns } }
+
+extension Double {
+  /// The value, or nil for NaN and infinities (gpsd's "not set").
+  var finite: Double? { isFinite ? self : nil }
+}

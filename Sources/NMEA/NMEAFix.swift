@@ -69,7 +69,7 @@ public struct NMEAFix: Hashable, Sendable {
   public var longitude: Double?
   /// Metres above mean sea level.
   public var altitudeMSL: Double?
-  /// Geoid separation as reported by the receiver, metres.
+  /// Geoid separation, metres: the receiver's, or gpsd's geoid model (``WGS84Geoid``) where it gives none.
   public var geoidSeparation: Double?
   /// Speed over ground, m/s.
   public var speed: Double?
@@ -90,11 +90,10 @@ public struct NMEAFix: Hashable, Sendable {
   public var longitudeError: Double?
   public var altitudeError: Double?
 
-  /// Height above the WGS 84 ellipsoid, metres: MSL altitude plus the receiver's geoid separation.
-  public var altitudeHAE: Double? {
-    guard let altitudeMSL, let geoidSeparation else { return nil }
-    return altitudeMSL + geoidSeparation
-  }
+  /// Height above the WGS 84 ellipsoid, metres, as gpsd derives it: the altitude above sea level
+  /// plus the geoid separation when the altitude came, the separation being the receiver's or, where
+  /// it gives none, gpsd's geoid model (``WGS84Geoid``).
+  public var altitudeHAE: Double?
 
   public init(mode: Mode) { self.mode = mode }
 }

@@ -21,6 +21,22 @@ struct GPSDConformanceTests {
     var latitude: Double
     var longitude: Double
     var mode: Int
+    /// The other members gpsd reported, by their TPV names (mode, altMSL, altHAE, speed, track).
+    var members: [String: Double]
+  }
+
+  /// The fix members compared beyond the position, by gpsd's TPV names.
+  static let memberNames = ["mode", "altMSL", "altHAE", "speed", "track"]
+
+  static func member(_ name: String, of fix: NMEAFix) -> Double? {
+    switch name {
+    case "mode": Double(fix.mode.rawValue)
+    case "altMSL": fix.altitudeMSL
+    case "altHAE": fix.altitudeHAE
+    case "speed": fix.speed
+    case "track": fix.track
+    default: nil
+    }
   }
 
   struct Outcome {
@@ -30,6 +46,12 @@ struct GPSDConformanceTests {
     var mismatched: [String] = []
     var extra: [String] = []
     var modeDiffers = 0
+    /// Per member: the reproduced epochs where gpsd or we have it, and those where both have it
+    /// and agree within 0.0015 (gpsd prints 3–4 decimals).
+    var memberCompared: [String: Int] = [:]
+    var memberAgreed: [String: Int] = [:]
+    /// Per member: the times where we differ.
+    var memberMisses: [String: [String]] = [:]
   }
 
   struct Exception: Decodable {
@@ -39,8 +61,14 @@ struct GPSDConformanceTests {
     var reason: String
   }
 
+  struct MemberException: Decodable {
+    var misses: [String: Int]
+    var reason: String
+  }
+
   struct Exceptions: Decodable {
     var logs: [String: Exception]
+    var members: [String: MemberException]
   }
 
   /// The options gpsd effectively ran with.
@@ -66,10 +94,12 @@ struct GPSDConformanceTests {
       guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
         let mode = object["mode"] as? Int, mode >= 2, let time = object["time"] as? String
       else { continue }
+      var members: [String: Double] = [:]
+      for name in memberNames { members[name] = (object[name] as? NSNumber)?.doubleValue }
       records.append(
         Reference(
           time: time, latitude: object["lat"] as? Double ?? .nan, longitude: object["lon"] as? Double ?? .nan,
-          mode: mode))
+          mode: mode, members: members))
     }
     // expected.py --epochs: the last record of each run with the same time; then one per time stamp
     // (a time that comes back later, as in humminbird-M37, is compared once, with its last record).
@@ -113,6 +143,16 @@ struct GPSDConformanceTests {
       }
       outcome.reproduced += 1
       if fix.mode.rawValue != r.mode { outcome.modeDiffers += 1 }
+      for name in memberNames {
+        let theirs = r.members[name], ours = member(name, of: fix)
+        guard theirs != nil || ours != nil else { continue }
+        outcome.memberCompared[name, default: 0] += 1
+        if let theirs, let ours, abs(theirs - ours) <= 0.0015 {
+          outcome.memberAgreed[name, default: 0] += 1
+        } else {
+          outcome.memberMisses[name, default: []].append(r.time)
+        }
+      }
     }
     // Extras, less the two artefacts of how gpsd's regression output was made.
     let lastReferenceTime = reference.last?.time ?? ""
@@ -132,6 +172,35 @@ struct GPSDConformanceTests {
     #expect(outcome.missing.count == expected?.missing ?? 0, "missing: \(outcome.missing.prefix(5))")
     #expect(outcome.mismatched.count == expected?.mismatched ?? 0, "mismatched: \(outcome.mismatched.prefix(5))")
     #expect(outcome.extra.count == expected?.extra ?? 0, "extra: \(outcome.extra.prefix(5))")
+  }
+
+  /// Mode, altitudes, speed and track on the reproduced epochs, as gpsd reported them; the
+  /// differences left are listed per log in the fixture's `members`, with their reason.
+  @Test(arguments: logs)
+  func reproducesGPSDFixMembers(log: String) throws {
+    let outcome = try Self.compare(log)
+    let expected = Self.exceptions.members[log]?.misses ?? [:]
+    for name in Self.memberNames {
+      let misses = outcome.memberMisses[name] ?? []
+      #expect(misses.count == expected[name] ?? 0, "\(name) differs at \(misses.prefix(5))")
+    }
+  }
+
+  @Test func memberFigures() throws {
+    var compared: [String: Int] = [:]
+    var agreed: [String: Int] = [:]
+    for log in Self.logs {
+      let o = try Self.compare(log)
+      compared.merge(o.memberCompared, uniquingKeysWith: +)
+      agreed.merge(o.memberAgreed, uniquingKeysWith: +)
+    }
+    var line = "gpsd conformance, members of the reproduced epochs:"
+    for name in Self.memberNames {
+      let figure = Double(agreed[name] ?? 0) / Double(max(compared[name] ?? 0, 1))
+      line += " \(name) \(agreed[name] ?? 0)/\(compared[name] ?? 0) (\(String(format: "%.2f", figure * 100))%)"
+      #expect(figure >= 0.995, "\(name): \(figure)")
+    }
+    print(line)
   }
 
   @Test func overallFigure() throws {

@@ -12,6 +12,9 @@ public struct GSA: Hashable, Sendable {
   public var vdop: Double?
   /// NMEA 4.1 GNSS system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
   public var systemID: Int?
+  /// How many satellite fields name a satellite (1–600), as gpsd counts satellites used; kept
+  /// on the fast path that leaves ``satelliteIDs`` empty.
+  var usedCount = 0
 
   /// Parses the fields; `includeSatellites: false` skips the ID list (the decoder's fast path).
   init(talker: NMEATalker, _ f: inout FieldReader, includeSatellites: Bool = true) {
@@ -24,8 +27,9 @@ public struct GSA: Hashable, Sendable {
       for _ in 0..<12 {
         if let id = f.next().int { ids.append(id) }
       }
+      usedCount = ids.filter { (1...600).contains($0) }.count
     } else {
-      f.skip(12)
+      for _ in 0..<12 where f.next().int.map({ (1...600).contains($0) }) == true { usedCount += 1 }
     }
     satelliteIDs = ids
     pdop = f.next().double

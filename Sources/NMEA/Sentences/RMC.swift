@@ -29,6 +29,8 @@ public struct RMC: Hashable, Sendable {
   public var magneticVariation: Double?
   /// NMEA 2.3 mode indicator (`A` autonomous, `D` differential, `E` estimated, `N` not valid, …).
   public var modeIndicator: NMEAFlag?
+  /// The status letter as sent (`A`, `D`, `V`), nil when empty.
+  var status: UInt8?
 
   /// Whether the sentence reports a position fix: status `A`, a position, and a mode other than `N`.
   public var hasFix: Bool { isValid && latitude != nil && longitude != nil && modeIndicator != "N" }
@@ -36,7 +38,7 @@ public struct RMC: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    let status = f.next().character
+    status = f.next().character
     isValid = status == 0x41 || status == 0x44
     (latitude, longitude) = f.readPosition()
     speedKnots = f.next().double

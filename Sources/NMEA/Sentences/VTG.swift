@@ -8,6 +8,8 @@ public struct VTG: Hashable, Sendable {
   public var speedKnots: Double?
   public var speedKmh: Double?
   public var modeIndicator: NMEAFlag?
+  /// Whether the sentence has the NMEA 2.x layout with unit letters (gpsd reads only that one).
+  var hasUnitLetters = false
 
   /// Speed in metres per second, from knots when present, else from km/h.
   public var speedMetersPerSecond: Double? {
@@ -21,6 +23,7 @@ public struct VTG: Hashable, Sendable {
     let second = f.next()
     if second.character == 0x54 || (second.isEmpty && !f.isAtEnd) {
       // NMEA 2.x layout: value, unit letter pairs.
+      hasUnitLetters = true
       trackTrue = first.double
       trackMagnetic = f.next().double
       f.skip(1)
