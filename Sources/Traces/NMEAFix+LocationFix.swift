@@ -8,8 +8,8 @@ extension LocationFix {
   /// Horizontal accuracy comes from GST's 1-sigma latitude and longitude
   /// errors when the receiver sends GST, else it is estimated as HDOP × 5 m
   /// (a typical user-equivalent range error); vertical accuracy likewise from
-  /// GST or VDOP. Altitude above the ellipsoid is MSL plus the receiver's geoid
-  /// separation, left out when the receiver does not send the separation.
+  /// GST or VDOP. The altitudes, speed and course are the epoch's as gpsd reports them
+  /// (``NMEAFix/altitudeHAE`` uses gpsd's geoid model where the receiver sends no separation).
   public init(_ fix: NMEAFix) {
     let coordinate: Coordinate? =
       if let lat = fix.latitude, let lon = fix.longitude { Coordinate(latitude: lat, longitude: lon) } else { nil }
