@@ -6,9 +6,9 @@
 # This 2-core machine's speed varies by up to two times from one moment to the next (the
 # other core's load, the host's), so each side is measured several times, interleaved, and
 # the best and median are printed. With LOCEMU_BENCH_INSTRUCTIONS=1 it also counts
-# instructions per sentence of both under valgrind (callgrind), which does not vary; with
-# LOCEMU_BENCH_END_TO_END=1 it builds locemu (release) and times `locemu decode FILE >/dev/null`,
-# JSON output included, beside gpsdecode (which prints JSON for every sentence).
+# instructions per sentence of both under valgrind (callgrind), which does not vary. The end-to-end
+# part builds locemu (release) and times `locemu decode FILE >/dev/null`, JSON output included,
+# interleaved with gpsdecode on the same file (which prints JSON for every sentence).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
@@ -51,15 +51,26 @@ if [ -n "${LOCEMU_BENCH_INSTRUCTIONS:-}" ] && command -v valgrind >/dev/null 2>&
     'BEGIN { printf "locemu decoder: %.0f instructions/sentence; gpsdecode: %.0f instructions/sentence (%.1f x)\n", a / n, b / 105000, (b / 105000) / (a / n) }'
 fi
 
-if [ -n "${LOCEMU_BENCH_END_TO_END:-}" ]; then
-  echo "== end to end: locemu decode FILE > /dev/null (one JSON fix record per epoch)"
-  swift build -c release --product locemu >&2
-  locemu="$(swift build -c release --show-bin-path)/locemu"
-  for round in 1 2 3 4 5; do
-    read -r seconds per_second < <(rate sh -c '"$1" decode "$2" > /dev/null 2>&1' sh "$locemu" "$work/million.nmea")
-    echo "locemu decode round $round: $seconds s, $per_second sentences/s"
-  done
-fi
+echo "== end to end: locemu decode FILE > /dev/null (one JSON fix record per epoch) against gpsdecode, interleaved"
+swift build -c release --product locemu >&2
+locemu="$(swift build -c release --show-bin-path)/locemu"
+ours=() theirs=()
+for round in 1 2 3 4 5 6 7; do
+  read -r seconds _ < <(rate sh -c '"$1" decode "$2" > /dev/null 2>&1' sh "$locemu" "$work/million.nmea")
+  ours+=("$seconds")
+  read -r gseconds _ < <(rate sh -c 'gpsdecode < "$1" > /dev/null' sh "$work/million.nmea")
+  theirs+=("$gseconds")
+  echo "round $round: locemu decode $seconds s, gpsdecode $gseconds s"
+done
+# best = shortest time; the ratio of bests and of medians (each side's own best and median).
+summary() { printf '%s\n' "$@" | sort -n | awk '{ t[NR] = $1 } END { print t[1], t[int((NR + 1) / 2)] }'; }
+read -r ours_best ours_median < <(summary "${ours[@]}")
+read -r theirs_best theirs_median < <(summary "${theirs[@]}")
+awk -v ob="$ours_best" -v om="$ours_median" -v tb="$theirs_best" -v tm="$theirs_median" -v n="$sentences" 'BEGIN {
+  printf "locemu decode: best %.3f s (%.1f M sentences/s), median %.3f s\n", ob, n / ob / 1e6, om
+  printf "gpsdecode:     best %.3f s, median %.3f s\n", tb, tm
+  printf "end to end: %.1f x gpsdecode at best, %.1f x at the median\n", tb / ob, tm / om
+}'
 
 if [ "$big" -gt 0 ]; then
   echo "== about $big MB: peak RSS must stay flat"

@@ -17,99 +17,147 @@ public enum FixRecord {
 
   /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:extra:)`` without
   /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
+  ///
+  /// The record is written into a buffer on the stack and appended to `out` in one copy.
   public static func append(_ fix: LocationFix, extra: [(String, String)] = [], to out: inout [UInt8]) {
-    var first = true
-    out.reserveCapacity(out.count + 192)
-    /// `{"name":` for the first member, `,"name":` for the others.
-    func key(_ name: some Sequence<UInt8>) {
-      out.append(first ? 0x7B : 0x2C)  // '{' or ','
-      first = false
-      out.append(0x22)
-      // Byte by byte: names are a few bytes, too short for a copy call to pay.
-      for byte in name { out.append(byte) }
-      out.append(0x22)
-      out.append(0x3A)  // ':'
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumRecordLength) { buffer in
+      var w = ByteWriter(buffer.baseAddress!)
+      var first = true
+      /// `{"name":` for the first member, `,"name":` for the others.
+      func member(_ name: StaticString) {
+        w.byte(first ? 0x7B : 0x2C)  // '{' or ','
+        first = false
+        w.byte(0x22)
+        w.bytes(name)
+        w.byte(0x22)
+        w.byte(0x3A)  // ':'
+      }
+      if let t = fix.timestamp {
+        member("time")
+        w.byte(0x22)
+        w.iso8601(t)
+        w.byte(0x22)
+      }
+      member("mode")
+      w.decimal(UInt64(max(0, fix.mode.rawValue)), width: 1)
+      if let c = fix.coordinate {
+        member("lat")
+        w.fixed(c.latitude, 9)
+        member("lon")
+        w.fixed(c.longitude, 9)
+      }
+      if let v = fix.altitudeMSL { member("altMSL"); w.fixed(v, 4) }
+      if let v = fix.altitudeHAE { member("altHAE"); w.fixed(v, 4) }
+      if let v = fix.speed { member("speed"); w.fixed(v, 3) }
+      if let v = fix.course { member("track"); w.fixed(v, 4) }
+      if let v = fix.horizontalAccuracy { member("eph"); w.fixed(v, 3) }
+      if let v = fix.verticalAccuracy { member("epv"); w.fixed(v, 3) }
+      out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
+      // Extra members are the caller's, of any length: appended after the buffer.
+      for (name, value) in extra {
+        out.append(0x2C)
+        out.append(0x22)
+        out.append(contentsOf: name.utf8)
+        out.append(0x22)
+        out.append(0x3A)
+        out.append(contentsOf: value.utf8)
+      }
+      out.append(0x7D)  // '}'
     }
-    func member(_ name: StaticString) {
-      key(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-    }
-    if let t = fix.timestamp {
-      member("time")
-      out.append(0x22)
-      appendISO8601(t, to: &out)
-      out.append(0x22)
-    }
-    member("mode")
-    appendDecimal(UInt64(max(0, fix.mode.rawValue)), width: 1, to: &out)
-    if let c = fix.coordinate {
-      member("lat")
-      appendFixed(c.latitude, 9, to: &out)
-      member("lon")
-      appendFixed(c.longitude, 9, to: &out)
-    }
-    if let v = fix.altitudeMSL { member("altMSL"); appendFixed(v, 4, to: &out) }
-    if let v = fix.altitudeHAE { member("altHAE"); appendFixed(v, 4, to: &out) }
-    if let v = fix.speed { member("speed"); appendFixed(v, 3, to: &out) }
-    if let v = fix.course { member("track"); appendFixed(v, 4, to: &out) }
-    if let v = fix.horizontalAccuracy { member("eph"); appendFixed(v, 3, to: &out) }
-    if let v = fix.verticalAccuracy { member("epv"); appendFixed(v, 3, to: &out) }
-    for (name, value) in extra {
-      key(name.utf8)
-      out.append(contentsOf: value.utf8)
-    }
-    out.append(0x7D)  // '}'
   }
+
+  /// The longest record ``append(_:extra:to:)`` writes before its extra members: the time,
+  /// and every number at the largest magnitude ``appendFixed(_:_:to:)`` prints digit by digit.
+  static let maximumRecordLength = 512
 
   /// `2019-04-07T00:02:31.420Z`: UTC with milliseconds, rounded to nearest.
   public static func iso8601(_ date: Date) -> String {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(24)
     appendISO8601(date, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends ``iso8601(_:)`` of `date` to `out`.
   public static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
-    let ms = (date.timeIntervalSince1970 * 1000).rounded()
-    guard ms.isFinite, abs(ms) < 1e15 else {
-      out.append(contentsOf: "invalid".utf8)
-      return
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+      var w = ByteWriter(buffer.baseAddress!)
+      w.iso8601(date)
+      out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
     }
-    let total = Int64(ms)
-    var seconds = time_t(total >= 0 ? total / 1000 : (total - 999) / 1000)
-    let fraction = Int(total - Int64(seconds) * 1000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    let year = Int(parts.tm_year) + 1900
-    if year < 0 { out.append(0x2D) }
-    appendDecimal(UInt64(abs(year)), width: 4, to: &out)
-    out.append(0x2D)
-    appendDecimal(UInt64(parts.tm_mon + 1), width: 2, to: &out)
-    out.append(0x2D)
-    appendDecimal(UInt64(parts.tm_mday), width: 2, to: &out)
-    out.append(0x54)  // 'T'
-    appendDecimal(UInt64(parts.tm_hour), width: 2, to: &out)
-    out.append(0x3A)
-    appendDecimal(UInt64(parts.tm_min), width: 2, to: &out)
-    out.append(0x3A)
-    appendDecimal(UInt64(parts.tm_sec), width: 2, to: &out)
-    out.append(0x2E)
-    appendDecimal(UInt64(fraction), width: 3, to: &out)
-    out.append(0x5A)  // 'Z'
   }
 
   /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
   public static func fixed(_ value: Double, _ decimals: Int) -> String {
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(24)
     appendFixed(value, decimals, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends ``fixed(_:_:)`` of `value` to `out`.
   public static func appendFixed(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+      var w = ByteWriter(buffer.baseAddress!)
+      w.fixed(value, decimals)
+      out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
+    }
+  }
+}
+
+/// Writes the bytes of a fix record through a pointer into a buffer the caller sized
+/// (``FixRecord/maximumRecordLength``): no bounds or uniqueness checks per byte.
+struct ByteWriter {
+  private let base: UnsafeMutablePointer<UInt8>
+  private(set) var count = 0
+
+  init(_ base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+  @inline(__always)
+  mutating func byte(_ b: UInt8) {
+    base[count] = b
+    count &+= 1
+  }
+
+  @inline(__always)
+  mutating func bytes(_ s: StaticString) {
+    (base + count).update(from: s.utf8Start, count: s.utf8CodeUnitCount)
+    count &+= s.utf8CodeUnitCount
+  }
+
+  /// `value` in decimal, with leading zeros up to `width` digits.
+  @inline(__always)
+  mutating func decimal(_ value: UInt64, width: Int) {
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 20 && value >= limit {
+      digits &+= 1
+      limit = limit &* 10
+    }
+    let n = max(digits, width)
+    var v = value
+    var i = count &+ n
+    // Two digits per division, from a table of "00" to "99".
+    let pairs = Self.digitPairs.utf8Start
+    while i &- count >= 2 {
+      let pair = Int(truncatingIfNeeded: v % 100) &* 2
+      v /= 100
+      i &-= 2
+      base[i] = pairs[pair]
+      base[i &+ 1] = pairs[pair &+ 1]
+    }
+    if i > count { base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10) }
+    count &+= n
+  }
+
+  private static let digitPairs: StaticString = """
+    0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+    5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+    """
+
+  /// ``FixRecord/fixed(_:_:)``: `decimals` digits after the point, rounded half away from zero;
+  /// 0 for a value that is not finite; Swift's shortest form beyond 9e15 units of the last digit.
+  mutating func fixed(_ value: Double, _ decimals: Int) {
     guard value.isFinite else {
-      out.append(0x30)
+      byte(0x30)
       return
     }
     let decimals = min(max(decimals, 0), 15)
@@ -117,37 +165,60 @@ public enum FixRecord {
     for _ in 0..<decimals { p &*= 10 }
     let scaled = (abs(value) * Double(p)).rounded()
     guard scaled < 9e15 else {
-      out.append(contentsOf: String(value).utf8)
+      for b in String(value).utf8 { byte(b) }  // at most 24 bytes
       return
     }
     let integer = UInt64(scaled)
-    if value < 0 && integer != 0 { out.append(0x2D) }
-    appendDecimal(integer / p, width: 1, to: &out)
+    if value < 0 && integer != 0 { byte(0x2D) }
+    decimal(integer / p, width: 1)
     if decimals > 0 {
-      out.append(0x2E)
-      appendDecimal(integer % p, width: decimals, to: &out)
+      byte(0x2E)
+      decimal(integer % p, width: decimals)
     }
   }
 
-  /// Appends `value` in decimal, with leading zeros up to `width` digits (at most 24).
-  static func appendDecimal(_ value: UInt64, width: Int, to out: inout [UInt8]) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-      var i = 24
-      var v = value
-      repeat {
-        i -= 1
-        digits[i] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-        v /= 10
-      } while v > 0
-      while 24 - i < width && i > 0 {
-        i -= 1
-        digits[i] = 0x30
-      }
-      while i < 24 {
-        out.append(digits[i])
-        i += 1
-      }
+  /// `2019-04-07T00:02:31.420Z`, UTC with milliseconds rounded to nearest; `invalid` for a date
+  /// more than about 31,000 years away.
+  mutating func iso8601(_ date: Date) {
+    let ms = (date.timeIntervalSince1970 * 1000).rounded()
+    guard ms.isFinite, abs(ms) < 1e15 else {
+      bytes("invalid")
+      return
     }
+    let total = Int64(ms)
+    let days = total >= 0 ? total / 86_400_000 : (total - 86_399_999) / 86_400_000
+    let msOfDay = Int(total - days * 86_400_000)
+    let (year, month, day) = Self.civil(daysSinceUnixEpoch: days)
+    if year < 0 { byte(0x2D) }
+    decimal(UInt64(abs(year)), width: 4)
+    byte(0x2D)
+    decimal(UInt64(month), width: 2)
+    byte(0x2D)
+    decimal(UInt64(day), width: 2)
+    byte(0x54)  // 'T'
+    decimal(UInt64(msOfDay / 3_600_000), width: 2)
+    byte(0x3A)
+    decimal(UInt64(msOfDay / 60_000 % 60), width: 2)
+    byte(0x3A)
+    decimal(UInt64(msOfDay / 1000 % 60), width: 2)
+    byte(0x2E)
+    decimal(UInt64(msOfDay % 1000), width: 3)
+    byte(0x5A)  // 'Z'
+  }
+
+  /// The proleptic Gregorian date of a day count from 1970-01-01, by 400-year eras of 146,097
+  /// days counted from 0000-03-01 (so that the leap day ends a year).
+  static func civil(daysSinceUnixEpoch: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let z = daysSinceUnixEpoch + 719_468  // days since 0000-03-01
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097  // 0...146096
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365  // 0...399
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // from March 1st
+    let shiftedMonth = (5 * dayOfYear + 2) / 153  // 0 = March ... 11 = February
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
   }
 }
 

@@ -34,6 +34,51 @@ struct GPSDFixModel: Sendable {
     var track = Double.nan
     var magneticTrack = Double.nan
     var magneticVariation = Double.nan
+    /// A speed gpsd derived from two positions, computed only when read (``speedIfKnown``):
+    /// most receivers send a speed later in the epoch, which replaces it.
+    var derivedSpeed: DerivedSpeed?
+    /// Where gpsd filled the magnetic variation from its model; looked up only when a true
+    /// track is derived from a magnetic one, the one use made of it here.
+    var modelVariationAt: (latitude: Double, longitude: Double)?
+
+    /// The speed gpsd holds: the one a sentence gave, else the derived one; nil for none.
+    var speedIfKnown: Double? {
+      if speed.isFinite { return speed }
+      return derivedSpeed?.metresPerSecond
+    }
+  }
+
+  /// The distance between the fix and the one of the previous time stamp, over the time between.
+  struct DerivedSpeed: Sendable {
+    var from: (latitude: Double, longitude: Double)
+    var to: (latitude: Double, longitude: Double)
+    var seconds: Double
+
+    var metresPerSecond: Double? {
+      guard let metres = EllipsoidalDistance.metres(from: to.latitude, to.longitude, to: from.latitude, from.longitude)
+      else { return nil }
+      let speed = metres / seconds
+      return abs(speed) <= 9999.9 ? speed : nil
+    }
+  }
+
+  /// What gpsd keeps of earlier fixes (`lastfix`, `oldfix`) for the rules that look back.
+  struct Earlier: Sendable {
+    var time: Int64 = 0
+    var mode = 0
+    var latitude = Double.nan
+    var longitude = Double.nan
+    var hasAltitude = false
+
+    init() {}
+
+    init(_ fix: Fix) {
+      time = fix.time
+      mode = fix.mode
+      latitude = fix.latitude
+      longitude = fix.longitude
+      hasAltitude = fix.altitudeHAE.isFinite || fix.altitudeMSL.isFinite
+    }
   }
 
   /// What one sentence says, and which members it sets (gpsd's `newdata` and mask).
@@ -59,8 +104,8 @@ struct GPSDFixModel: Sendable {
   }
 
   private(set) var fix = Fix()
-  private var lastFix = Fix()
-  private var oldFix = Fix()
+  private var lastFix = Earlier()
+  private var oldFix = Earlier()
   /// gpsd's `satellites_used`, counted from GSA.
   private var satellitesUsed = 0
   private var lastGSATalker: NMEATalker?
@@ -150,7 +195,7 @@ struct GPSDFixModel: Sendable {
       new.position = (lat, lon)
       if fix.altitudeHAE.isFinite || fix.altitudeMSL.isFinite || satellitesUsed > 3 {
         new.mode = 3
-      } else if fix.mode < 2 || (!oldFix.altitudeHAE.isFinite && !oldFix.altitudeMSL.isFinite) {
+      } else if fix.mode < 2 || !oldFix.hasAltitude {
         new.mode = 2
       } else {
         new.mode = 0  // gpsd leaves its cleared "not seen" mode in place here
@@ -204,6 +249,10 @@ struct GPSDFixModel: Sendable {
   /// Any other sentence: it may carry the current time (ZDA, GBS), a heading or an altitude,
   /// and it ends a run of GSAs.
   mutating func other(time: Int64?, latched: NMEATimeOfDay?, _ data: Other = .nothing) {
+    if time == nil, latched == nil, case .nothing = data {
+      lastGSATalker = nil  // all that a sentence without data does here (GSV, most others)
+      return
+    }
     var new = NewData(time: time)
     switch data {
     case .nothing: break
@@ -225,19 +274,24 @@ struct GPSDFixModel: Sendable {
     // gpsd does not downgrade a 3D fix while the last fixes had an altitude (RMC and GSA 2D
     // after a GGA with one), unless the sentence says there is no fix.
     if let m = mode, m != 1, fix.mode == 3,
-      lastFix.altitudeHAE.isFinite || oldFix.altitudeHAE.isFinite || lastFix.altitudeMSL.isFinite
-        || oldFix.altitudeMSL.isFinite
+      lastFix.hasAltitude || oldFix.hasAltitude
     {
       mode = 3
     }
+    var changed = new.time != nil || new.position != nil || mode != nil || new.altitudeMSL != nil
+      || new.geoidSeparation != nil || new.speed != nil || new.track != nil || new.magneticTrack != nil
+      || new.magneticVariation != nil
     if let latched {
       // gpsd's last time starts at 0, so the first one starts a cycle too (unless it is midnight).
       let last = lastLatchedTime?.nanosecondsSinceMidnight ?? 0
       if abs(latched.nanosecondsSinceMidnight - last) > 10_000_000 {
         fix = Fix()  // a new reporting cycle
+        changed = true
       }
       lastLatchedTime = latched
     }
+    // gpsd's error model changes nothing when nothing was merged: skip it.
+    guard changed else { return }
     if let time = new.time { fix.time = time }
     if let p = new.position {
       fix.latitude = p.latitude
@@ -246,10 +300,16 @@ struct GPSDFixModel: Sendable {
     if let mode { fix.mode = mode }
     if let altitude = new.altitudeMSL { fix.altitudeMSL = altitude }
     if let separation = new.geoidSeparation { fix.geoidSeparation = separation }
-    if let speed = new.speed { fix.speed = speed }
+    if let speed = new.speed {
+      fix.speed = speed
+      fix.derivedSpeed = nil
+    }
     if let track = new.track { fix.track = track }
     if let magnetic = new.magneticTrack { fix.magneticTrack = magnetic }
-    if let variation = new.magneticVariation { fix.magneticVariation = variation }
+    if let variation = new.magneticVariation {
+      fix.magneticVariation = variation
+      fix.modelVariationAt = nil
+    }
     deriveMembers()
   }
 
@@ -268,19 +328,19 @@ struct GPSDFixModel: Sendable {
       if !fix.geoidSeparation.isFinite {
         fix.geoidSeparation = WGS84Geoid.separation(latitude: fix.latitude, longitude: fix.longitude)
       }
-      if !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09 {
-        fix.magneticVariation = MagneticVariation.degrees(latitude: fix.latitude, longitude: fix.longitude)
+      if (!fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09) && fix.modelVariationAt == nil {
+        fix.modelVariationAt = (fix.latitude, fix.longitude)
       }
     }
-    if fix.magneticVariation.isFinite {
-      if !fix.magneticTrack.isFinite && fix.track.isFinite {
-        fix.magneticTrack = fix.track + fix.magneticVariation
-      } else if fix.magneticTrack.isFinite && !fix.track.isFinite {
-        fix.track = fix.magneticTrack - fix.magneticVariation
-      }
+    // A true track from a magnetic one. (gpsd also derives the magnetic track from the true one,
+    // which nothing here reports.)
+    if fix.magneticTrack.isFinite && !fix.track.isFinite {
+      let variation =
+        fix.modelVariationAt.map { MagneticVariation.degrees(latitude: $0.latitude, longitude: $0.longitude) }
+        ?? fix.magneticVariation
+      if variation.isFinite { fix.track = normalizedDegrees(fix.magneticTrack - variation) }
     }
     fix.track = normalizedDegrees(fix.track)
-    fix.magneticTrack = normalizedDegrees(fix.magneticTrack)
     if fix.geoidSeparation.isFinite {
       if fix.altitudeHAE.isFinite && !fix.altitudeMSL.isFinite {
         fix.altitudeMSL = fix.altitudeHAE - fix.geoidSeparation
@@ -288,12 +348,11 @@ struct GPSDFixModel: Sendable {
         fix.altitudeHAE = fix.altitudeMSL + fix.geoidSeparation
       }
     }
-    if seconds > 0, fix.mode >= 2, oldFix.mode >= 2, !fix.speed.isFinite {
-      let metres = EllipsoidalDistance.metres(
-        from: fix.latitude, fix.longitude, to: oldFix.latitude, oldFix.longitude)
-      if let metres, abs(metres / seconds) <= 9999.9 { fix.speed = metres / seconds }
+    if seconds > 0, fix.mode >= 2, oldFix.mode >= 2, !fix.speed.isFinite, fix.derivedSpeed == nil {
+      fix.derivedSpeed = DerivedSpeed(
+        from: (oldFix.latitude, oldFix.longitude), to: (fix.latitude, fix.longitude), seconds: seconds)
     }
-    if fix.time > 0 { lastFix = fix }
+    if fix.time > 0 { lastFix = Earlier(fix) }
   }
 
   /// gpsd's `DEG_NORM`: one turn added or taken away to bring an angle into 0..<360.

@@ -87,6 +87,8 @@ public struct NMEAEpochAssembler: Sendable {
   private var model = GPSDFixModel()
   /// The model's fix as of the epoch's last report, when sentences arrived after it.
   private var reportedModelFix = GPSDFixModel.Fix()
+  /// The start of the day `timestamp(of:)` last stamped, in nanoseconds since 1970 (nil: not representable).
+  private var dayStart: (date: NMEADate?, nanoseconds: Int64?) = (nil, nil)
 
   /// Epochs that gpsd would not report, because no cycle-ending sentence arrived in them (``Reporting/gpsd``).
   public private(set) var unreportedEpochs = 0
@@ -145,7 +147,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
     let didComplete = addFixData(s)
     epoch.quality = s.quality ?? epoch.quality
-    model.gga(s, time: s.time.flatMap(timestamp(of:)))
+    model.gga(s, time: s.time.flatMap { timestamp(of: $0) })
     return didComplete
   }
 
@@ -187,13 +189,13 @@ public struct NMEAEpochAssembler: Sendable {
   mutating func add(_ s: GLL) -> Bool {
     let didComplete = begin(s.time, .gll, latched: s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
-    model.gll(s, time: s.time.flatMap(timestamp(of:)))
+    model.gll(s, time: s.time.flatMap { timestamp(of: $0) })
     return didComplete
   }
 
   mutating func add(_ s: GNS) -> Bool {
     let didComplete = addFixData(s)
-    model.gns(s, time: s.time.flatMap(timestamp(of:)))
+    model.gns(s, time: s.time.flatMap { timestamp(of: $0) })
     return didComplete
   }
 
@@ -300,7 +302,7 @@ public struct NMEAEpochAssembler: Sendable {
     _ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?, _ data: GPSDFixModel.Other = .nothing, newData: Bool = false
   ) -> Bool {
     guard options.reporting == .gpsd else { return false }
-    defer { model.other(time: time.flatMap(timestamp(of:)), latched: time, data) }
+    defer { model.other(time: time.flatMap { timestamp(of: $0) }, latched: time, data) }
     if let time { return begin(time, tag, latched: time) }
     observeUntimed(tag, newData: newData)
     return false
@@ -308,9 +310,14 @@ public struct NMEAEpochAssembler: Sendable {
 
   /// The UTC instant of a time of day in the epoch in progress, as gpsd stamps a sentence:
   /// nil while no date is known.
-  private func timestamp(of time: NMEATimeOfDay) -> Int64? {
+  private mutating func timestamp(of time: NMEATimeOfDay) -> Int64? {
     guard let date = epoch.learnedDate ?? epoch.startDate else { return nil }
-    return NMEATimestamp(date: date, time: time)?.nanosecondsSinceUnixEpoch
+    if date != dayStart.date {
+      // Once per day, not per sentence.
+      let representable = NMEATimestamp.representableYears.contains(date.year)
+      dayStart = (date, representable ? Int64(date.daysSinceUnixEpoch) * 86_400_000_000_000 : nil)
+    }
+    return dayStart.nanoseconds.map { $0 + time.nanosecondsSinceMidnight }
   }
 
   /// The last known date, moved to the next day when the time of day wrapped past midnight.
@@ -369,7 +376,7 @@ public struct NMEAEpochAssembler: Sendable {
       fix.altitudeMSL = gpsd.altitudeMSL.finite
       fix.altitudeHAE = gpsd.altitudeHAE.finite
       fix.geoidSeparation = gpsd.geoidSeparation.finite
-      fix.speed = gpsd.speed.finite
+      fix.speed = gpsd.speedIfKnown
       fix.track = gpsd.track.finite
       fix.magneticVariation = epoch.magneticVariation
     }

@@ -2,6 +2,10 @@ import Foundation
 import Geo
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The fix record writer: the output contract's members, digits and rounding.
 struct FixRecordTests {
   @Test(arguments: [
@@ -21,6 +25,34 @@ struct FixRecordTests {
   func iso8601HasMillisecondsAndZ(seconds: Double, text: String) {
     #expect(FixRecord.iso8601(Date(timeIntervalSince1970: seconds)) == text)
   }
+  /// The date arithmetic against the C library's `gmtime_r`, over 20,000 instants from about
+  /// 2,000 BCE to 6,000 CE (leap days, centuries, negative years).
+  @Test func iso8601AgreesWithGmtimeOverFourMillennia() {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for _ in 0..<20_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let ms = Int64(truncatingIfNeeded: state >> 1) % 126_000_000_000_000 - 1_000_000_000_000
+      var seconds = time_t(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
+      var parts = tm()
+      gmtime_r(&seconds, &parts)
+      let year = Int(parts.tm_year) + 1900
+      let expected =
+        (year < 0 ? "-" : "") + pad(abs(year), 4) + "-" + pad(Int(parts.tm_mon) + 1, 2) + "-" + pad(Int(parts.tm_mday), 2)
+        + "T" + pad(Int(parts.tm_hour), 2) + ":" + pad(Int(parts.tm_min), 2) + ":" + pad(Int(parts.tm_sec), 2) + "."
+        + pad(Int(ms - Int64(seconds) * 1000), 3) + "Z"
+      let text = FixRecord.iso8601(Date(timeIntervalSince1970: Double(ms) / 1000))
+      if text != expected {
+        Issue.record("\(ms) ms: \(text), gmtime says \(expected)")
+        return
+      }
+    }
+  }
+
+  private func pad(_ n: Int, _ width: Int) -> String {
+    let digits = String(n)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+
 
   @Test func aFullRecordHasEveryMemberInOrder() {
     let fix = LocationFix(

@@ -29,7 +29,7 @@ public struct GSA: Hashable, Sendable {
       }
       usedCount = ids.filter { (1...600).contains($0) }.count
     } else {
-      for _ in 0..<12 where f.next().int.map({ (1...600).contains($0) }) == true { usedCount += 1 }
+      usedCount = f.skipCountingSatelliteIDs(12)
     }
     satelliteIDs = ids
     pdop = f.next().double
