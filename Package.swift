@@ -98,7 +98,8 @@ let package = Package(
         "PetMap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
       ]
     ),
-    .testTarget(name: "LocEmuCLITests", dependencies: ["LocationTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "LocEmuCLITests", dependencies: ["LocationTestSupport", "Traces", "Geo", "NMEA"], resources: [.copy("Fixtures")]),
   ]
 )
 

@@ -71,6 +71,12 @@ awk -v ob="$ours_best" -v om="$ours_median" -v tb="$theirs_best" -v tm="$theirs_
   printf "gpsdecode:     best %.3f s, median %.3f s\n", tb, tm
   printf "end to end: %.1f x gpsdecode at best, %.1f x at the median\n", tb / ob, tm / om
 }'
+# Memory stays flat: the same command on a file four times as long.
+cat "$work/million.nmea" "$work/million.nmea" "$work/million.nmea" "$work/million.nmea" > "$work/four.nmea"
+for name in million four; do
+  /usr/bin/time -f "locemu decode $name.nmea: %e s, peak RSS %M KB" "$locemu" decode "$work/$name.nmea" 2>&1 >/dev/null | tail -1
+done
+rm -f "$work/four.nmea"
 
 if [ "$big" -gt 0 ]; then
   echo "== about $big MB: peak RSS must stay flat"

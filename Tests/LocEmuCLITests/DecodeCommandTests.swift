@@ -1,6 +1,9 @@
 import Foundation
+import Geo
 import LocationTestSupport
+import NMEA
 import Testing
+import Traces
 
 /// `locemu decode` end to end: the built binary, real files, exit codes and output streams.
 struct DecodeCommandTests {
@@ -45,6 +48,40 @@ struct DecodeCommandTests {
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errData, as: UTF8.self), elapsed: started.duration(to: .now))
+  }
+
+  /// The command decodes on one thread and writes on another; its output is the library's,
+  /// record for record, on a file long enough to fill the queue between them many times
+  /// (5,000 epochs, ten batches), with fixes and no-fix epochs mixed.
+  @Test func twoThreadsWriteWhatOneThreadDecodes() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var text = ""
+    for i in 0..<5_000 {
+      let time = String(format: "%02d%02d%02d", 10 + i / 3600, i / 60 % 60, i % 60)
+      let minutes = String(format: "%07.4f", 7.0 + Double(i % 3000) * 0.001)
+      let lost = i % 97 < 5  // a no-fix stretch now and then
+      text += Self.sentence("GPGGA,\(time),48\(minutes),N,01131.000,E,\(lost ? 0 : 1),\(lost ? "00" : "08"),0.9,545.4,M,,M,,")
+      text += Self.sentence("GPRMC,\(time),\(lost ? "V" : "A"),48\(minutes),N,01131.000,E,0.5,84.4,010326,,")
+    }
+    let path = directory.appendingPathComponent("long.nmea").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    var expected: [String] = []
+    try NMEAFileDecoder.decode(path: path) { fix in
+      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix))) }
+    }
+    let run = try await Self.run(["decode", path])
+    #expect(run.status == 0)
+    #expect(expected.count > 4_500 && expected.count < 5_000)
+    #expect(run.lines == expected)
+    let all = try await Self.run(["decode", "--all", path])
+    #expect(all.lines.count == 5_000)
+  }
+
+  static func sentence(_ body: String) -> String {
+    let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+    return "$\(body)*\(String(format: "%02X", sum))\r\n"
   }
 
   @Test func decodesARealReceiverLog() async throws {
