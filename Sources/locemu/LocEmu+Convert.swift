@@ -16,10 +16,14 @@ extension LocEmu {
         times (--start-time or --now restamp the whole trace).
 
         The output format comes from OUT's extension (.gpx, or .nmea/.log/.txt) \
-        or --to; OUT may be - for standard output with --to.
+        or --to; OUT may be - for standard output with --to. OUT is written as a \
+        temporary file renamed at the end, so a conversion that fails leaves \
+        OUT as it was; OUT may not be IN (or a link to it).
+
+        Example: locemu convert drive.nmea drive.gpx
 
         Exit status: 0 on success, 1 when IN cannot be read or OUT written, \
-        64 for bad options.
+        64 for bad options (OUT the same file as IN).
         """
     )
 
@@ -50,6 +54,10 @@ extension LocEmu {
     }
 
     func run() async throws {
+      if FileSink.sameFile(input, output) {
+        printError("locemu convert: \(output) is the input file: write the conversion to another file")
+        throw ExitCode(64)
+      }
       let trace = try traceOptions.trace(input, command: "convert")
       let format = outputFormat!
       // NMEA needs times: points without one are stamped from now.

@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 #if canImport(Glibc)
@@ -50,9 +51,15 @@ func printError(_ message: String) {
 }
 
 /// A file (or standard output for `-`) written through a 64 KB buffer.
+///
+/// A file is written as a temporary file beside it (`.NAME.locemu-XXXXXX`) and renamed over
+/// `path` by ``close()``: a conversion that fails, or is interrupted, leaves the old file (or
+/// none) and never a half-written one. Without ``close()`` the temporary file is removed.
 final class FileSink {
   let path: String
-  private let fd: Int32
+  private var fd: Int32
+  /// The temporary file's path, until it is renamed.
+  private var temporary: String?
   private var buffer: [UInt8] = []
 
   init(path: String) throws {
@@ -60,13 +67,24 @@ final class FileSink {
     if path == "-" {
       fd = 1
     } else {
-      fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      let url = URL(fileURLWithPath: path)
+      var template = Array(
+        url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".locemu-XXXXXX").path
+          .utf8CString)
+      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       guard fd >= 0 else { throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+      temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      let mask = umask(0)
+      umask(mask)
+      fchmod(fd, 0o666 & ~mask)  // as a file opened with O_CREAT would be
     }
     buffer.reserveCapacity(1 << 16)
   }
 
-  deinit { if fd > 1 { Glibc.close(fd) } }
+  deinit {
+    if fd > 1 { Glibc.close(fd) }
+    if let temporary { unlink(temporary) }
+  }
 
   func write(_ text: String) throws {
     buffer.append(contentsOf: text.utf8)
@@ -86,7 +104,26 @@ final class FileSink {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  func close() throws { try flush() }
+  /// Writes what is buffered and, for a file, renames the temporary file to ``path``.
+  func close() throws {
+    try flush()
+    guard let temporary else { return }
+    Glibc.close(fd)
+    fd = -1
+    guard rename(temporary, path) == 0 else {
+      throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    self.temporary = nil
+  }
+
+  /// Whether `a` and `b` name the same file (the same path, or a link to it); false when
+  /// either does not exist or is standard input/output (`-`).
+  static func sameFile(_ a: String, _ b: String) -> Bool {
+    guard a != "-", b != "-" else { return false }
+    var sa = stat(), sb = stat()
+    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+  }
 }
 
 struct SinkError: Error, CustomStringConvertible {
