@@ -32,7 +32,7 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Read further events from standard input, one per line, applied as they arrive.", valueName: "stdin"))
   var control: String?
 
-  @Option(help: ArgumentHelp("Seconds the scenario runs.", valueName: "S"))
+  @Option(help: ArgumentHelp("Seconds the scenario runs; every event must fall within it.", valueName: "S"))
   var duration: Double?
 
   @Option(help: ArgumentHelp("Seconds a location request waits for a fix.", valueName: "S"))
@@ -107,6 +107,13 @@ struct ScenarioOptions: ParsableArguments {
     if let promptDelay { s.promptDelay = promptDelay }
     if let duration { s.duration = duration }
     for step in steps { s.add(try Scenario.step(parsing: step)) }
+    // An event after the end would silently not happen: say so and do nothing.
+    if let end = s.duration, let late = s.steps.first(where: { $0.at > end }) {
+      printError(
+        "locemu \(command): the event at \(FixRecord.fixed(late.at, 3)) s (\(late.event)) is after the end of the run "
+          + "(--duration \(FixRecord.fixed(end, 3))): raise --duration or move the event")
+      throw ExitCode(64)
+    }
     return s
   }
 

@@ -64,6 +64,28 @@ struct PermissionsCommandTests {
     #expect(result["lat"] as? Double != 52.2297)
   }
 
+  /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
+  /// (real clock); now it is refused before anything runs (issue 16, item 2).
+  @Test(arguments: [
+    ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
+    ["permissions", "--at", "5=authorize", "--duration", "2"],
+    ["preview", "--virtual-time", "--at", "5=tap", "--duration", "2"],
+  ])
+  func anEventAfterTheEndIsRefused(arguments: [String]) async throws {
+    let run = try await DecodeCommandTests.run(arguments)
+    #expect(run.status == 64)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    #expect(run.stderr.contains("after the end of the run"))
+    #expect(run.elapsed < .seconds(10))
+  }
+
+  @Test func anEventAtTheEndHappens() async throws {
+    let run = try await Self.run(["--virtual-time", "--at", "2=authorize", "--duration", "2"])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains(#""t":2.000,"event":"authorize""#))
+  }
+
   @Test func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
