@@ -157,7 +157,10 @@ public struct Scenario: Sendable, Hashable {
   /// Builds a scenario from already-decoded members (JSON or YAML).
   public init(dictionary d: [String: Any]) throws(ScenarioError) {
     self.init()
-    let known: Set = ["permission", "services", "accuracy", "app", "promptAnswer", "promptDelay", "duration", "events"]
+    let known: Set = [
+      "permission", "services", "accuracy", "app", "backgroundLocationUpdates", "promptAnswer", "promptDelay", "duration",
+      "events",
+    ]
     if let unknown = d.keys.sorted().first(where: { !known.contains($0) }) {
       throw ScenarioError("unknown member '\(unknown)' (members: \(known.sorted().joined(separator: ", ")))")
     }
@@ -188,6 +191,10 @@ public struct Scenario: Sendable, Hashable {
     if let v = try string("app") {
       guard let a = AppState(rawValue: v) else { throw ScenarioError("app: foreground or background, got '\(v)'") }
       initial.app = a
+    }
+    if let v = d["backgroundLocationUpdates"] {
+      guard let on = v as? Bool else { throw ScenarioError("'backgroundLocationUpdates' must be true or false") }
+      initial.backgroundLocationUpdates = on
     }
     if let v = try string("promptAnswer") {
       guard let a = PromptAnswer(rawValue: v) else { throw ScenarioError("promptAnswer: unknown answer '\(v)'") }

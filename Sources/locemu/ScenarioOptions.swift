@@ -26,6 +26,13 @@ struct ScenarioOptions: ParsableArguments {
   @Option(name: .customLong("at"), help: ArgumentHelp("An event at a time, e.g. 5=permission=denied (repeatable).", valueName: "TIME=EVENT"))
   var steps: [String] = []
 
+  @Flag(
+    help: """
+      The app declared background location updates: authorized when in use, it keeps getting \
+      locations in the background (without it, as on iOS, it gets none until it comes back).
+      """)
+  var backgroundLocationUpdates = false
+
   @Option(help: ArgumentHelp("A scenario file (JSON) with the same vocabulary; flags override its start state.", valueName: "FILE"))
   var scenario: String?
 
@@ -103,6 +110,7 @@ struct ScenarioOptions: ParsableArguments {
     if let permission { s.initial.appStatus = permission }
     if let services { s.initial.servicesEnabled = services == .on }
     if let accuracy { s.initial.accuracy = accuracy }
+    if backgroundLocationUpdates { s.initial.backgroundLocationUpdates = true }
     if let promptAnswer { s.promptAnswer = promptAnswer }
     if let promptDelay { s.promptDelay = promptDelay }
     if let duration { s.duration = duration }

@@ -22,6 +22,51 @@ struct LocationGateStateMachineTests {
     #expect(gate.latestFix == fix(2))
   }
 
+  // MARK: iOS's background rule (issue 16, item 13)
+
+  @Test func aWhenInUseAppGetsNoLocationsInTheBackgroundAndGetsThemBackInTheForeground() {
+    var gate = LocationGateStateMachine()
+    var state = authorized
+    state.app = .background
+    #expect(!state.isDelivering && state.unavailableReason == .inBackground)
+    #expect(gate.receive(fix(0), now: .zero, permission: state) == [])
+    state.app = .foreground
+    #expect(gate.receive(fix(1), now: .seconds(1), permission: state) == [.deliver(fix(1))])
+  }
+
+  @Test(arguments: [
+    PermissionState(appStatus: .authorizedAlways, app: .background),
+    PermissionState(appStatus: .authorizedWhenInUse, app: .background, backgroundLocationUpdates: true),
+  ])
+  func alwaysOrBackgroundUpdatesKeepDeliveringInTheBackground(state: PermissionState) {
+    var gate = LocationGateStateMachine()
+    #expect(state.isDelivering)
+    #expect(gate.receive(fix(0), now: .zero, permission: state) == [.deliver(fix(0))])
+  }
+
+  @Test func aRequestInTheBackgroundWaitsForTheForeground() {
+    var gate = LocationGateStateMachine()
+    var state = authorized
+    state.app = .background
+    let (id, actions) = gate.request(now: .zero, permission: state)
+    #expect(id == 0 && actions == [.armRequestTimer(request: 0, deadline: .seconds(10))])
+    #expect(gate.receive(fix(1), now: .seconds(1), permission: state) == [])
+    #expect(gate.permissionChanged(to: state) == [])
+    state.app = .foreground
+    let result = LocationRequestResult(status: .authorizedWhenInUse, fix: fix(2), accuracy: .full, reason: nil)
+    #expect(
+      gate.receive(fix(2), now: .seconds(2), permission: state)
+        == [.cancelRequestTimer(request: 0), .resolve(request: 0, result), .deliver(fix(2))])
+  }
+
+  @Test func aRequestStillInTheBackgroundAtItsDeadlineSaysWhy() {
+    var gate = LocationGateStateMachine()
+    var state = authorized
+    state.app = .background
+    _ = gate.request(now: .zero, permission: state)
+    #expect(gate.requestTimedOut(0, permission: state) == [.resolve(request: 0, .unavailable(.inBackground, in: state))])
+  }
+
   @Test func aPausedSourceAndNoFixReportsDeliverNothing() {
     var gate = LocationGateStateMachine()
     gate.setSourcePaused(true)

@@ -86,6 +86,29 @@ struct PermissionsCommandTests {
     #expect(run.stdout.contains(#""t":2.000,"event":"authorize""#))
   }
 
+  /// iOS's rule (issue 16, item 13): authorized when in use, the app gets no fix in the
+  /// background, and a request there waits for the foreground; declaring background location
+  /// updates keeps both going.
+  @Test(arguments: [false, true])
+  func aWhenInUseAppInTheBackgroundGetsLocationsOnlyWithBackgroundUpdates(declared: Bool) async throws {
+    let run = try await Self.run(
+      [
+        "--virtual-time", "--fixed", "52.2,21.0", "--permission", "authorizedWhenInUse", "--at", "2=background",
+        "--at", "3=request", "--at", "5=foreground", "--duration", "7",
+      ] + (declared ? ["--background-location-updates"] : []))
+    #expect(run.status == 0)
+    let events = try Self.objects(run)
+    let fixTimes = events.filter { $0["event"] as? String == "fix" }.compactMap { $0["t"] as? Double }
+    let resultTime = events.first { $0["event"] as? String == "requestResult" }?["t"] as? Double
+    if declared {
+      #expect(fixTimes == [0, 1, 2, 3, 4, 5, 6])
+      #expect(resultTime == 3)
+    } else {
+      #expect(fixTimes == [0, 1, 5, 6])
+      #expect(resultTime == 5)
+    }
+  }
+
   @Test func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)

@@ -33,15 +33,20 @@ public struct ReducedAccuracy: Sendable, Hashable {
 /// how one-shot requests end. Each event returns the actions its runtime must perform, in
 /// order; time comes in as an argument.
 ///
-/// - Fixes reach the app only while it is authorized with Location Services on
-///   (``PermissionState/isDelivering``), and not while the source is paused (a lost fix).
+/// - Fixes reach the app only while it is authorized with Location Services on and, as on iOS,
+///   an app authorized only when in use gets none in the background unless it declared
+///   background location updates (``PermissionState/isDelivering``,
+///   ``PermissionState/backgroundLocationUpdates``); it gets them again in the foreground.
+///   Nor while the source is paused (a lost fix).
 ///   A no-fix report is no location.
 /// - Reduced accuracy coarsens every fix (``ReducedAccuracy``) and throttles the continuous
 ///   stream to one fix per ``ReducedAccuracy/minimumInterval``, measured by the fixes' own
 ///   times when they have them (a sped-up replay keeps the pattern), else by the clock. A
 ///   one-shot request is coarsened but not throttled.
 /// - A one-shot request ends with the next fix that reaches the app; at once when the app may
-///   not have one; with ``LocationUnavailableReason/locationUnavailable`` after
+///   not have one (but one made, or waiting, in the background waits for the foreground, and
+///   ends with ``LocationUnavailableReason/inBackground`` if its deadline comes first);
+///   with ``LocationUnavailableReason/locationUnavailable`` after
 ///   ``requestTimeout``; with ``LocationUnavailableReason/revoked`` (or
 ///   ``LocationUnavailableReason/servicesDisabled``) when permission goes while it waits.
 public struct LocationGateStateMachine: Sendable, Hashable {
@@ -82,7 +87,8 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   public mutating func request(now: Duration, permission: PermissionState) -> (id: UInt64?, actions: [Action]) {
     let id = nextRequest
     nextRequest &+= 1
-    if let reason = permission.unavailableReason {
+    // A request made in the background waits for the foreground (or its deadline).
+    if let reason = permission.unavailableReason, reason != .inBackground {
       return (nil, [.resolve(request: id, .unavailable(reason, in: permission))])
     }
     pendingRequests.append(id)
@@ -93,7 +99,8 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   public mutating func requestTimedOut(_ id: UInt64, permission: PermissionState) -> [Action] {
     guard let index = pendingRequests.firstIndex(of: id) else { return [] }
     pendingRequests.remove(at: index)
-    return [.resolve(request: id, .unavailable(.locationUnavailable, in: permission))]
+    let reason: LocationUnavailableReason = permission.isHeldInBackground ? .inBackground : .locationUnavailable
+    return [.resolve(request: id, .unavailable(reason, in: permission))]
   }
 
   /// Request `id`'s caller gave up (its task was cancelled).
@@ -134,7 +141,8 @@ public struct LocationGateStateMachine: Sendable, Hashable {
 
   /// Permission changed: requests waiting while the app lost it end now.
   public mutating func permissionChanged(to permission: PermissionState) -> [Action] {
-    guard !permission.isDelivering, !pendingRequests.isEmpty else { return [] }
+    // Held in the background, requests wait for the foreground or their deadline.
+    guard !permission.isDelivering, !permission.isHeldInBackground, !pendingRequests.isEmpty else { return [] }
     let reason: LocationUnavailableReason = permission.servicesEnabled ? .revoked : .servicesDisabled
     var actions: [Action] = []
     for id in pendingRequests {

@@ -10,6 +10,9 @@ public enum LocationUnavailableReason: String, Sendable, Hashable, Codable {
   case restricted
   /// The user has not decided (a prompt was not shown or not answered).
   case notDetermined
+  /// Authorized only when in use, and the app stayed in the background (without background
+  /// location updates) until the request's deadline: iOS gives it no location there.
+  case inBackground
   /// Authorized, but no location arrived in time.
   case locationUnavailable
   /// Authorization was taken away (in Settings, or "Allow Once" lapsed) while the request waited.

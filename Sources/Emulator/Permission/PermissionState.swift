@@ -10,15 +10,21 @@ public struct PermissionState: Sendable, Hashable {
   public var grantedOnce: Bool
   /// Whether a permission prompt is on screen.
   public var promptShown: Bool
+  /// Whether the app declared background location updates (iOS: the `location` background mode
+  /// and `allowsBackgroundLocationUpdates`). Without it, an app authorized only when in use gets
+  /// no locations while it is in the background; with Always it does either way.
+  public var backgroundLocationUpdates: Bool
 
   public init(
     appStatus: LocationPermissionStatus = .notDetermined, servicesEnabled: Bool = true,
-    accuracy: LocationAccuracyAuthorization = .full, app: AppState = .foreground
+    accuracy: LocationAccuracyAuthorization = .full, app: AppState = .foreground,
+    backgroundLocationUpdates: Bool = false
   ) {
     self.appStatus = appStatus
     self.servicesEnabled = servicesEnabled
     self.accuracy = accuracy
     self.app = app
+    self.backgroundLocationUpdates = backgroundLocationUpdates
     grantedOnce = false
     promptShown = false
   }
@@ -26,14 +32,21 @@ public struct PermissionState: Sendable, Hashable {
   /// What the app reads: `denied` while Location Services are off, the app's own status otherwise.
   public var status: LocationPermissionStatus { servicesEnabled ? appStatus : .denied }
 
-  /// Whether the app may receive locations now: authorized, with Location Services on.
-  public var isDelivering: Bool { servicesEnabled && appStatus.isAuthorized }
+  /// Whether the app may receive locations now: authorized, with Location Services on, and in
+  /// the foreground unless it holds Always or declared background location updates.
+  public var isDelivering: Bool { unavailableReason == nil }
+
+  /// Whether the app is authorized but kept from locations by being in the background.
+  public var isHeldInBackground: Bool {
+    app == .background && appStatus == .authorizedWhenInUse && !backgroundLocationUpdates
+  }
 
   /// Why the app gets no location in this state; nil when it may get one.
   public var unavailableReason: LocationUnavailableReason? {
     if !servicesEnabled { return .servicesDisabled }
     switch appStatus {
-    case .authorizedWhenInUse, .authorizedAlways: return nil
+    case .authorizedWhenInUse: return isHeldInBackground ? .inBackground : nil
+    case .authorizedAlways: return nil
     case .denied: return .denied
     case .restricted: return .restricted
     case .notDetermined: return .notDetermined
