@@ -31,7 +31,7 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Where to listen; port 0 picks a free port.", valueName: "HOST:PORT"))
     var listen: Endpoint
 
-    @Option(help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
     var speed: Double = 1
 
     @Flag(help: "Start again at the end of the trace.")

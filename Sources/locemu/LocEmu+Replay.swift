@@ -30,7 +30,7 @@ extension LocEmu {
     @Argument(help: "The trace: an NMEA log, a GPX file, or - for NMEA on standard input.")
     var trace: String
 
-    @Option(help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
     var speed: Double = 1
 
     @Flag(help: "As fast as possible: no waiting at all (elapsed stays near 0).")
@@ -39,13 +39,13 @@ extension LocEmu {
     @Flag(help: "Start again at the end of the trace, its time line continuing.")
     var loop = false
 
-    @Option(help: "Stop after N records.")
+    @Option(parsing: .unconditional, help: "Stop after N records.")
     var count: Int?
 
-    @Option(help: ArgumentHelp("Skip this many seconds at the start of the trace.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many seconds at the start of the trace.", valueName: "S"))
     var offset: Double = 0
 
-    @Option(help: ArgumentHelp("Fill pauses longer than S seconds with no-fix records; 0 disables.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fill pauses longer than S seconds with no-fix records; 0 disables.", valueName: "S"))
     var gap: Double = 3
 
     @Flag(help: "Run on a virtual clock: instant and deterministic.")

@@ -33,7 +33,7 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Address to listen on.", valueName: "HOST:PORT"))
     var listen: Endpoint = Endpoint(argument: "127.0.0.1:8080")!
 
-    @Option(help: ArgumentHelp("Seconds to wait before every answer.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait before every answer.", valueName: "S"))
     var delay: Double = 0
 
     @Option(help: ArgumentHelp("Answer every request with this HTTP status instead.", valueName: "STATUS"))

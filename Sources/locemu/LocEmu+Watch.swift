@@ -20,10 +20,10 @@ extension LocEmu {
     @Option(help: ArgumentHelp("The gpsd to read.", valueName: "HOST:PORT"))
     var gpsd: Endpoint = Endpoint(argument: "127.0.0.1:2947")!
 
-    @Option(help: "Stop after N records.")
+    @Option(parsing: .unconditional, help: "Stop after N records.")
     var count: Int?
 
-    @Option(help: ArgumentHelp("Give up after S seconds without a connection or without a record.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up after S seconds without a connection or without a record.", valueName: "S"))
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Watch only this device, as gpsd names it.", valueName: "PATH"))

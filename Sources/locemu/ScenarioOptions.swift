@@ -20,7 +20,7 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("How the user answers the prompt.", valueName: "allowWhileUsing|allowOnce|deny|none"))
   var promptAnswer: PromptAnswer?
 
-  @Option(help: ArgumentHelp("Seconds the user takes to answer.", valueName: "S"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the user takes to answer.", valueName: "S"))
   var promptDelay: Double?
 
   @Option(name: .customLong("at"), help: ArgumentHelp("An event at a time, e.g. 5=permission=denied (repeatable).", valueName: "TIME=EVENT"))
@@ -39,22 +39,29 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Read further events from standard input, one per line, applied as they arrive.", valueName: "stdin"))
   var control: String?
 
-  @Option(help: ArgumentHelp("Seconds the scenario runs; every event must fall within it.", valueName: "S"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the scenario runs; every event must fall within it.", valueName: "S"))
   var duration: Double?
 
-  @Option(help: ArgumentHelp("Seconds a location request waits for a fix.", valueName: "S"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a location request waits for a fix.", valueName: "S"))
   var requestTimeout: Double = 10
 
   @Flag(help: "Run on a virtual clock: instant and deterministic.")
   var virtualTime = false
 
-  @Option(help: ArgumentHelp("Source: a fixed point.", valueName: "LAT,LON"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Source: a fixed point, with its altitude above sea level in metres if given.", valueName: "LAT,LON[,ALT]"))
   var fixed: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("The fixed point's horizontal accuracy, metres (default 5).", valueName: "M"))
+  var fixedAccuracy: Double?
 
   @Option(help: ArgumentHelp("Source: replay this trace (NMEA or GPX), at --speed.", valueName: "FILE"))
   var trace: String?
 
-  @Option(help: ArgumentHelp("Trace replay speed.", valueName: "X"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Trace replay speed.", valueName: "X"))
   var speed: Double = 1
 
   @Option(help: ArgumentHelp("Source: a live gpsd.", valueName: "HOST:PORT"))
@@ -68,8 +75,14 @@ struct ScenarioOptions: ParsableArguments {
     if [fixed != nil, trace != nil, gpsd != nil].filter({ $0 }).count > 1 {
       throw ValidationError("give one source: --fixed, --trace or --gpsd")
     }
-    if let fixed, Self.coordinate(fixed) == nil {
-      throw ValidationError("--fixed must be LAT,LON in degrees, got '\(fixed)'")
+    if let fixed, Self.point(fixed) == nil {
+      throw ValidationError("--fixed must be LAT,LON[,ALT] (degrees, metres), got '\(fixed)'")
+    }
+    if let fixedAccuracy {
+      guard fixed != nil else { throw ValidationError("--fixed-accuracy goes with --fixed") }
+      guard fixedAccuracy > 0, fixedAccuracy <= 100_000 else {
+        throw ValidationError("--fixed-accuracy must be above 0 and at most 100000 metres")
+      }
     }
     if let control, control != "stdin" { throw ValidationError("--control takes 'stdin'") }
     if control != nil && virtualTime { throw ValidationError("--control stdin runs on the real clock; drop --virtual-time") }
@@ -87,10 +100,21 @@ struct ScenarioOptions: ParsableArguments {
     }
   }
 
-  static func coordinate(_ text: String) -> Coordinate? {
-    let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-    guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { return nil }
-    return Coordinate(latitude: lat, longitude: lon)
+  static func coordinate(_ text: String) -> Coordinate? { point(text)?.coordinate }
+
+  /// `LAT,LON` or `LAT,LON,ALT`: a coordinate and an optional altitude in metres.
+  static func point(_ text: String) -> (coordinate: Coordinate, altitude: Double?)? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+      Double($0.trimmingCharacters(in: .whitespaces))
+    }
+    guard parts.count == 2 || parts.count == 3, let lat = parts[0], let lon = parts[1],
+      let coordinate = Coordinate(latitude: lat, longitude: lon)
+    else { return nil }
+    if parts.count == 3 {
+      guard let altitude = parts[2], altitude.isFinite, abs(altitude) <= 100_000 else { return nil }
+      return (coordinate, altitude)
+    }
+    return (coordinate, nil)
   }
 
   func makeScenario(command: String) throws -> Scenario {
@@ -133,7 +157,8 @@ struct ScenarioOptions: ParsableArguments {
     if let gpsd {
       return .live(GPSDSource(host: gpsd.host, port: gpsd.port, connectTimeout: nil))
     }
-    return .fixed(fixed.flatMap(Self.coordinate) ?? Coordinate(latitude: 52.2297, longitude: 21.0122)!, horizontalAccuracy: 5)
+    let point = fixed.flatMap(Self.point) ?? (Coordinate(latitude: 52.2297, longitude: 21.0122)!, nil)
+    return .fixed(point.coordinate, horizontalAccuracy: fixedAccuracy ?? 5, altitude: point.altitude)
   }
 
   /// Builds the app a scenario drives, from the runner's phone and handler.

@@ -18,7 +18,7 @@ struct TraceOptions: ParsableArguments {
   @Flag(help: "GPX points without times: move at driving pace (13.9 m/s, 50 km/h).")
   var drive = false
 
-  @Option(help: ArgumentHelp("GPX points without times: move at this constant speed.", valueName: "m/s"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("GPX points without times: move at this constant speed.", valueName: "m/s"))
   var mps: Double?
 
   func validate() throws {

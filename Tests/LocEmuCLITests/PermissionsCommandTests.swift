@@ -109,6 +109,32 @@ struct PermissionsCommandTests {
     }
   }
 
+  /// Negative numbers are values, not flags (issue 16, item 10), and a fixed point takes an
+  /// altitude and an accuracy (item 15).
+  @Test func aFixedPointInTheSouthWithAltitudeAndAccuracy() async throws {
+    let run = try await Self.run([
+      "--virtual-time", "--fixed", "-33.8,151.2,42.5", "--fixed-accuracy", "12", "--permission", "authorizedWhenInUse",
+      "--duration", "1",
+    ])
+    #expect(run.status == 0)
+    let fix = try #require(try Self.objects(run).first { $0["event"] as? String == "fix" })
+    #expect(fix["lat"] as? Double == -33.8 && fix["lon"] as? Double == 151.2)
+    #expect(fix["altMSL"] as? Double == 42.5 && fix["mode"] as? Int == 3)
+    #expect(fix["eph"] as? Double == 12)
+  }
+
+  @Test(arguments: [
+    (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
+    (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
+    (["--fixed", "52,21", "--fixed-accuracy", "-1"], "--fixed-accuracy must be above 0"),
+    (["--fixed-accuracy", "3"], "--fixed-accuracy goes with --fixed"),
+  ])
+  func badNumbersAreNamed(arguments: [String], message: String) async throws {
+    let run = try await Self.run(arguments)
+    #expect(run.status == 64)
+    #expect(run.stderr.contains(message))
+  }
+
   @Test func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
