@@ -44,7 +44,7 @@ public final class NearbyViewModel: Sendable {
       } else {
         switch result.reason {
         case .servicesDisabled: .servicesOff
-        case .locationUnavailable, .cancelled, .none: .noPosition
+        case .locationUnavailable, .inBackground, .cancelled, .none: .noPosition
         case .denied, .restricted, .notDetermined, .revoked: .needsPermission(result.status)
         }
       }
