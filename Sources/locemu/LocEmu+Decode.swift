@@ -32,6 +32,8 @@ extension LocEmu {
         is corrected unless --rollover-reference gives the date to resolve \
         against (gpsd uses the day it started).
 
+        Example: locemu decode --all receiver.log > fixes.jsonl
+
         Exit status: 0 when the input was read (even if it held no fix), \
         1 when it could not be read, 64 for bad options.
         """

@@ -22,6 +22,10 @@ extension LocEmu {
         With port 0 the kernel picks a free port; the 'listening' line on \
         standard error and --port-file tell which. Runs until interrupted \
         (or, with --once, until the first client's trace ends).
+
+        Exit status: 0 with --once at the end of the first client's trace; 130 \
+        when interrupted (Ctrl-C), 143 on SIGTERM; 1 when the trace cannot be \
+        read or the address cannot be bound; 64 for bad options.
         """
     )
 

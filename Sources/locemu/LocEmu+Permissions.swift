@@ -31,6 +31,12 @@ extension LocEmu {
         scenario instantly on a virtual clock and prints the same transcript on \
         every run. The run ends at --duration, or 11 s plus the prompt delay \
         after the last event.
+
+        Example: locemu permissions --virtual-time --prompt-answer allowOnce \
+        --at 1=authorize --at 4=request --at 6=background --duration 7
+
+        Exit status: 0 when the scenario ran to its end; 1 when a file (scenario, \
+        trace) cannot be read; 64 for bad options (an event after --duration too).
         """
     )
 

@@ -34,7 +34,11 @@ extension LocEmu {
         (GET URL/api/v1/announcements?lat=…&lng=…&range=10&limit=5); a server runs \
         on the real clock, so it cannot be combined with --virtual-time.
 
-        Exit codes: 0 done; 1 a file cannot be read; 64 bad options.
+        Example: locemu preview --virtual-time --trace traces/city-walk.nmea \
+        --announcements traces/announcements.json --snapshot preview.svg \
+        --at 1=authorize --at 4=tap --duration 8
+
+        Exit status: 0 done; 1 a file cannot be read; 64 bad options.
         """
     )
 

@@ -22,6 +22,8 @@ extension LocEmu {
         --virtual-time runs on a virtual clock: no waiting, and 'elapsed' is \
         exactly the schedule, so output is the same on every run.
 
+        Example: locemu replay traces/city-walk.nmea --speed 10 --count 5
+
         Exit status: 0 at the end of the trace (or --count), 1 when the trace \
         cannot be read, 64 for bad options.
         """

@@ -23,7 +23,9 @@ extension LocEmu {
         --delay and --fail-with make the server slow or failing, for tests of a \
         client's timeout and error paths.
 
-        Exit codes: 1 the file cannot be read or the address cannot be bound; 64 bad options.
+        Example: locemu serve-announcements traces/announcements.json --listen 127.0.0.1:8080
+
+        Exit status: 130 when interrupted (Ctrl-C), 143 on SIGTERM; 1 the file cannot be read or the address cannot be bound; 64 bad options.
         """
     )
 

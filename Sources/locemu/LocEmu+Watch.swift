@@ -12,8 +12,11 @@ extension LocEmu {
         When gpsd goes away or restarts, watch reconnects with a capped backoff \
         and goes on; connections and losses are reported on standard error.
 
-        Exit status: 0 after --count records (or when interrupted), 1 when gpsd \
-        could not be reached, or sent nothing, for --timeout seconds; 64 for bad options.
+        Example: locemu watch --gpsd 127.0.0.1:2947 --count 10 > drive.jsonl
+
+        Exit status: 0 after --count records, 130 when interrupted (Ctrl-C), 143 on SIGTERM, 1 \
+        when gpsd could not be reached, or sent nothing, for --timeout seconds; \
+        64 for bad options.
         """
     )
 

@@ -13,6 +13,8 @@ struct DecodeCommandTests {
     var stderr: String
     /// From the start of the process to its end.
     var elapsed: Duration = .zero
+    /// The process outlived its bound and was killed.
+    var timedOut = false
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
 
@@ -23,13 +25,15 @@ struct DecodeCommandTests {
   /// Runs the binary with `arguments` (and `stdin`) and waits for it, off the cooperative thread
   /// pool: a test blocked in `waitUntilExit` there would starve every other test's tasks.
   /// At most two processes run at once (this machine has two cores), so wall-clock figures stay meaningful.
-  static func run(_ arguments: [String], stdin: Data? = nil) async throws -> Run {
+  /// A process still running after `bound` is killed (SIGKILL) and reported as `timedOut`, so a
+  /// hang fails its test instead of the whole suite.
+  static func run(_ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120)) async throws -> Run {
     await processSlots.acquire()
     defer { processSlots.release() }
-    return try await offPool { try runBlocking(arguments, stdin: stdin) }
+    return try await offPool { try runBlocking(arguments, stdin: stdin, bound: bound) }
   }
 
-  static func runBlocking(_ arguments: [String], stdin: Data? = nil) throws -> Run {
+  static func runBlocking(_ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120)) throws -> Run {
     let process = Process()
     process.executableURL = locemuBinary
     process.arguments = arguments
@@ -40,14 +44,34 @@ struct DecodeCommandTests {
     process.standardInput = input
     let started = ContinuousClock.now
     try process.run()
+    let killed = Locked(false)
+    let watchdog = DispatchWorkItem {
+      killed.withLock { $0 = true }
+      kill(process.processIdentifier, SIGKILL)
+    }
+    let (seconds, attoseconds) = bound.components
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+      execute: watchdog)
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
+    // Standard error on another thread: a child filling one pipe while we drain the other would block.
+    let errData = Locked(Data())
+    let errRead = DispatchGroup()
+    errRead.enter()
+    DispatchQueue.global().async {
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      errData.withLock { $0 = data }
+      errRead.leave()
+    }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errRead.wait()
     process.waitUntilExit()
+    watchdog.cancel()
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self), elapsed: started.duration(to: .now))
+      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), elapsed: started.duration(to: .now),
+      timedOut: killed.withLock { $0 })
   }
 
   /// The command decodes on one thread and writes on another; its output is the library's,
