@@ -28,7 +28,9 @@ let package = Package(
   targets: [
     .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo"),
-    .target(name: "Traces", dependencies: ["NMEA", "Geo"]),
+    // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    .target(name: "Traces", dependencies: ["NMEA", "Geo", "CLibXML2"]),
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
     .target(name: "GPSD", dependencies: ["CGPSShim", "Geo"]),

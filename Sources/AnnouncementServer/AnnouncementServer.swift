@@ -13,6 +13,11 @@ public import PetMap
 /// without `lat`/`lng`, all of them. Bad parameters answer 400 with `{"error": "…"}`; other
 /// paths 404. For tests of the client's error paths, ``Behaviour`` can delay every answer or
 /// replace it by an error status.
+/// Why the server could not run, in the operating system's words ("Address already in use").
+public struct AnnouncementServerError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+}
+
 public struct AnnouncementServer: Sendable {
   /// How the server misbehaves on purpose.
   public struct Behaviour: Sendable, Hashable {
@@ -74,7 +79,12 @@ public struct AnnouncementServer: Sendable {
     let app = Application(
       router: router, configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)
-    try await app.run()
+    do {
+      try await app.run()
+    } catch let error as IOError {
+      // NIO's own text is "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
+      throw AnnouncementServerError(description: String(cString: strerror(error.errnoCode)))
+    }
   }
 
   struct Problem: Error { var message: String }

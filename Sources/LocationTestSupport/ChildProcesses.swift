@@ -60,6 +60,7 @@ public final class ServerProcess: @unchecked Sendable {
 /// Why a loopback port could not be had.
 public struct LoopbackError: Error, CustomStringConvertible {
   public var description: String
+  public init(description: String) { self.description = description }
 }
 
 /// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).

@@ -34,8 +34,14 @@ public final class FileAnnouncementRepository: AnnouncementRepository, Sendable 
       let reason = (error as NSError).code == NSFileReadNoSuchFileError ? "no such file" : error.localizedDescription
       throw .unreadable(path: path, reason: reason)
     }
-    let (announcements, dropped) = try AnnouncementMapper.decode(data)
-    self.init(announcements, dropped: dropped)
+    let decoded: (announcements: [Announcement], dropped: AnnouncementMapper.Dropped)
+    do {
+      decoded = try AnnouncementMapper.decode(data)
+    } catch {
+      // Name the file: "cannot read F: not an announcements document: …".
+      throw .unreadable(path: path, reason: error.description)
+    }
+    self.init(decoded.announcements, dropped: decoded.dropped)
   }
 
   /// Indexes `announcements` (`CLOSED` ones are dropped here too).

@@ -42,6 +42,21 @@ public struct HTTPAnnouncementRepository: AnnouncementRepository {
     return query.ordered(try AnnouncementMapper.decode(data).announcements)
   }
 
+  /// URLSession's error in words, with where it went (its own text on Linux is "NSURLErrorDomain error -1000").
+  static func explain(_ error: NSError, _ url: URL?) -> String {
+    let place = url.map { "\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
+    switch error.code {
+    case NSURLErrorCancelled: return "cancelled"
+    case NSURLErrorBadURL, NSURLErrorCannotConnectToHost: return "cannot connect to \(place) (is the server running?)"
+    case NSURLErrorTimedOut: return "\(place) did not answer in time"
+    case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "no such host: \(url?.host ?? "?")"
+    case NSURLErrorNetworkConnectionLost: return "the connection to \(place) was lost"
+    case NSURLErrorBadServerResponse: return "\(place) sent a bad HTTP response"
+    case NSURLErrorUnsupportedURL: return "unsupported URL: \(url?.absoluteString ?? "?")"
+    default: return "\(place): \(error.localizedDescription)"
+    }
+  }
+
   /// One request on the shared session; cancelling the calling task cancels it.
   private static func fetch(_ request: URLRequest) async throws -> (Data, URLResponse) {
     let box = TaskBox()
@@ -51,7 +66,7 @@ public struct HTTPAnnouncementRepository: AnnouncementRepository {
           if let data, let response {
             continuation.resume(returning: (data, response))
           } else {
-            let reason = (error as NSError?).map { $0.code == NSURLErrorCancelled ? "cancelled" : $0.localizedDescription }
+            let reason = (error as NSError?).map { Self.explain($0, request.url) }
             continuation.resume(throwing: AnnouncementError.transport(reason ?? "no response"))
           }
         }

@@ -6,9 +6,7 @@ import NMEA
   import Glibc
 #endif
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+import CLibXML2
 
 /// One GPX point (`trkpt`, `rtept` or `wpt`).
 public struct GPXPoint: Sendable, Hashable {
@@ -16,8 +14,15 @@ public struct GPXPoint: Sendable, Hashable {
   /// `<ele>`, metres (taken as above mean sea level, as GPS receivers and Xcode write it).
   public var elevation: Double?
   public var time: Date?
-  /// `<fix>`: none, 2d, 3d (dgps and pps count as 3d); nil when absent.
-  public var fix: LocationFix.Mode?
+  /// `<fix>`: none, 2d, 3d, dgps or pps; nil when absent.
+  public var fixType: GPXFixType?
+  /// The fix mode `<fix>` gives (dgps and pps count as 3d); nil when absent.
+  public var fix: LocationFix.Mode? { fixType?.mode }
+  /// `<sat>`: satellites used.
+  public var satellites: Int?
+  /// `<geoidheight>`: the geoid's height above the WGS 84 ellipsoid, metres (so that the
+  /// ellipsoidal altitude is `elevation + geoidHeight`).
+  public var geoidHeight: Double?
   public var hdop: Double?
   public var vdop: Double?
   /// GPX 1.0's `<speed>` (m/s) and `<course>` (degrees), which some writers still emit.
@@ -28,6 +33,19 @@ public struct GPXPoint: Sendable, Hashable {
     self.coordinate = coordinate
     self.elevation = elevation
     self.time = time
+  }
+}
+
+/// GPX's `fixType`.
+public enum GPXFixType: String, Sendable, Hashable {
+  case none, twoD = "2d", threeD = "3d", dgps, pps
+
+  public var mode: LocationFix.Mode {
+    switch self {
+    case .none: .noFix
+    case .twoD: .twoD
+    case .threeD, .dgps, .pps: .threeD
+    }
   }
 }
 
@@ -54,42 +72,32 @@ public struct GPXDocument: Sendable, Hashable {
   /// Parses GPX from memory.
   /// - Throws: ``GPXError`` when the XML is malformed or has no `<gpx>` root.
   public init(data: Data) throws {
-    let delegate = GPXParserDelegate()
-    let parser = XMLParser(data: data)
-    parser.delegate = delegate
-    let ok = parser.parse()
-    // swift-corelibs' parser can return true for a truncated document; its error still tells.
-    if !ok || parser.parserError != nil || !delegate.sawRoot {
-      let code = (parser.parserError as? NSError)?.code
-      throw GPXError(line: parser.lineNumber, message: delegate.sawRoot || code != nil ? Self.explain(code) : "no <gpx> element")
-    }
-    self = delegate.document
+    try self.init(stream: GPXPointStream(bytes: Array(data)))
   }
 
-  private static func explain(_ code: Int?) -> String {
-    switch code {
-    case 4, 5: "the document ends early (an element is not closed)"
-    case 76: "an end tag does not match its start tag"
-    case 26: "an undeclared entity"
-    case 38, 39, 40, 41, 65, 73: "a malformed attribute"
-    case let code?: "malformed XML (libxml2 error \(code))"
-    case nil: "malformed XML"
-    }
-  }
-
-  /// Reads and parses a GPX file.
+  /// Reads and parses a GPX file. (Replays read GPX as a stream instead: see ``GPXTraceReader``.)
+  /// - Throws: ``TraceFileError`` when the file cannot be read or is not GPX.
   public init(path: String) throws {
-    let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw TraceFileError(path: path, message: String(cString: strerror(errno == 0 ? ENOENT : errno)))
-    }
-    do {
-      try self.init(data: data)
+      try self.init(stream: GPXPointStream(input: ByteInput(path: path)))
     } catch let error as GPXError {
       throw TraceFileError(path: path, message: error.description)
     }
+  }
+
+  private init(stream: GPXPointStream) throws {
+    var document = GPXDocument()
+    while let item = try stream.next() {
+      switch item {
+      case .startTrackSegment: document.trackSegments.append([])
+      case .startRoute: document.routes.append([])
+      case .point(let point, .track): document.trackSegments[document.trackSegments.count - 1].append(point)
+      case .point(let point, .route): document.routes[document.routes.count - 1].append(point)
+      case .point(let point, .waypoint): document.waypoints.append(point)
+      }
+    }
+    document.invalidPoints = stream.invalidPoints
+    self = document
   }
 }
 
@@ -100,72 +108,192 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String { "not GPX (line \(line)): \(message)" }
 }
 
-private final class GPXParserDelegate: NSObject, XMLParserDelegate {
-  var document = GPXDocument()
-  var sawRoot = false
-  private var point: GPXPoint?
-  private var text = ""
-  private var segment: [GPXPoint] = []
-  private var route: [GPXPoint] = []
+/// GPX points pulled one at a time from a document of any size with libxml2's streaming
+/// reader (`xmlTextReader`): memory holds the current point, never the document.
+final class GPXPointStream {
+  enum Kind { case track, route, waypoint }
+  enum Item {
+    case startTrackSegment
+    case startRoute
+    case point(GPXPoint, Kind)
+  }
 
-  func parser(
-    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-    attributes: [String: String] = [:]
-  ) {
+  /// Points skipped because their `lat`/`lon` were missing or out of range.
+  private(set) var invalidPoints = 0
+  private let path: String
+  private let input: ByteInput?
+  private var memory: [UInt8] = []
+  private var reader: xmlTextReaderPtr?
+  private var sawRoot = false
+  private var finished = false
+  private var point: GPXPoint?
+  private var pointKind = Kind.waypoint
+  private var element = ""
+  private var text = ""
+  /// The first error libxml2 reported, with its line.
+  private var error: (line: Int, message: String)?
+  /// Why the input could not be read, if it could not.
+  private var readError: TraceFileError?
+  /// Segments and routes seen but not yet announced, so that an empty one still counts.
+  private var pendingStarts: [Item] = []
+
+  /// Streams `input` (a file or standard input).
+  init(input: ByteInput) throws {
+    self.input = input
+    path = input.path
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    reader = xmlReaderForIO(
+      { context, buffer, length in
+        guard let context, let buffer, length > 0 else { return 0 }
+        let stream = Unmanaged<GPXPointStream>.fromOpaque(context).takeUnretainedValue()
+        do {
+          return Int32(try stream.input!.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+        } catch {
+          stream.readError = error as? TraceFileError ?? TraceFileError(path: stream.path, message: "\(error)")
+          return -1
+        }
+      }, nil, context, nil, nil, Self.options)
+    try setUp(context: context)
+  }
+
+  /// Parses a document held in memory.
+  init(bytes: [UInt8]) throws {
+    input = nil
+    path = "(memory)"
+    memory = bytes
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    reader = memory.withUnsafeBufferPointer { buffer in
+      buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+        xmlReaderForMemory($0, Int32(buffer.count), nil, nil, Self.options)
+      }
+    }
+    try setUp(context: context)
+  }
+
+  deinit {
+    if let reader { xmlFreeTextReader(reader) }
+    input?.close()
+  }
+
+  /// No network, no entity expansion (a GPX needs neither); large text nodes allowed.
+  private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOWARNING.rawValue)
+
+  private func setUp(context: UnsafeMutableRawPointer) throws {
+    guard let reader else { throw GPXError(line: 0, message: "libxml2 could not start a reader") }
+    xmlTextReaderSetStructuredErrorHandler(
+      reader,
+      { context, error in
+        guard let context, let error else { return }
+        let stream = Unmanaged<GPXPointStream>.fromOpaque(context).takeUnretainedValue()
+        guard stream.error == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        stream.error = (Int(error.pointee.line), message.trimmingCharacters(in: .whitespacesAndNewlines))
+      }, context)
+  }
+
+  /// The next item in document order; nil at the end.
+  /// - Throws: ``GPXError`` (with the line) when the XML is malformed or is not GPX;
+  ///   ``TraceFileError`` when the input cannot be read.
+  func next() throws -> Item? {
+    if !pendingStarts.isEmpty { return pendingStarts.removeFirst() }
+    while !finished, let reader {
+      let status = xmlTextReaderRead(reader)
+      if status < 0 || error != nil { try fail(line: Int(xmlTextReaderGetParserLineNumber(reader))) }
+      if status == 0 {
+        finished = true
+        if !sawRoot { try fail(line: Int(xmlTextReaderGetParserLineNumber(reader)), message: "no <gpx> element") }
+        return nil
+      }
+      if let item = try handleNode(reader) { return item }
+    }
+    return nil
+  }
+
+  private func fail(line: Int, message: String? = nil) throws -> Never {
+    finished = true
+    if let readError { throw readError }
+    if let message { throw GPXError(line: line, message: message) }
+    throw GPXError(line: error?.line ?? line, message: error?.message ?? "malformed XML")
+  }
+
+  private func handleNode(_ reader: xmlTextReaderPtr) throws -> Item? {
+    switch xmlTextReaderNodeType(reader) {
+    case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+      let name = localName(reader)
+      if !sawRoot {
+        guard name == "gpx" else {
+          try fail(line: Int(xmlTextReaderGetParserLineNumber(reader)), message: "no <gpx> element (the document is <\(name)>)")
+        }
+        sawRoot = true
+        return nil
+      }
+      let empty = xmlTextReaderIsEmptyElement(reader) == 1
+      let started = start(name, reader)
+      if empty {
+        if let item = end(name) { return item }
+      }
+      return started
+    case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+      return end(localName(reader))
+    case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
+      if point != nil, let value = xmlTextReaderConstValue(reader) { text += String(cString: value) }
+      return nil
+    default:
+      return nil
+    }
+  }
+
+  private func start(_ name: String, _ reader: xmlTextReaderPtr) -> Item? {
     text = ""
-    switch local(name) {
-    case "gpx": sawRoot = true
-    case "trkseg": segment = []
-    case "rte": route = []
+    element = name
+    switch name {
+    case "trkseg": return .startTrackSegment
+    case "rte": return .startRoute
     case "trkpt", "rtept", "wpt":
-      if let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
+      pointKind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
+      if let lat = attribute("lat", reader).flatMap(Double.init), let lon = attribute("lon", reader).flatMap(Double.init),
         let coordinate = Coordinate(latitude: lat, longitude: lon)
       {
         point = GPXPoint(coordinate: coordinate)
       } else {
         point = nil
-        document.invalidPoints += 1
+        invalidPoints += 1
       }
-    default: break
+      return nil
+    default: return nil
     }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-  func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+  private func end(_ name: String) -> Item? {
+    defer { text = "" }
+    guard point != nil else { return nil }
     let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    switch local(name) {
+    switch name {
     case "ele": point?.elevation = Double(value)
-    case "time": if point != nil { point?.time = GPXTime.parse(value) }
-    case "fix":
-      switch value {
-      case "none": point?.fix = .noFix
-      case "2d": point?.fix = .twoD
-      case "3d", "dgps", "pps": point?.fix = .threeD
-      default: break
-      }
+    case "time": point?.time = GPXTime.parse(value)
+    case "fix": point?.fixType = GPXFixType(rawValue: value)
+    case "sat": point?.satellites = Int(value)
+    case "geoidheight": point?.geoidHeight = Double(value)
     case "hdop": point?.hdop = Double(value)
     case "vdop": point?.vdop = Double(value)
     case "speed": point?.speed = Double(value)
     case "course": point?.course = Double(value)
-    case "trkpt":
-      if let point { segment.append(point) }
-      point = nil
-    case "rtept":
-      if let point { route.append(point) }
-      point = nil
-    case "wpt":
-      if let point { document.waypoints.append(point) }
-      point = nil
-    case "trkseg": document.trackSegments.append(segment)
-    case "rte": document.routes.append(route)
+    case "trkpt", "rtept", "wpt":
+      defer { point = nil }
+      return .point(point!, pointKind)
     default: break
     }
-    text = ""
+    return nil
   }
 
-  private func local(_ name: String) -> Substring {
-    name.lastIndex(of: ":").map { name[name.index(after: $0)...] } ?? name[...]
+  private func localName(_ reader: xmlTextReaderPtr) -> String {
+    xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+  }
+
+  private func attribute(_ name: String, _ reader: xmlTextReaderPtr) -> String? {
+    guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+    defer { locemu_xml_free(value) }
+    return String(cString: value)
   }
 }
 

@@ -21,89 +21,191 @@ public enum TracePace: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(metresPerSecond) m/s" }
 }
 
-/// Turns a GPX document's path (see ``GPXDocument/path``) into epochs.
+/// Turns a GPX file's path (see ``GPXDocument/path``) into epochs, reading it as a stream:
+/// memory holds a few points whatever the file's size.
 ///
-/// When every point has a `<time>`, each point is one epoch at its time, with
-/// speed and course from the step to it (or GPX 1.0's own values). Otherwise
-/// the device moves along the path at a constant ``TracePace`` and reports
-/// every `interval` seconds, as Xcode's location simulation does; those epochs
-/// have trace times from 0 and no timestamps (replay can give them one).
+/// When the first point has a `<time>`, each point is one epoch at its time, with speed and
+/// course from the step to it (or GPX 1.0's own values); later points without a time are
+/// counted and skipped. Otherwise the device moves along the path at a constant
+/// ``TracePace`` and reports every `interval` seconds, as Xcode's location simulation does;
+/// those epochs have trace times from 0 and no timestamps (replay can give them one).
+///
+/// The path is the tracks if there are any, else the routes, else the waypoints: routes and
+/// waypoints (small in practice) are held until the document shows it has no track.
 public final class GPXTraceReader: TraceReader {
-  public let document: GPXDocument
-  private let points: [GPXPoint]
-  private let timed: Bool
+  private let stream: GPXPointStream
+  private let path: String
   private let pace: TracePace
   private let interval: Double
-  private var index = 0
-  // Timeless walk: position along the path.
-  private var segment = 0
+  // The path's points, pulled one at a time.
+  private var sawTrack = false
+  private var held: (routes: [GPXPoint], waypoints: [GPXPoint]) = ([], [])
+  private var fallback: [GPXPoint]?
+  private var fallbackIndex = 0
+  private var lookahead: [GPXPoint] = []
+  private var pointsRead = 0
+  private var untimedSkipped = 0
+  private var timed: Bool?
+  private var previous: GPXPoint?
+  // Timeless walk: the segment a → b and the position along it.
+  private var a: GPXPoint?
+  private var b: GPXPoint?
   private var distanceIntoSegment = 0.0
   private var elapsed = 0.0
   private var done = false
 
-  public init(document: GPXDocument, pace: TracePace = .walk, interval: Double = 1) {
-    self.document = document
-    points = document.path
-    timed = !points.isEmpty && points.allSatisfy { $0.time != nil }
+  /// Opens `path` (`-` for standard input) as a stream.
+  /// - Throws: ``TraceFileError`` when it cannot be opened.
+  public init(path: String, pace: TracePace = .walk, interval: Double = 1) throws {
+    stream = try GPXPointStream(input: ByteInput(path: path))
+    self.path = path
     self.pace = pace
     self.interval = interval
   }
 
   public var summary: String {
-    "\(points.count) GPX points\(timed ? "" : " without times, moving at \(pace)")"
-      + (document.invalidPoints > 0 ? ", \(document.invalidPoints) invalid skipped" : "")
+    var text = "\(pointsRead) GPX points\(timed == false ? " without times, moving at \(pace)" : "")"
+    if stream.invalidPoints > 0 { text += ", \(stream.invalidPoints) invalid skipped" }
+    if untimedSkipped > 0 { text += ", \(untimedSkipped) without a time in a timed track skipped" }
+    return text
   }
 
-  public func next() throws -> TraceEpoch? { timed ? nextTimed() : nextInterpolated() }
+  public func close() {
+    done = true
+    timed = timed ?? true
+    lookahead.removeAll()
+    fallback = []
+  }
 
-  private func nextTimed() -> TraceEpoch? {
-    guard index < points.count else { return nil }
-    defer { index += 1 }
-    let p = points[index]
+  public func next() throws -> TraceEpoch? {
+    do {
+      if timed == nil {
+        guard let first = try peek() else { return nil }
+        timed = first.time != nil
+      }
+      return timed == true ? try nextTimed() : try nextInterpolated()
+    } catch let error as GPXError {
+      throw TraceFileError(path: path, message: error.description)
+    }
+  }
+
+  // MARK: The path, a point at a time
+
+  /// The path's next point without taking it.
+  private func peek() throws -> GPXPoint? {
+    if lookahead.isEmpty, let point = try pull() { lookahead.append(point) }
+    return lookahead.first
+  }
+
+  private func take() throws -> GPXPoint? {
+    if !lookahead.isEmpty { return lookahead.removeFirst() }
+    return try pull()
+  }
+
+  private func pull() throws -> GPXPoint? {
+    if done { return nil }
+    if let fallback {
+      defer { fallbackIndex += 1 }
+      return fallbackIndex < fallback.count ? counted(fallback[fallbackIndex]) : nil
+    }
+    while let item = try stream.next() {
+      switch item {
+      case .point(let point, .track):
+        if !sawTrack { held = ([], []) }
+        sawTrack = true
+        return counted(point)
+      case .point(let point, .route) where !sawTrack: held.routes.append(point)
+      case .point(let point, .waypoint) where !sawTrack: held.waypoints.append(point)
+      default: break
+      }
+    }
+    if sawTrack { fallback = [] } else { fallback = held.routes.isEmpty ? held.waypoints : held.routes }
+    held = ([], [])
+    return try pull()
+  }
+
+  private func counted(_ point: GPXPoint) -> GPXPoint {
+    pointsRead += 1
+    return point
+  }
+
+  // MARK: Epochs
+
+  private func nextTimed() throws -> TraceEpoch? {
+    var point: GPXPoint?
+    while let candidate = try take() {
+      if candidate.time != nil {
+        point = candidate
+        break
+      }
+      untimedSkipped += 1
+    }
+    guard let p = point, let time = p.time else { return nil }
     var fix = LocationFix(
-      timestamp: p.time, mode: p.fix ?? (p.elevation == nil ? .twoD : .threeD), coordinate: p.coordinate,
-      altitudeMSL: p.elevation, speed: p.speed, course: p.course,
+      timestamp: time, mode: p.fix ?? (p.elevation == nil ? .twoD : .threeD), coordinate: p.coordinate,
+      altitudeMSL: p.elevation, altitudeHAE: p.elevation.flatMap { e in p.geoidHeight.map { e + $0 } },
+      speed: p.speed, course: p.course,
       horizontalAccuracy: p.hdop.map { $0 * LocationFix.userEquivalentRangeError },
       verticalAccuracy: p.vdop.map { $0 * LocationFix.userEquivalentRangeError })
     // Speed and course from the step into this point (out of it, for the first point).
-    let (a, b) = index > 0 ? (points[index - 1], p) : (p, points.count > 1 ? points[1] : p)
-    if let ta = a.time, let tb = b.time, tb > ta {
-      let distance = a.coordinate.distance(to: b.coordinate)
+    let next = previous == nil ? try peek() : nil
+    let (from, to) = previous.map { ($0, p) } ?? (p, next ?? p)
+    if let ta = from.time, let tb = to.time, tb > ta {
+      let distance = from.coordinate.distance(to: to.coordinate)
       if fix.speed == nil { fix.speed = distance / tb.timeIntervalSince(ta) }
-      if fix.course == nil, distance > 0 { fix.course = a.coordinate.bearing(to: b.coordinate) }
+      if fix.course == nil, distance > 0 { fix.course = from.coordinate.bearing(to: to.coordinate) }
     }
-    if fix.mode == .noFix { fix = LocationFix(timestamp: p.time, mode: .noFix) }
-    return TraceEpoch(fix: fix, traceTime: p.time!.timeIntervalSince1970)
+    previous = p
+    if fix.mode == .noFix { fix = LocationFix(timestamp: time, mode: .noFix) }
+    return TraceEpoch(fix: fix, traceTime: time.timeIntervalSince1970, receiver: receiver(p))
   }
 
-  private func nextInterpolated() -> TraceEpoch? {
-    guard !done, !points.isEmpty else { return nil }
+  private func receiver(_ point: GPXPoint) -> ReceiverDetails {
+    let quality: Int? =
+      switch point.fixType {
+      case nil: nil
+      case .some(.none): 0
+      case .twoD, .threeD: 1
+      case .dgps: 2
+      case .pps: 3
+      }
+    return ReceiverDetails(satellitesUsed: point.satellites, quality: quality)
+  }
+
+  private func nextInterpolated() throws -> TraceEpoch? {
+    guard !done else { return nil }
+    if a == nil {
+      a = try take()
+      b = try take()
+      guard a != nil else { return nil }
+    }
     let speed = pace.metresPerSecond
     // Walk forward until the position lies within a segment (or the path ends).
-    while segment < points.count - 1 {
-      let length = points[segment].coordinate.distance(to: points[segment + 1].coordinate)
+    while let from = a, let to = b {
+      let length = from.coordinate.distance(to: to.coordinate)
       if distanceIntoSegment <= length, length > 0 { break }
       distanceIntoSegment -= length
-      segment += 1
+      previous = from
+      a = to
+      b = try take()
     }
     let epoch: TraceEpoch
-    if segment >= points.count - 1 {
-      // The last point, reported once, standing still.
-      done = true
-      let p = points[points.count - 1]
-      let course = points.count > 1 ? points[points.count - 2].coordinate.bearing(to: p.coordinate) : nil
-      epoch = TraceEpoch(fix: fix(at: p.coordinate, elevation: p.elevation, speed: 0, course: course), traceTime: elapsed)
-    } else {
-      let a = points[segment], b = points[segment + 1]
-      let length = a.coordinate.distance(to: b.coordinate)
+    if let from = a, let to = b {
+      let length = from.coordinate.distance(to: to.coordinate)
       let f = min(1, distanceIntoSegment / length)
       let elevation: Double? =
-        if let ea = a.elevation, let eb = b.elevation { ea + (eb - ea) * f } else { nil }
+        if let ea = from.elevation, let eb = to.elevation { ea + (eb - ea) * f } else { nil }
       epoch = TraceEpoch(
         fix: fix(
-          at: a.coordinate.interpolated(to: b.coordinate, fraction: f), elevation: elevation, speed: speed,
-          course: a.coordinate.bearing(to: b.coordinate)),
+          at: from.coordinate.interpolated(to: to.coordinate, fraction: f), elevation: elevation, speed: speed,
+          course: from.coordinate.bearing(to: to.coordinate)),
         traceTime: elapsed)
+    } else {
+      // The last point, reported once, standing still.
+      done = true
+      let p = a!
+      let course = previous.map { $0.coordinate.bearing(to: p.coordinate) }
+      epoch = TraceEpoch(fix: fix(at: p.coordinate, elevation: p.elevation, speed: 0, course: course), traceTime: elapsed)
     }
     elapsed += interval
     distanceIntoSegment += speed * interval

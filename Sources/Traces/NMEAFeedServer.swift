@@ -111,7 +111,7 @@ public final class NMEAFeedServer: Sendable {
     do {
       for try await replayed in replay {
         var lines = replayed.epoch.sentences
-        if lines.isEmpty { lines = NMEAWriter.sentences(for: replayed.fix) }
+        if lines.isEmpty { lines = NMEAWriter.sentences(for: replayed.fix, receiver: replayed.epoch.receiver) }
         var text = ""
         for line in lines { text += line + "\r\n" }
         guard send(client, text) else {

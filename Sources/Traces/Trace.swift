@@ -9,7 +9,21 @@ public import NMEA
 /// A trace file and how to read it: what replay, conversion and the feed start from.
 public struct Trace: Sendable, Hashable {
   public enum Format: String, Sendable, Hashable, CaseIterable {
-    case nmea, gpx
+    /// An NMEA 0183 log.
+    case nmea
+    /// GPX 1.0/1.1: tracks, else routes, else waypoints.
+    case gpx
+    /// JSON lines of fix records, as `locemu decode`/`replay`/`watch` print them (and gpsd's TPV reports).
+    case jsonl
+
+    /// How messages name it: "NMEA", "GPX", "JSON lines".
+    public var displayName: String {
+      switch self {
+      case .nmea: "NMEA"
+      case .gpx: "GPX"
+      case .jsonl: "JSON lines"
+      }
+    }
   }
 
   public var path: String
@@ -21,7 +35,8 @@ public struct Trace: Sendable, Hashable {
   /// Whether NMEA epochs keep their raw sentences (for the feed).
   public var keepSentences: Bool
 
-  /// - Parameter format: nil to tell from the name (`.gpx`) or the first bytes (`<?xml`, `<gpx`).
+  /// - Parameter format: nil to tell from the name (`.gpx`, `.jsonl`, `.nmea`) or else the first
+  ///   bytes (`<` GPX, `{` fix records, anything else NMEA); standard input (`-`) by its first bytes.
   public init(
     path: String, format: Format? = nil, nmeaOptions: NMEAEpochAssembler.Options = .init(), pace: TracePace = .walk,
     keepSentences: Bool = false
@@ -37,21 +52,36 @@ public struct Trace: Sendable, Hashable {
   public func makeReader() throws -> any TraceReader {
     switch format {
     case .nmea: try NMEATraceReader(path: path, options: nmeaOptions, keepSentences: keepSentences)
-    case .gpx: GPXTraceReader(document: try GPXDocument(path: path), pace: pace)
+    case .gpx: try GPXTraceReader(path: path, pace: pace)
+    case .jsonl: try FixRecordTraceReader(path: path)
     }
   }
 
-  /// The format from the file name, else from its first non-blank bytes; NMEA when in doubt.
+  /// The format from the file name's extension, else from its first non-blank bytes: `<` is GPX
+  /// (a KML or other XML document then fails with a message saying it is not GPX), `{` is JSON
+  /// lines of fix records, anything else NMEA.
+  /// - Throws: ``TraceFileError`` when the file cannot be opened or is a directory.
   public static func detectFormat(_ path: String) throws -> Format {
-    if path.lowercased().hasSuffix(".gpx") { return .gpx }
-    if path == "-" { return .nmea }
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
+    let name = path.lowercased()
+    if name.hasSuffix(".gpx") { return .gpx }
+    if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
+    if path == "-" { return format(ofHead: StandardInput.peek()) }
+    let fd = try ByteInput.open(path)
     defer { close(fd) }
     var head = [UInt8](repeating: 0, count: 512)
     let n = read(fd, &head, head.count)
-    guard n > 0 else { return .nmea }
-    let text = String(decoding: head[0..<n], as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-    return text.hasPrefix("<?xml") || text.hasPrefix("<gpx") ? .gpx : .nmea
+    if n < 0 { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
+    if name.hasSuffix(".nmea") { return .nmea }
+    return format(ofHead: Array(head[0..<n]))
+  }
+
+  static func format(ofHead head: [UInt8]) -> Format {
+    var bytes = head[...]
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    switch bytes.first(where: { !StandardInput.isBlank($0) }) {
+    case UInt8(ascii: "<"): return .gpx
+    case UInt8(ascii: "{"): return .jsonl
+    default: return .nmea
+    }
   }
 }

@@ -17,11 +17,28 @@ public struct TraceEpoch: Sendable, Hashable {
   public var traceTime: Double?
   /// The epoch's NMEA sentences as read, without line endings (empty unless kept).
   public var sentences: [String]
+  /// What the receiver said of the fix beyond ``LocationFix`` (NMEA's GGA, GPX's `<sat>`
+  /// and `<fix>`), kept so that a conversion writes it on; nil members were not said.
+  public var receiver: ReceiverDetails
 
-  public init(fix: LocationFix, traceTime: Double?, sentences: [String] = []) {
+  public init(fix: LocationFix, traceTime: Double?, sentences: [String] = [], receiver: ReceiverDetails = .init()) {
     self.fix = fix
     self.traceTime = traceTime
     self.sentences = sentences
+    self.receiver = receiver
+  }
+}
+
+/// A receiver's own account of a fix: satellites used and GGA's fix quality.
+public struct ReceiverDetails: Sendable, Hashable {
+  /// Satellites used in the fix (GGA field 7, GPX `<sat>`).
+  public var satellitesUsed: Int?
+  /// GGA's fix quality: 0 none, 1 GPS, 2 differential, 3 PPS, 4 RTK, 5 float RTK, 6 dead reckoning, ….
+  public var quality: Int?
+
+  public init(satellitesUsed: Int? = nil, quality: Int? = nil) {
+    self.satellitesUsed = satellitesUsed
+    self.quality = quality
   }
 }
 
@@ -47,7 +64,7 @@ extension TraceReader {
 public final class NMEATraceReader: TraceReader {
   public let path: String
   private let keepSentences: Bool
-  private var fd: Int32
+  private let input: ByteInput
   private var framer = NMEALineFramer()
   private var decoder: NMEADecoder
   private var pending: [TraceEpoch] = []
@@ -63,9 +80,7 @@ public final class NMEATraceReader: TraceReader {
   ///   - options: date resolution for logs without dates, see ``NMEAEpochAssembler/Options``.
   ///   - keepSentences: whether to keep each epoch's raw sentences (for feeding them on).
   public init(path: String, options: NMEAEpochAssembler.Options = .init(), keepSentences: Bool = false) throws {
-    let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-    guard fd >= 0 else { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
-    self.fd = fd
+    input = try ByteInput(path: path)
     self.path = path
     self.keepSentences = keepSentences
     decoder = NMEADecoder(options: options)
@@ -78,8 +93,7 @@ public final class NMEATraceReader: TraceReader {
   }
 
   public func close() {
-    if fd > 0 { closeDescriptor(fd) }
-    fd = -1
+    input.close()
     finished = true
     pending.removeAll()
     pendingIndex = 0
@@ -101,9 +115,7 @@ public final class NMEATraceReader: TraceReader {
   }
 
   private func fill() throws {
-    var n: Int
-    repeat { n = read(fd, buffer.baseAddress, buffer.count) } while n < 0 && errno == EINTR
-    if n < 0 { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
+    let n = try input.read(into: buffer)
     var framer = self.framer
     defer { self.framer = framer }
     if n == 0 {
@@ -125,7 +137,10 @@ public final class NMEATraceReader: TraceReader {
   private func complete(_ fix: NMEAFix) {
     var location = LocationFix(fix)
     if location.coordinate == nil { location.mode = .noFix }
-    pending.append(TraceEpoch(fix: location, traceTime: traceTime(fix), sentences: sentences))
+    pending.append(
+      TraceEpoch(
+        fix: location, traceTime: traceTime(fix), sentences: sentences,
+        receiver: ReceiverDetails(satellitesUsed: fix.satellitesUsed, quality: fix.quality)))
     sentences.removeAll(keepingCapacity: true)
   }
 
@@ -138,6 +153,3 @@ public final class NMEATraceReader: TraceReader {
     return seconds + dayOffset
   }
 }
-
-/// `close(2)`, reachable from types that have a `close()` of their own.
-private func closeDescriptor(_ fd: Int32) { _ = close(fd) }

@@ -9,7 +9,9 @@ import NMEA
 /// trace a start time first (see ``ReplayOptions/TimeBase``).
 public enum NMEAWriter {
   /// The GGA and RMC sentences for `fix`, each with `*hh` checksum, without line endings; empty without a timestamp.
-  public static func sentences(for fix: LocationFix) -> [String] {
+  /// - Parameter receiver: GGA's satellites used and fix quality as the source said them
+  ///   (8 satellites and quality 1 for a fix, 0 and 0 without one, where it did not).
+  public static func sentences(for fix: LocationFix, receiver: ReceiverDetails = .init()) -> [String] {
     guard let date = fix.timestamp else { return [] }
     let cs = Int64((date.timeIntervalSince1970 * 100).rounded())
     let days = Int(cs >= 0 ? cs / 8_640_000 : (cs - 8_639_999) / 8_640_000)
@@ -24,12 +26,14 @@ public enum NMEAWriter {
       lon = angle(abs(c.longitude), degreeDigits: 3) + (c.longitude < 0 ? ",W" : ",E")
     }
     let hasFix = fix.hasFix
+    let quality = hasFix ? max(1, receiver.quality ?? 1) : 0
+    let satellites = max(0, min(99, receiver.satellitesUsed ?? (hasFix ? 8 : 0)))
     let hdop = fix.horizontalAccuracy.map { FixRecord.fixed($0 / LocationFix.userEquivalentRangeError, 2) } ?? ""
     let altitude = hasFix && fix.mode == .threeD ? fix.altitudeMSL.map { FixRecord.fixed($0, 1) } : nil
     let separation: String =
       if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE { FixRecord.fixed(hae - msl, 1) } else { "" }
     let gga =
-      "GPGGA,\(time),\(lat),\(lon),\(hasFix ? 1 : 0),\(hasFix ? "08" : "00"),\(hdop),"
+      "GPGGA,\(time),\(lat),\(lon),\(quality),\(pad(satellites, 2)),\(hdop),"
       + "\(altitude ?? ""),\(altitude == nil ? "" : "M"),\(altitude == nil ? "" : separation),"
       + "\(altitude == nil || separation.isEmpty ? "" : "M"),,"
     let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
@@ -83,7 +87,8 @@ public struct GPXWriter {
   }
 
   /// The markup for one fix (a segment break for a no-fix).
-  public mutating func append(_ fix: LocationFix) -> String {
+  /// - Parameter receiver: written as `<sat>` and, for differential or PPS fixes, `<fix>`.
+  public mutating func append(_ fix: LocationFix, receiver: ReceiverDetails = .init()) -> String {
     guard fix.hasFix, let c = fix.coordinate else {
       defer { inSegment = false }
       return inSegment ? "    </trkseg>\n" : ""
@@ -94,7 +99,17 @@ public struct GPXWriter {
     out += "      <trkpt lat=\"\(FixRecord.fixed(c.latitude, 9))\" lon=\"\(FixRecord.fixed(c.longitude, 9))\">"
     if let e = fix.altitudeMSL { out += "<ele>\(FixRecord.fixed(e, 3))</ele>" }
     if let t = fix.timestamp { out += "<time>\(FixRecord.iso8601(t))</time>" }
-    out += "<fix>\(fix.mode == .threeD ? "3d" : "2d")</fix>"
+    if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE {
+      out += "<geoidheight>\(FixRecord.fixed(hae - msl, 3))</geoidheight>"
+    }
+    let fixType =
+      switch receiver.quality {
+      case 2?: "dgps"
+      case 3?: "pps"
+      default: fix.mode == .threeD ? "3d" : "2d"
+      }
+    out += "<fix>\(fixType)</fix>"
+    if let satellites = receiver.satellitesUsed { out += "<sat>\(satellites)</sat>" }
     if let h = fix.horizontalAccuracy {
       out += "<hdop>\(FixRecord.fixed(h / LocationFix.userEquivalentRangeError, 2))</hdop>"
     }

@@ -6,34 +6,39 @@ import Traces
 extension LocEmu {
   struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Convert a trace between NMEA and GPX.",
+      abstract: "Convert a trace between NMEA, GPX and JSON lines of fix records.",
       discussion: """
-        NMEA → GPX writes a GPX 1.1 track, one trkpt per fix (ele, time, fix, \
-        hdop, vdop); a stretch without a fix starts a new trkseg. GPX → NMEA \
-        writes a GGA and an RMC sentence per point, so that a GPX walk from \
-        Xcode can feed gpsd. GPX points without times are walked at a constant \
+        IN is an NMEA log, a GPX file, or JSON lines of fix records (what \
+        decode, replay and watch print); its format comes from its name or its \
+        content, or --format. \
+        → GPX writes a GPX 1.1 track, one trkpt per fix (ele, time, geoidheight, \
+        fix, sat, hdop, vdop); a stretch without a fix starts a new trkseg. → NMEA \
+        writes a GGA and an RMC sentence per point (with the satellites used and \
+        the fix quality the source gave), so that a GPX walk from Xcode can feed \
+        gpsd. → JSON lines writes one fix record per fix. GPX points without times are walked at a constant \
         speed (--walk, --drive, --mps) and stamped from now, since NMEA needs \
         times (--start-time or --now restamp the whole trace).
 
-        The output format comes from OUT's extension (.gpx, or .nmea/.log/.txt) \
+        The output format comes from OUT's extension (.gpx, .jsonl, or .nmea/.log/.txt) \
         or --to; OUT may be - for standard output with --to. OUT is written as a \
         temporary file renamed at the end, so a conversion that fails leaves \
         OUT as it was; OUT may not be IN (or a link to it).
 
         Example: locemu convert drive.nmea drive.gpx
 
-        Exit status: 0 on success, 1 when IN cannot be read or OUT written, \
+        Exit status: 0 on success, 1 when IN cannot be read (or holds nothing \
+        to convert) or OUT written, \
         64 for bad options (OUT the same file as IN).
         """
     )
 
-    @Argument(help: "The trace to read (NMEA log or GPX).")
+    @Argument(help: "The trace to read (NMEA log, GPX or JSON lines of fix records), or - for standard input.")
     var input: String
 
     @Argument(help: "The file to write, or - for standard output.")
     var output: String
 
-    @Option(help: ArgumentHelp("The output format; by default from OUT's extension.", valueName: "nmea|gpx"))
+    @Option(help: ArgumentHelp("The output format; by default from OUT's extension.", valueName: "nmea|gpx|jsonl"))
     var to: Trace.Format?
 
     @OptionGroup var traceOptions: TraceOptions
@@ -41,7 +46,7 @@ extension LocEmu {
 
     func validate() throws {
       if outputFormat == nil {
-        throw ValidationError("cannot tell the output format from '\(output)': name it .gpx or .nmea, or give --to")
+        throw ValidationError("cannot tell the output format from '\(output)': name it .gpx, .nmea or .jsonl, or give --to")
       }
     }
 
@@ -49,6 +54,7 @@ extension LocEmu {
       if let to { return to }
       let lower = output.lowercased()
       if lower.hasSuffix(".gpx") { return .gpx }
+      if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
       if lower.hasSuffix(".nmea") || lower.hasSuffix(".log") || lower.hasSuffix(".txt") { return .nmea }
       return nil
     }
@@ -82,21 +88,32 @@ extension LocEmu {
           epochs += 1
           switch format {
           case .gpx:
-            try sink.write(gpx.append(replayed.fix))
+            try sink.write(gpx.append(replayed.fix, receiver: replayed.epoch.receiver))
             if replayed.fix.hasFix { written += 1 }
+          case .jsonl:
+            try sink.write(FixRecord.json(replayed.fix) + "\n")
+            written += 1
           case .nmea:
-            let sentences = NMEAWriter.sentences(for: replayed.fix)
+            let sentences = NMEAWriter.sentences(for: replayed.fix, receiver: replayed.epoch.receiver)
             if sentences.isEmpty { untimed += 1 } else { written += 1 }
             for s in sentences { try sink.write(s + "\r\n") }
           }
         }
         if format == .gpx { try sink.write(gpx.footer()) }
+        if epochs == 0 {
+          // The sink goes away unrenamed: OUT stays as it was.
+          printError(
+            "locemu convert: \(input): nothing to convert: no epochs read as \(trace.format.displayName) (--format says what it is); \(output) not written")
+          throw ExitCode(1)
+        }
         try sink.close()
+      } catch let exit as ExitCode {
+        throw exit
       } catch {
         printError("locemu convert: \(error)")
         throw ExitCode(1)
       }
-      var summary = "locemu convert: \(input) → \(output): \(epochs) epochs, \(written) written as \(format.rawValue.uppercased())"
+      var summary = "locemu convert: \(input) → \(output): \(epochs) epochs, \(written) written as \(format.displayName)"
       if untimed > 0 { summary += ", \(untimed) without a time skipped (give --start-time)" }
       printError(summary)
     }

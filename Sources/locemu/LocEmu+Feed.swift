@@ -23,13 +23,17 @@ extension LocEmu {
         standard error and --port-file tell which. Runs until interrupted \
         (or, with --once, until the first client's trace ends).
 
+        The trace is read through once before listening, so a file that cannot \
+        be read or holds no epoch is an error at once, not for each client.
+
         Exit status: 0 with --once at the end of the first client's trace; 130 \
         when interrupted (Ctrl-C), 143 on SIGTERM; 1 when the trace cannot be \
-        read or the address cannot be bound; 64 for bad options.
+        read, holds no epoch, or the address cannot be bound; 64 for bad \
+        options (a trace on standard input).
         """
     )
 
-    @Argument(help: "The trace: an NMEA log or a GPX file.")
+    @Argument(help: "The trace: an NMEA log, a GPX file or fix records (JSON lines).")
     var trace: String
 
     @Option(help: ArgumentHelp("Where to listen; port 0 picks a free port.", valueName: "HOST:PORT"))
@@ -57,7 +61,14 @@ extension LocEmu {
     }
 
     func run() async throws {
+      if self.trace == "-" {
+        printError("locemu feed: every client gets the trace from its start, so it must be a file, not standard input")
+        throw ExitCode(64)
+      }
       let trace = try traceOptions.trace(self.trace, command: "feed")
+      // Read it through once before listening: a trace that cannot be read, or holds no
+      // epoch, is an error now rather than for every client that connects.
+      let epochs = try trace.check(command: "feed", wholeFile: true)
       let options = ReplayOptions(speed: speed, loop: loop, timeBase: timeOptions.timeBase(), untimedStart: Date())
       let server: NMEAFeedServer
       do {
@@ -77,7 +88,7 @@ extension LocEmu {
           throw ExitCode(1)
         }
       }
-      printError("locemu feed: listening on \(endpoint), serving \(self.trace)")
+      printError("locemu feed: listening on \(endpoint), serving \(self.trace) (\(epochs) epochs)")
       if once {
         await server.serveFirstClient()
       } else {

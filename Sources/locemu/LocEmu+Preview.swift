@@ -110,7 +110,17 @@ extension LocEmu {
       let factory = Factory(repository: repository, snapshotter: snapshotter, strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
+      let source = announcements ?? ""
+      let warned = Locked(false)
       try await options.run(command: "preview", reportFixes: showFixes, factory: factory) { line in
+        // The spec carries on without pins when the backend fails; say so once where a user looks.
+        if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
+          message.json.contains("announcements unavailable"), !warned.withLock({ $0 })
+        {
+          warned.withLock { $0 = true }
+          let text = message.json.dropFirst().dropLast().replacingOccurrences(of: "announcements unavailable: ", with: "")
+          printError("locemu preview: announcements unavailable from \(source): \(text); the map shows no pins")
+        }
         output.withLock {
           $0.writeLine(json ? line.json : TranscriptText.line(line))
           if live { $0.flush() }

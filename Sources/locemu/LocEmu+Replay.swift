@@ -6,8 +6,13 @@ import Traces
 extension LocEmu {
   struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Replay a trace (NMEA log or GPX) as fix records, paced by its own time stamps.",
+      abstract: "Replay a trace (NMEA log, GPX or fix records) as fix records, paced by its own time stamps.",
       discussion: """
+        TRACE is an NMEA log, a GPX file (read as a stream: any size) or JSON \
+        lines of fix records (what decode, replay and watch print, or gpsd's \
+        TPV reports), or - for standard input; the format comes from the name, \
+        else the first bytes, or --format.
+
         Prints one JSON fix record per epoch, with an added 'elapsed' member: \
         seconds since the start of the replay on the clock in use. Epoch n is \
         due at start + (t(n) - t(first)) / speed, deadline-based, so timing \
@@ -25,11 +30,11 @@ extension LocEmu {
         Example: locemu replay traces/city-walk.nmea --speed 10 --count 5
 
         Exit status: 0 at the end of the trace (or --count), 1 when the trace \
-        cannot be read, 64 for bad options.
+        cannot be read or holds no epoch, 64 for bad options.
         """
     )
 
-    @Argument(help: "The trace: an NMEA log, a GPX file, or - for NMEA on standard input.")
+    @Argument(help: "The trace: an NMEA log, a GPX file, fix records (JSON lines), or - for standard input.")
     var trace: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
@@ -92,6 +97,7 @@ extension LocEmu {
     }
 
     private func play<C: Clock>(_ replay: TraceReplay<C>, flushEach: Bool) async throws {
+      let format = replay.trace.format
       var output = OutputBuffer()
       var records = 0
       var fixes = 0
@@ -108,6 +114,10 @@ extension LocEmu {
         throw ExitCode(1)
       }
       output.flush()
+      if records == 0 {
+        printError("locemu replay: \(trace): nothing to replay: no epochs read as \(format.displayName) (--format says what it is)")
+        throw ExitCode(1)
+      }
       printError("locemu replay: \(trace): \(records) records, \(fixes) with a fix")
     }
   }

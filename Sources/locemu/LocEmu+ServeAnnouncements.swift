@@ -54,9 +54,10 @@ extension LocEmu {
         printError("locemu serve-announcements: \(error)")
         throw ExitCode(1)
       }
-      printError(
+      // Said once listening, so that a failure to listen is the only line.
+      let summary =
         "locemu serve-announcements: \(file): \(repository.all.count) announcements (dropped \(repository.dropped.closed) closed, "
-          + "\(repository.dropped.invalidCoordinate) with a bad coordinate, \(repository.dropped.malformed) malformed)")
+        + "\(repository.dropped.invalidCoordinate) with a bad coordinate, \(repository.dropped.malformed) malformed)"
       let server = AnnouncementServer(
         repository: repository, host: listen.host, port: listen.port,
         behaviour: .init(delay: .milliseconds(Int64(delay * 1000)), failureStatus: failWith))
@@ -66,9 +67,10 @@ extension LocEmu {
           var output = OutputBuffer()
           output.writeLine("listening on http://\(host):\(port)")
           output.flush()
+          printError(summary)
         }
       } catch {
-        printError("locemu serve-announcements: cannot listen on \(listen.host):\(listen.port): \(error)")
+        printError("locemu serve-announcements: cannot listen on \(listen): \(error)")
         throw ExitCode(1)
       }
     }

@@ -42,43 +42,42 @@ extension LocEmu {
 
     func run() async throws {
       let timeout = Duration.milliseconds(Int64(timeout * 1000))
+      let progress = Progress()
+      let report = gpsdEventReporter(command: "watch")
       let source = GPSDSource(
         configuration: .init(
           host: gpsd.host, port: gpsd.port, device: device, connectTimeout: timeout,
-          onEvent: { event in
-            switch event {
-            case .connected(let endpoint): printError("locemu watch: connected to gpsd at \(endpoint)")
-            case .disconnected(let error, let retry):
-              printError("locemu watch: \(error); retrying in \(FixRecord.fixed(retry.seconds, 1)) s")
-            case .problem(let error): printError("locemu watch: \(error)")
-            case .stopped: break
-            }
+          onEvent: { [progress] event in
+            if case .connected = event { progress.connected() }
+            report(event)
           }))
       let limit = count
       let fixOnly = self.fixOnly
       let printed: Int
       do {
         printed = try await withThrowingTaskGroup(of: Int?.self) { group in
-          let progress = Progress()
           group.addTask {
             var output = OutputBuffer()
             for try await fix in source {
               if fixOnly && !fix.hasFix { continue }
               output.writeLine(FixRecord.json(fix))
               output.flush()
-              let n = await progress.bump()
+              let n = progress.bump()
               if let limit, n >= limit { return n }
             }
-            return await progress.value
+            return progress.value
           }
           group.addTask {
-            // Idle watchdog: no record for `timeout` ends the watch with an error.
-            var seen = -1
+            // Idle watchdog: connected, and no record for `timeout` since the connection or the
+            // last record, ends the watch with an error. (Before a connection, the source's own
+            // connect timeout applies.) A deadline from the last record: not up to twice as long.
             while true {
-              try await Task.sleep(for: timeout)
-              let now = await progress.value
-              if now == seen { return nil }
-              seen = now
+              guard let last = progress.last else {
+                try await Task.sleep(for: timeout)
+                continue
+              }
+              try await Task.sleep(until: last + timeout, clock: .continuous)
+              if let last = progress.last, last + timeout <= .now { return nil }
             }
           }
           let first = try await group.next()!
@@ -100,10 +99,17 @@ extension LocEmu {
 
 private struct WatchIdle: Error {}
 
-private actor Progress {
-  var value = 0
+/// Records printed, and when the connection or the last record came (nil before a connection).
+private final class Progress: Sendable {
+  private let state = Locked<(count: Int, last: ContinuousClock.Instant?)>((0, nil))
+  var value: Int { state.withLock { $0.count } }
+  var last: ContinuousClock.Instant? { state.withLock { $0.last } }
+  func connected() { state.withLock { $0.last = .now } }
   func bump() -> Int {
-    value += 1
-    return value
+    state.withLock {
+      $0.count += 1
+      $0.last = .now
+      return $0.count
+    }
   }
 }

@@ -67,6 +67,11 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Source: a live gpsd.", valueName: "HOST:PORT"))
   var gpsd: Endpoint?
 
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("With --gpsd: give up (exit 1) after S seconds without a connection to it.", valueName: "S"))
+  var gpsdTimeout: Double = 10
+
   @OptionGroup var traceOptions: TraceOptions
 
   enum OnOff: String, ExpressibleByArgument { case on, off }
@@ -87,6 +92,9 @@ struct ScenarioOptions: ParsableArguments {
     if let control, control != "stdin" { throw ValidationError("--control takes 'stdin'") }
     if control != nil && virtualTime { throw ValidationError("--control stdin runs on the real clock; drop --virtual-time") }
     if gpsd != nil && virtualTime { throw ValidationError("--gpsd runs on the real clock; drop --virtual-time") }
+    guard gpsdTimeout > 0, gpsdTimeout <= 86_400 else {
+      throw ValidationError("--gpsd-timeout must be between 0 and 86400 seconds")
+    }
     if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
     if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
     guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
@@ -152,10 +160,15 @@ struct ScenarioOptions: ParsableArguments {
   func source(command: String) throws -> PhoneSource {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
+      try t.check(command: command, wholeFile: false)
       return .trace(t, options: ReplayOptions(speed: speed, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))))
     }
     if let gpsd {
-      return .live(GPSDSource(host: gpsd.host, port: gpsd.port, connectTimeout: nil))
+      return .live(
+        GPSDSource(
+          configuration: .init(
+            host: gpsd.host, port: gpsd.port, connectTimeout: .milliseconds(Int64(gpsdTimeout * 1000)),
+            onEvent: gpsdEventReporter(command: command))))
     }
     let point = fixed.flatMap(Self.point) ?? (Coordinate(latitude: 52.2297, longitude: 21.0122)!, nil)
     return .fixed(point.coordinate, horizontalAccuracy: fixedAccuracy ?? 5, altitude: point.altitude)
@@ -177,14 +190,37 @@ struct ScenarioOptions: ParsableArguments {
       emit: write)
     let app = try factory?.make(runner: runner)
     let control = self.control != nil ? Self.standardInputEvents(command: command) : nil
+    // A source that fails — a gpsd that cannot be reached for --gpsd-timeout, a trace that
+    // turns out corrupt — ends the run: the scenario stops early, its end line is written,
+    // and the exit status is 1.
+    let sourceFailure = Locked<(error: String?, scenario: Task<Void, any Error>?)>((nil, nil))
+    let observation = runner.phone.observe(.sourceEnded) { event in
+      guard case .sourceEnded(let error?) = event else { return }
+      let task = sourceFailure.withLock { state -> Task<Void, any Error>? in
+        state.error = state.error ?? error
+        return state.scenario
+      }
+      task?.cancel()
+    }
+    defer { observation.cancel() }
     do {
       // The phone runs beside the scenario: a real-time clock fires its timers, a gpsd source is read.
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await runner.phone.run() }
-        try await runner.run(control: control, app: app)
+        let scenario = Task { try await runner.run(control: control, app: app) }
+        let failedAlready = sourceFailure.withLock { state in
+          state.scenario = scenario
+          return state.error != nil
+        }
+        if failedAlready { scenario.cancel() }
+        try await withTaskCancellationHandler { try await scenario.value } onCancel: { scenario.cancel() }
         group.cancelAll()
       }
     } catch let error as EmulatorClockError {
+      printError("locemu \(command): \(error)")
+      throw ExitCode(1)
+    }
+    if let error = sourceFailure.withLock({ $0.error }) {
       printError("locemu \(command): \(error)")
       throw ExitCode(1)
     }
@@ -207,6 +243,25 @@ struct ScenarioOptions: ParsableArguments {
     }
     thread.start()
     return stream
+  }
+}
+
+/// Reports a gpsd session's connections, losses and problems on standard error as
+/// `locemu COMMAND: …` lines (fixes go elsewhere). Failed attempts before the first
+/// connection are not reported one by one: if they last, the command ends with one line.
+func gpsdEventReporter(command: String) -> @Sendable (GPSDSource.Event) -> Void {
+  let everConnected = Locked(false)
+  return { event in
+    switch event {
+    case .connected(let endpoint):
+      everConnected.withLock { $0 = true }
+      printError("locemu \(command): connected to gpsd at \(endpoint)")
+    case .disconnected(let error, let retry):
+      guard everConnected.withLock({ $0 }) else { return }
+      printError("locemu \(command): \(error); retrying in \(FixRecord.fixed(retry.seconds, 1)) s")
+    case .problem(let error): printError("locemu \(command): \(error)")
+    case .stopped: break
+    }
   }
 }
 

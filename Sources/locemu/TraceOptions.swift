@@ -6,7 +6,7 @@ public import Traces
 
 /// How to read a trace: shared by replay, convert and feed.
 struct TraceOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The trace's format; by default from the name (.gpx) or the content.", valueName: "nmea|gpx"))
+  @Option(help: ArgumentHelp("The trace's format; by default from the name (.gpx, .jsonl, .nmea), else the first bytes.", valueName: "nmea|gpx|jsonl"))
   var format: Trace.Format?
 
   @OptionGroup(title: "NMEA decoding")
@@ -48,6 +48,32 @@ struct TraceOptions: ParsableArguments {
       printError("locemu \(command): \(error)")
       throw ExitCode(1)
     }
+  }
+}
+
+extension Trace {
+  /// Reads the trace before it is used — through to its end with `wholeFile`, else its first
+  /// epoch — so that a trace that cannot be read, or holds no epoch, is one line and exit 1 now
+  /// rather than a silent run. Returns the epochs read.
+  @discardableResult
+  func check(command: String, wholeFile: Bool) throws -> Int {
+    var epochs = 0
+    do {
+      let reader = try makeReader()
+      defer { reader.close() }
+      while try reader.next() != nil {
+        epochs += 1
+        if !wholeFile { break }
+      }
+    } catch {
+      printError("locemu \(command): \(error)")
+      throw ExitCode(1)
+    }
+    guard epochs > 0 else {
+      printError("locemu \(command): \(path): no epochs read as \(format.displayName) (--format says what it is)")
+      throw ExitCode(1)
+    }
+    return epochs
   }
 }
 

@@ -75,7 +75,7 @@ struct PreviewCommandTests {
     #expect(missing.stdout.isEmpty)
     let garbage = try await Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
     #expect(garbage.status == 1)
-    #expect(garbage.stderr.hasPrefix("locemu preview: not an announcements document"))
+    #expect(garbage.stderr.hasPrefix("locemu preview: cannot read \(Self.path("traces/city-walk.nmea")): not an announcements document"))
     #expect(try await Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
     #expect(try await Self.run(["preview", "--snapshot", "map.png"]).status == 64)
     #expect(try await Self.run(["preview", "--at", "1=wave"]).status == 64)

@@ -1,0 +1,140 @@
+import Foundation
+import Geo
+
+/// Reads JSON lines of fix records — what `locemu decode`, `replay` and `watch` print, and
+/// gpsd's own TPV reports (`gpspipe -w`) — as a trace, one epoch per record, streaming.
+///
+/// Members are gpsd's names: `time`, `mode`, `lat`, `lon`, `altMSL`, `altHAE`, `speed`,
+/// `track`, `eph`, `epv` (see ``FixRecord``). Other gpsd reports (`VERSION`, `SKY`, …) are
+/// skipped and counted; a line that is not a JSON object, or a fix record with a bad member,
+/// is counted as corrupt and skipped.
+public final class FixRecordTraceReader: TraceReader {
+  public let path: String
+  private let input: ByteInput
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var carry: [UInt8] = []
+  private var lines: [[UInt8]] = []
+  private var lineIndex = 0
+  private var finished = false
+  private var lineNumber = 0
+  private var records = 0
+  private var otherReports = 0
+  private var corrupt: [Int] = []
+  private var corruptCount = 0
+
+  /// Opens `path` (`-` for standard input).
+  public init(path: String) throws {
+    self.path = path
+    input = try ByteInput(path: path)
+    buffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+  }
+
+  deinit {
+    input.close()
+    buffer.deallocate()
+  }
+
+  public func close() {
+    input.close()
+    finished = true
+    lines = []
+    carry = []
+  }
+
+  public var summary: String {
+    var text = "\(records) fix records"
+    if otherReports > 0 { text += ", \(otherReports) other reports skipped" }
+    if corruptCount > 0 {
+      text += ", \(corruptCount) corrupt lines skipped (line \(corrupt.map(String.init).joined(separator: ", "))"
+      text += corruptCount > corrupt.count ? ", …)" : ")"
+    }
+    return text
+  }
+
+  public func next() throws -> TraceEpoch? {
+    while true {
+      while lineIndex < lines.count {
+        let line = lines[lineIndex]
+        lineIndex += 1
+        lineNumber += 1
+        if let epoch = parse(line) { return epoch }
+      }
+      if finished { return nil }
+      lines.removeAll(keepingCapacity: true)
+      lineIndex = 0
+      try fill()
+    }
+  }
+
+  private func fill() throws {
+    let n = try input.read(into: buffer)
+    if n == 0 {
+      finished = true
+      if !carry.isEmpty { lines.append(carry) }
+      carry = []
+      return
+    }
+    var start = 0
+    let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+    for i in 0..<n where bytes[i] == 0x0A {
+      carry.append(contentsOf: bytes[start..<i])
+      lines.append(carry)
+      carry.removeAll(keepingCapacity: true)
+      start = i + 1
+    }
+    carry.append(contentsOf: bytes[start..<n])
+  }
+
+  private func parse(_ line: [UInt8]) -> TraceEpoch? {
+    guard line.contains(where: { !StandardInput.isBlank($0) }) else { return nil }
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+      return countCorrupt()
+    }
+    if let kind = object["class"] as? String, kind != "TPV" {
+      otherReports += 1
+      return nil
+    }
+    guard let epoch = Self.epoch(object) else { return countCorrupt() }
+    records += 1
+    return epoch
+  }
+
+  private func countCorrupt() -> TraceEpoch? {
+    corruptCount += 1
+    if corrupt.count < 5 { corrupt.append(lineNumber) }
+    return nil
+  }
+
+  /// The epoch a fix record describes; nil when a member has the wrong type or range.
+  static func epoch(_ object: [String: Any]) -> TraceEpoch? {
+    func number(_ key: String) -> Double?? {
+      guard let value = object[key] else { return .some(nil) }
+      // JSONSerialization gives NSNumber for true/false too (objCType "c"): not a number here.
+      guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+      let d = n.doubleValue
+      return d.isFinite ? .some(d) : nil
+    }
+    var timestamp: Date?
+    if let text = object["time"] {
+      guard let text = text as? String, let date = ISO8601Time.parse(text) else { return nil }
+      timestamp = date
+    }
+    guard let modeNumber = number("mode"), let latitude = number("lat"), let longitude = number("lon"),
+      let altMSL = number("altMSL"), let altHAE = number("altHAE"), let speed = number("speed"),
+      let track = number("track"), let eph = number("eph"), let epv = number("epv")
+    else { return nil }
+    // gpsd's mode 0 is "not seen yet": no fix.
+    let raw = modeNumber.map { Int($0) } ?? 1
+    guard let mode = LocationFix.Mode(rawValue: max(raw, 1)) else { return nil }
+    var coordinate: Coordinate?
+    if let latitude, let longitude {
+      guard let c = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
+      coordinate = c
+    }
+    var fix = LocationFix(
+      timestamp: timestamp, mode: coordinate == nil ? .noFix : mode, coordinate: coordinate, altitudeMSL: altMSL,
+      altitudeHAE: altHAE, speed: speed, course: track, horizontalAccuracy: eph, verticalAccuracy: epv)
+    if fix.mode == .noFix { fix = LocationFix(timestamp: timestamp, mode: .noFix) }
+    return TraceEpoch(fix: fix, traceTime: timestamp?.timeIntervalSince1970)
+  }
+}
