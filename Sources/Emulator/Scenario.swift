@@ -22,6 +22,15 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
   /// The user taps the preview, goes back, swipes back, or retries after an error (map features).
   case tap, back, swipeBack, retry
 
+  /// Whether the event is the map features' (a tap on the preview, back, swipe back, retry):
+  /// something only an app with a map (`locemu preview`) can act on.
+  public var isMapEvent: Bool {
+    switch self {
+    case .tap, .back, .swipeBack, .retry: true
+    default: false
+    }
+  }
+
   /// Parses `permission=denied`, `services=off`, `accuracy=reduced`, `background`, `authorize`, `fix=lost`, ….
   public init(parsing text: String) throws(ScenarioError) {
     let trimmed = text.trimmingCharacters(in: .whitespaces)

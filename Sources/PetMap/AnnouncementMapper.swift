@@ -7,16 +7,25 @@ import Geo
 /// Reading is lenient per record and strict per document: unknown members are ignored; a
 /// record without an id, with a missing or out-of-range coordinate, an unknown status or an
 /// unreadable `createdAt` is dropped and counted; `CLOSED` records are dropped (they never
-/// get a pin). A document that is not such an object throws.
+/// get a pin); a record with the id of an earlier one is dropped and counted (one pin per id).
+/// A document that is not such an object throws.
 public enum AnnouncementMapper {
   /// Why records were dropped, with counts.
-  public struct Dropped: Sendable, Hashable {
+  public struct Dropped: Sendable, Hashable, CustomStringConvertible {
     public var invalidCoordinate = 0
     public var closed = 0
     /// No id, unknown status or unreadable `createdAt`.
     public var malformed = 0
-    public var total: Int { invalidCoordinate + closed + malformed }
+    /// A record whose id an earlier record already had (the first one is kept: one pin per id).
+    public var duplicate = 0
+    public var total: Int { invalidCoordinate + closed + malformed + duplicate }
     public init() {}
+
+    /// "dropped 1 closed, 1 with a bad coordinate, 0 malformed" (and duplicates when there were any).
+    public var description: String {
+      "dropped \(closed) closed, \(invalidCoordinate) with a bad coordinate, \(malformed) malformed"
+        + (duplicate > 0 ? ", \(duplicate) with a duplicate id" : "")
+    }
   }
 
   /// The announcements in `data` and what was dropped.
@@ -34,9 +43,11 @@ public enum AnnouncementMapper {
     var out: [Announcement] = []
     out.reserveCapacity(records.count)
     var dropped = Dropped()
+    var ids = Set<String>()
     for record in records {
       switch announcement(from: record) {
-      case .success(let a): out.append(a)
+      case .success(let a):
+        if ids.insert(a.id).inserted { out.append(a) } else { dropped.duplicate += 1 }
       case .failure(.closed): dropped.closed += 1
       case .failure(.coordinate): dropped.invalidCoordinate += 1
       case .failure(.malformed): dropped.malformed += 1

@@ -96,9 +96,7 @@ extension LocEmu {
             let file = try FileAnnouncementRepository(contentsOf: announcements)
             repository = file
             if file.dropped.total > 0 {
-              printError(
-                "locemu preview: \(announcements): \(file.all.count) announcements; dropped \(file.dropped.closed) closed, "
-                  + "\(file.dropped.invalidCoordinate) with a bad coordinate, \(file.dropped.malformed) malformed")
+              printError("locemu preview: \(announcements): \(file.all.count) announcements; \(file.dropped)")
             }
           } catch {
             printError("locemu preview: \(error)")

@@ -37,8 +37,8 @@ extension LocEmu {
     @Argument(help: "The trace: an NMEA log, a GPX file, fix records (JSON lines), or - for standard input.")
     var trace: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
-    var speed: Double = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time (default 1).", valueName: "X"))
+    var speed: Double?
 
     @Flag(help: "As fast as possible: no waiting at all (elapsed stays near 0).")
     var fast = false
@@ -62,8 +62,11 @@ extension LocEmu {
     @OptionGroup var timeOptions: TimeBaseOptions
 
     func validate() throws {
-      guard ReplayOptions.speedRange.contains(speed) else {
-        throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
+      if let speed {
+        if fast { throw ValidationError("give --fast or --speed, not both") }
+        guard ReplayOptions.speedRange.contains(speed) else {
+          throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
+        }
       }
       if let count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
       guard offset >= 0, offset.isFinite else { throw ValidationError("--offset must be 0 or more seconds") }
@@ -72,7 +75,7 @@ extension LocEmu {
 
     var replayOptions: ReplayOptions {
       ReplayOptions(
-        speed: fast ? nil : speed, loop: loop, startOffset: offset, count: count, timeBase: timeOptions.timeBase(),
+        speed: fast ? nil : speed ?? 1, loop: loop, startOffset: offset, count: count, timeBase: timeOptions.timeBase(),
         gapThreshold: gap > 0 ? gap : nil)
     }
 

@@ -56,8 +56,7 @@ extension LocEmu {
       }
       // Said once listening, so that a failure to listen is the only line.
       let summary =
-        "locemu serve-announcements: \(file): \(repository.all.count) announcements (dropped \(repository.dropped.closed) closed, "
-        + "\(repository.dropped.invalidCoordinate) with a bad coordinate, \(repository.dropped.malformed) malformed)"
+        "locemu serve-announcements: \(file): \(repository.all.count) announcements (\(repository.dropped))"
       let server = AnnouncementServer(
         repository: repository, host: listen.host, port: listen.port,
         behaviour: .init(delay: .milliseconds(Int64(delay * 1000)), failureStatus: failWith))

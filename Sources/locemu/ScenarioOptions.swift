@@ -61,8 +61,8 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Source: replay this trace (NMEA or GPX), at --speed.", valueName: "FILE"))
   var trace: String?
 
-  @Option(parsing: .unconditional, help: ArgumentHelp("Trace replay speed.", valueName: "X"))
-  var speed: Double = 1
+  @Option(parsing: .unconditional, help: ArgumentHelp("With --trace: replay speed (default 1).", valueName: "X"))
+  var speed: Double?
 
   @Option(help: ArgumentHelp("Source: a live gpsd.", valueName: "HOST:PORT"))
   var gpsd: Endpoint?
@@ -98,7 +98,10 @@ struct ScenarioOptions: ParsableArguments {
     if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
     if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
     guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
-    guard ReplayOptions.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.1 and 1000") }
+    if let speed {
+      guard trace != nil else { throw ValidationError("--speed applies to a --trace source only") }
+      guard ReplayOptions.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.1 and 1000") }
+    }
     for step in steps {
       do {
         _ = try Scenario.step(parsing: step)
@@ -125,7 +128,10 @@ struct ScenarioOptions: ParsableArguments {
     return (coordinate, nil)
   }
 
-  func makeScenario(command: String) throws -> Scenario {
+  /// The scenario from the file and the flags.
+  /// - Parameter mapEvents: whether the command runs an app with a map (`preview`); the others
+  ///   refuse map events (`tap`, `back`, …) rather than ignore them.
+  func makeScenario(command: String, mapEvents: Bool) throws -> Scenario {
     var s = Scenario()
     if let path = scenario {
       do {
@@ -147,6 +153,11 @@ struct ScenarioOptions: ParsableArguments {
     if let promptDelay { s.promptDelay = promptDelay }
     if let duration { s.duration = duration }
     for step in steps { s.add(try Scenario.step(parsing: step)) }
+    // A map event where no map is would silently do nothing.
+    if !mapEvents, let step = s.steps.first(where: { $0.event.isMapEvent }) {
+      printError("locemu \(command): '\(step.event)' is a map event: only locemu preview has a map to act on")
+      throw ExitCode(64)
+    }
     // An event after the end would silently not happen: say so and do nothing.
     if let end = s.duration, let late = s.steps.first(where: { $0.at > end }) {
       printError(
@@ -161,7 +172,7 @@ struct ScenarioOptions: ParsableArguments {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
       try t.check(command: command, wholeFile: false)
-      return .trace(t, options: ReplayOptions(speed: speed, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))))
+      return .trace(t, options: ReplayOptions(speed: speed ?? 1, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))))
     }
     if let gpsd {
       return .live(
@@ -182,14 +193,14 @@ struct ScenarioOptions: ParsableArguments {
   /// Runs the scenario (with the app `factory` makes) and writes each transcript line through `write`:
   /// on the phone's virtual clock with `--virtual-time` (instant, the same every run), else on real time.
   func run(command: String, reportFixes: Bool = true, factory: (any AppFactory)? = nil, write: @escaping @Sendable (TranscriptLine) -> Void) async throws {
-    let scenario = try makeScenario(command: command)
+    let scenario = try makeScenario(command: command, mapEvents: factory != nil)
     let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
     let clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
     let runner = ScenarioRunner(
       scenario: scenario, source: try source(command: command), clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
       emit: write)
     let app = try factory?.make(runner: runner)
-    let control = self.control != nil ? Self.standardInputEvents(command: command) : nil
+    let control = self.control != nil ? Self.standardInputEvents(command: command, mapEvents: factory != nil) : nil
     // A source that fails — a gpsd that cannot be reached for --gpsd-timeout, a trace that
     // turns out corrupt — ends the run: the scenario stops early, its end line is written,
     // and the exit status is 1.
@@ -227,14 +238,19 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   /// Events from standard input, one per line (blank lines and # comments skipped; bad lines reported and skipped).
-  static func standardInputEvents(command: String) -> AsyncStream<ScenarioEvent> {
+  static func standardInputEvents(command: String, mapEvents: Bool) -> AsyncStream<ScenarioEvent> {
     let (stream, continuation) = AsyncStream.makeStream(of: ScenarioEvent.self)
     let thread = Thread {
       while let line = readLine() {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.isEmpty || text.hasPrefix("#") { continue }
         do {
-          continuation.yield(try ScenarioEvent(parsing: text))
+          let event = try ScenarioEvent(parsing: text)
+          if event.isMapEvent && !mapEvents {
+            printError("locemu \(command): stdin: '\(event)' is a map event: only locemu preview has a map to act on; skipped")
+            continue
+          }
+          continuation.yield(event)
         } catch {
           printError("locemu \(command): stdin: \(error)")
         }

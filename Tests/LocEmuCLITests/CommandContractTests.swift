@@ -211,4 +211,32 @@ struct CommandContractTests {
     #expect(unreachable.stderr == "locemu preview: announcements unavailable from http://[::1]:\(port): request failed: cannot connect to ::1:\(port) (is the server running?); the map shows no pins\n")
     #expect(!unreachable.stdout.contains("NSURLErrorDomain"))
   }
+
+  /// Item 11: flags that were accepted and ignored are refused with one line.
+  @Test(arguments: [
+    ["replay", "--fast", "--speed", "2", "TRACE"],
+    ["permissions", "--virtual-time", "--speed", "5", "--duration", "1"],
+    ["permissions", "--virtual-time", "--at", "1=tap", "--duration", "2"],
+    ["permissions", "--virtual-time", "--at", "1=back", "--duration", "2"],
+  ])
+  func flagsThatWouldDoNothingAreRefused(arguments: [String]) async throws {
+    let arguments = arguments.map { $0 == "TRACE" ? Self.trace("city-walk.nmea") : $0 }
+    let run = try await Self.run(arguments)
+    #expect(run.status == 64, "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+    // The same with a trace: --speed is taken, a map event still refused.
+    if arguments.contains("--speed"), arguments[0] == "permissions" {
+      let fine = try await Self.run(arguments + ["--trace", Self.trace("city-walk.nmea")])
+      #expect(fine.status == 0, "\(fine.stderr)")
+    }
+  }
+
+  /// A map event on permissions' standard input is skipped with a line saying why.
+  @Test func aMapEventOnStandardInputIsSkippedWithAReason() async throws {
+    let run = try await Self.run(
+      ["permissions", "--control", "stdin", "--duration", "0"], stdin: Data("tap\nservices=off\n".utf8))
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("'tap' is a map event"))
+    #expect(run.stdout.contains(#""services":"off""#))
+  }
 }

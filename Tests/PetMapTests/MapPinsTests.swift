@@ -65,6 +65,23 @@ import Testing
     #expect(dropped.malformed == 4)
   }
 
+  /// Duplicate ids gave duplicate pins (`pinIds=["ok1","42","ok1"]`): one pin per id, the first record kept.
+  @Test func pins_aDuplicateIdIsDroppedAndCounted() throws {
+    let json = """
+      {"announcements": [
+        {"id": "ok1", "latitude": 52.1, "longitude": 21.0, "status": "ACTIVE", "createdAt": "2026-01-02T00:00:00Z"},
+        {"id": 42, "latitude": 52.2, "longitude": 21.0, "status": "ACTIVE", "createdAt": "2026-01-01T00:00:00Z"},
+        {"id": "ok1", "latitude": 52.3, "longitude": 21.0, "status": "FOUND", "createdAt": "2026-01-03T00:00:00Z"},
+        {"id": "42", "latitude": 52.4, "longitude": 21.0, "status": "FOUND", "createdAt": "2026-01-03T00:00:00Z"}
+      ]}
+      """
+    let (announcements, dropped) = try AnnouncementMapper.decode(Data(json.utf8))
+    #expect(announcements.map(\.id) == ["ok1", "42"])
+    #expect(announcements[0].coordinate.latitude == 52.1)
+    #expect(dropped.duplicate == 2)
+    #expect(dropped.description == "dropped 0 closed, 0 with a bad coordinate, 0 malformed, 2 with a duplicate id")
+  }
+
   @Test(arguments: ["", "[]", "{\"items\": []}", "{\"announcements\": {}}", "{\"announcements\": [", "\u{0}\u{1}"])
   func pins_mapperRejectsADocumentThatIsNotAnnouncements(text: String) {
     #expect(throws: AnnouncementError.self) { try AnnouncementMapper.decode(Data(text.utf8)) }
