@@ -58,7 +58,11 @@ struct ScenarioOptions: ParsableArguments {
     help: ArgumentHelp("The fixed point's horizontal accuracy, metres (default 5).", valueName: "M"))
   var fixedAccuracy: Double?
 
-  @Option(help: ArgumentHelp("Source: replay this trace (NMEA or GPX), at --speed.", valueName: "FILE"))
+  @Option(
+    help: ArgumentHelp(
+      "Source: replay this trace (NMEA, GPX or fix records), looping, at --speed; fixes keep the trace's times "
+        + "(untimed points: from the start of the run) unless --now or --start-time.",
+      valueName: "FILE"))
   var trace: String?
 
   @Option(parsing: .unconditional, help: ArgumentHelp("With --trace: replay speed (default 1).", valueName: "X"))
@@ -73,6 +77,7 @@ struct ScenarioOptions: ParsableArguments {
   var gpsdTimeout: Double = 10
 
   @OptionGroup var traceOptions: TraceOptions
+  @OptionGroup var timeOptions: TimeBaseOptions
 
   enum OnOff: String, ExpressibleByArgument { case on, off }
 
@@ -98,6 +103,9 @@ struct ScenarioOptions: ParsableArguments {
     if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
     if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
     guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
+    if (timeOptions.now || timeOptions.startTime != nil) && trace == nil {
+      throw ValidationError("--now and --start-time apply to a --trace source only")
+    }
     if let speed {
       guard trace != nil else { throw ValidationError("--speed applies to a --trace source only") }
       guard ReplayOptions.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.1 and 1000") }
@@ -172,7 +180,13 @@ struct ScenarioOptions: ParsableArguments {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
       try t.check(command: command, wholeFile: false)
-      return .trace(t, options: ReplayOptions(speed: speed ?? 1, loop: true, timeBase: .startingAt(Date(timeIntervalSince1970: 1_767_225_600))))
+      // The trace's own times, as replay keeps them; points without one are stamped from the
+      // run's start: the phone's start date on virtual time, now on the real clock.
+      let runStart = virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date()
+      return .trace(
+        t,
+        options: ReplayOptions(
+          speed: speed ?? 1, loop: true, timeBase: timeOptions.timeBase(), untimedStart: runStart))
     }
     if let gpsd {
       return .live(

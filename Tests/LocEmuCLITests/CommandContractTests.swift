@@ -239,4 +239,23 @@ struct CommandContractTests {
     #expect(run.stderr.contains("'tap' is a map event"))
     #expect(run.stdout.contains(#""services":"off""#))
   }
+
+  /// Item 14: `--trace` fixes were stamped 2026-01-01 plus the time elapsed; they keep the
+  /// trace's own times, as replay does, unless --start-time or --now say otherwise.
+  @Test func traceFixesKeepTheTracesOwnTimes() async throws {
+    func firstFixTime(_ extra: [String], trace: String = "city-walk.nmea") async throws -> String? {
+      let run = try await Self.run(
+        ["permissions", "--virtual-time", "--permission", "authorizedWhenInUse", "--trace", Self.trace(trace), "--duration", "1"] + extra)
+      #expect(run.status == 0, "\(run.stderr)")
+      let fix = run.lines.first { $0.contains(#""event":"fix""#) }
+      guard let fix, let range = fix.range(of: #""time":"[^"]+""#, options: .regularExpression) else { return nil }
+      return String(fix[range])
+    }
+    #expect(try await firstFixTime([]) == #""time":"2026-05-16T09:00:00.000Z""#)
+    #expect(try await firstFixTime(["--start-time", "2024-05-01T10:00:00Z"]) == #""time":"2024-05-01T10:00:00.000Z""#)
+    // A route without times: from the start of the run (the phone's start date on virtual time).
+    #expect(try await firstFixTime([], trace: "old-town-route.gpx") == #""time":"2026-01-01T00:00:00.000Z""#)
+    // Options that need a trace are refused without one.
+    #expect(try await Self.run(["permissions", "--virtual-time", "--now", "--duration", "1"]).status == 64)
+  }
 }

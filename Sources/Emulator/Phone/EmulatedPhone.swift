@@ -123,13 +123,15 @@ public final class EmulatedPhone: Sendable {
     public var source: PhoneSource
     /// The date at the phone's start (stamps fixed and scripted fixes).
     public var startDate: Date
+    /// The start date unless one is given: 2026-01-01T00:00:00Z, so that runs are the same every day.
+    public static let defaultStartDate = Date(timeIntervalSince1970: 1_767_225_600)
     /// Whether the source starts with the phone (else at ``EmulatedPhone/startSource()``).
     public var startsSource: Bool
 
     public init(
       name: String = "phone", permission: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing,
       promptDelay: Duration = .seconds(1), requestTimeout: Duration = .seconds(10), reducedAccuracy: ReducedAccuracy = ReducedAccuracy(),
-      source: PhoneSource = .none, startDate: Date = Date(timeIntervalSince1970: 1_767_225_600), startsSource: Bool = true
+      source: PhoneSource = .none, startDate: Date = Configuration.defaultStartDate, startsSource: Bool = true
     ) {
       self.name = name
       self.permission = permission
