@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Location-source benchmarks (release build): replay pacing error at 1x and 50x,
 # gpsd → GPSDSource latency beside gpspipe -w on the same gpsd, and replay of a
-# large trace with flat memory.
+# large NMEA trace and of a large GPX track with flat memory.
 # Usage: tools/bench-sources.sh [BIG_MEGABYTES]   (default 1024; 0 skips the large trace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev gpsd gpsd-clients
+ensure_apt_packages libgps-dev libxml2-dev pkg-config gpsd gpsd-clients
 big="${1:-1024}"
 swift build -c release --product source-benchmark >&2
 swift build -c release --product nmea-benchmark >&2
@@ -24,4 +24,8 @@ if [ "$big" -gt 0 ]; then
   echo "== replay of a generated $big MB NMEA trace as fast as possible (memory must stay flat)"
   "$bin/nmea-benchmark" --megabytes "$big" --keep "$work/big.nmea" | head -1
   "$bin/source-benchmark" replay-memory "$work/big.nmea"
+  rm -f "$work/big.nmea"
+  echo "== replay of a generated $big MB GPX track as fast as possible (streamed: memory must stay flat)"
+  "$bin/source-benchmark" make-gpx "$work/big.gpx" "$big"
+  "$bin/source-benchmark" replay-memory "$work/big.gpx"
 fi

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
-ensure_apt_packages libgps-dev gpsd gpsd-clients librsvg2-bin
+ensure_apt_packages libgps-dev libxml2-dev pkg-config gpsd gpsd-clients librsvg2-bin
 echo "==> building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> running the tests" >&2

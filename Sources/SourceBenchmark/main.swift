@@ -187,6 +187,37 @@ func replayMemory(path: String) async throws {
     size, epochs, took, Double(epochs) / took, peakResidentMegabytes(), before))
 }
 
+/// Writes a timed GPX track of about `megabytes` MB (a 1 Hz walk wandering around Warsaw,
+/// with elevation, fix, satellites and HDOP as a receiver logs them), streaming.
+func makeGPX(path: String, megabytes: Int) throws {
+  guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+    throw CocoaError(.fileWriteNoPermission)
+  }
+  defer { try? out.close() }
+  var writer = GPXWriter()
+  var chunk = writer.header(name: "benchmark walk")
+  var written = 0
+  let target = megabytes * 1_000_000
+  var i = 0
+  let start = Date(timeIntervalSince1970: 1_778_924_096)
+  while written + chunk.utf8.count < target {
+    let angle = Double(i) * 0.0005
+    let fix = LocationFix(
+      timestamp: start.addingTimeInterval(Double(i)), mode: .threeD,
+      coordinate: Coordinate(latitude: 52.23 + 0.01 * sin(angle), longitude: 21.01 + 0.015 * cos(angle * 0.7)),
+      altitudeMSL: 100 + 5 * sin(angle * 3), altitudeHAE: 133.5 + 5 * sin(angle * 3), horizontalAccuracy: 4.8)
+    chunk += writer.append(fix, receiver: ReceiverDetails(satellitesUsed: 9 + i % 4, quality: 1))
+    i += 1
+    if chunk.utf8.count > 1 << 20 {
+      written += chunk.utf8.count
+      out.write(Data(chunk.utf8))
+      chunk = ""
+    }
+  }
+  chunk += writer.footer()
+  out.write(Data(chunk.utf8))
+}
+
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "pacing" where args.count >= 3:
@@ -194,11 +225,13 @@ case "pacing" where args.count >= 3:
     count: args.count > 3 ? Int(args[args.startIndex + 3]) : nil)
 case "replay-memory" where args.count >= 2:
   try await replayMemory(path: args[args.startIndex + 1])
+case "make-gpx" where args.count >= 3:
+  try makeGPX(path: args[args.startIndex + 1], megabytes: Int(args[args.startIndex + 2]) ?? 1024)
 case "latency":
   let epochs = args.count > 1 ? Int(args[args.startIndex + 1]) ?? 200 : 200
   let ms = args.count > 2 ? Int(args[args.startIndex + 2]) ?? 100 : 100
   try await latency(epochs: epochs, interval: .milliseconds(ms))
 default:
-  print("usage: source-benchmark pacing TRACE SPEED [COUNT] | latency [EPOCHS] [INTERVAL_MS] | replay-memory TRACE")
+  print("usage: source-benchmark pacing TRACE SPEED [COUNT] | latency [EPOCHS] [INTERVAL_MS] | replay-memory TRACE | make-gpx PATH MEGABYTES")
   exit(64)
 }

@@ -103,6 +103,7 @@ struct ScenarioOptions: ParsableArguments {
     if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
     if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
     guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
+    if trace == "-" { throw ValidationError("--trace must be a file: the trace loops, and standard input cannot be read twice") }
     if (timeOptions.now || timeOptions.startTime != nil) && trace == nil {
       throw ValidationError("--now and --start-time apply to a --trace source only")
     }
