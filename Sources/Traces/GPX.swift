@@ -128,14 +128,12 @@ final class GPXPointStream {
   private var finished = false
   private var point: GPXPoint?
   private var pointKind = Kind.waypoint
-  private var element = ""
-  private var text = ""
+  /// The text of the element being read, as bytes (numbers and times are parsed from them).
+  private var text: [UInt8] = []
   /// The first error libxml2 reported, with its line.
   private var error: (line: Int, message: String)?
   /// Why the input could not be read, if it could not.
   private var readError: TraceFileError?
-  /// Segments and routes seen but not yet announced, so that an empty one still counts.
-  private var pendingStarts: [Item] = []
 
   /// Streams `input` (a file or standard input).
   init(input: ByteInput) throws {
@@ -195,7 +193,6 @@ final class GPXPointStream {
   /// - Throws: ``GPXError`` (with the line) when the XML is malformed or is not GPX;
   ///   ``TraceFileError`` when the input cannot be read.
   func next() throws -> Item? {
-    if !pendingStarts.isEmpty { return pendingStarts.removeFirst() }
     while !finished, let reader {
       let status = xmlTextReaderRead(reader)
       if status < 0 || error != nil { try fail(line: Int(xmlTextReaderGetParserLineNumber(reader))) }
@@ -216,41 +213,72 @@ final class GPXPointStream {
     throw GPXError(line: error?.line ?? line, message: error?.message ?? "malformed XML")
   }
 
+  /// The elements the stream acts on; the rest are read past.
+  private enum Tag {
+    case gpx, trkseg, rte, trkpt, rtept, wpt, ele, time, fix, sat, geoidheight, hdop, vdop, speed, course, other
+
+    static let names: [(Tag, [UInt8])] = [
+      (.trkpt, Array("trkpt".utf8)), (.ele, Array("ele".utf8)), (.time, Array("time".utf8)), (.fix, Array("fix".utf8)),
+      (.sat, Array("sat".utf8)), (.hdop, Array("hdop".utf8)), (.vdop, Array("vdop".utf8)),
+      (.geoidheight, Array("geoidheight".utf8)), (.speed, Array("speed".utf8)), (.course, Array("course".utf8)),
+      (.trkseg, Array("trkseg".utf8)), (.rtept, Array("rtept".utf8)), (.rte, Array("rte".utf8)), (.wpt, Array("wpt".utf8)),
+      (.gpx, Array("gpx".utf8)),
+    ]
+
+    /// The tag a local name (a NUL-terminated UTF-8 string from libxml2) stands for, without
+    /// making a String of it.
+    init(_ name: UnsafePointer<xmlChar>) {
+      let length = strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+      for (tag, bytes) in Self.names where bytes.count == length {
+        if bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, length) == 0 }) {
+          self = tag
+          return
+        }
+      }
+      self = .other
+    }
+  }
+
   private func handleNode(_ reader: xmlTextReaderPtr) throws -> Item? {
     switch xmlTextReaderNodeType(reader) {
     case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-      let name = localName(reader)
+      guard let name = xmlTextReaderConstLocalName(reader) else { return nil }
+      let tag = Tag(name)
       if !sawRoot {
-        guard name == "gpx" else {
-          try fail(line: Int(xmlTextReaderGetParserLineNumber(reader)), message: "no <gpx> element (the document is <\(name)>)")
+        guard tag == .gpx else {
+          try fail(
+            line: Int(xmlTextReaderGetParserLineNumber(reader)),
+            message: "no <gpx> element (the document is <\(String(cString: name))>)")
         }
         sawRoot = true
         return nil
       }
       let empty = xmlTextReaderIsEmptyElement(reader) == 1
-      let started = start(name, reader)
+      let started = start(tag, reader)
       if empty {
-        if let item = end(name) { return item }
+        if let item = end(tag) { return item }
       }
       return started
     case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-      return end(localName(reader))
+      guard let name = xmlTextReaderConstLocalName(reader) else { return nil }
+      return end(Tag(name))
     case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
-      if point != nil, let value = xmlTextReaderConstValue(reader) { text += String(cString: value) }
+      if point != nil, let value = xmlTextReaderConstValue(reader) {
+        text.append(contentsOf: UnsafeBufferPointer(start: value, count: strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))))
+      }
       return nil
     default:
       return nil
     }
   }
 
-  private func start(_ name: String, _ reader: xmlTextReaderPtr) -> Item? {
-    text = ""
-    element = name
-    switch name {
-    case "trkseg": return .startTrackSegment
-    case "rte": return .startRoute
-    case "trkpt", "rtept", "wpt":
-      pointKind = name == "trkpt" ? .track : name == "rtept" ? .route : .waypoint
+  private func start(_ tag: Tag, _ reader: xmlTextReaderPtr) -> Item? {
+    text.removeAll(keepingCapacity: true)
+    switch tag {
+    case .trkseg: return .startTrackSegment
+    case .rte: return .startRoute
+    case .trkpt, .rtept, .wpt:
+      pointKind = tag == .trkpt ? .track : tag == .rtept ? .route : .waypoint
       if let lat = attribute("lat", reader).flatMap(Double.init), let lon = attribute("lon", reader).flatMap(Double.init),
         let coordinate = Coordinate(latitude: lat, longitude: lon)
       {
@@ -264,21 +292,20 @@ final class GPXPointStream {
     }
   }
 
-  private func end(_ name: String) -> Item? {
-    defer { text = "" }
+  private func end(_ tag: Tag) -> Item? {
+    defer { text.removeAll(keepingCapacity: true) }
     guard point != nil else { return nil }
-    let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    switch name {
-    case "ele": point?.elevation = Double(value)
-    case "time": point?.time = GPXTime.parse(value)
-    case "fix": point?.fixType = GPXFixType(rawValue: value)
-    case "sat": point?.satellites = Int(value)
-    case "geoidheight": point?.geoidHeight = Double(value)
-    case "hdop": point?.hdop = Double(value)
-    case "vdop": point?.vdop = Double(value)
-    case "speed": point?.speed = Double(value)
-    case "course": point?.course = Double(value)
-    case "trkpt", "rtept", "wpt":
+    switch tag {
+    case .ele: point?.elevation = number()
+    case .time: point?.time = GPXTime.parse(String(decoding: trimmedText(), as: UTF8.self))
+    case .fix: point?.fixType = GPXFixType(rawValue: String(decoding: trimmedText(), as: UTF8.self))
+    case .sat: point?.satellites = number().flatMap { $0 >= 0 && $0 < 1000 && $0 == $0.rounded() ? Int($0) : nil }
+    case .geoidheight: point?.geoidHeight = number()
+    case .hdop: point?.hdop = number()
+    case .vdop: point?.vdop = number()
+    case .speed: point?.speed = number()
+    case .course: point?.course = number()
+    case .trkpt, .rtept, .wpt:
       defer { point = nil }
       return .point(point!, pointKind)
     default: break
@@ -286,8 +313,30 @@ final class GPXPointStream {
     return nil
   }
 
-  private func localName(_ reader: xmlTextReaderPtr) -> String {
-    xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+  /// The element's text without surrounding XML white space.
+  private func trimmedText() -> ArraySlice<UInt8> {
+    var slice = text[...]
+    while let first = slice.first, StandardInput.isBlank(first) { slice = slice.dropFirst() }
+    while let last = slice.last, StandardInput.isBlank(last) { slice = slice.dropLast() }
+    return slice
+  }
+
+  /// The element's text as a finite decimal number; nil when it is anything else.
+  private func number() -> Double? {
+    var bytes = Array(trimmedText())
+    // xsd:decimal/double as GPX writes them: digits, sign, point, exponent (strtod alone would
+    // also take hexadecimal, "inf" and "nan").
+    guard !bytes.isEmpty, bytes.count < 64,
+      bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 })
+    else { return nil }
+    bytes.append(0)
+    return bytes.withUnsafeBufferPointer { buffer -> Double? in
+      let start = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+      var end: UnsafeMutablePointer<CChar>?
+      let value = strtod(start, &end)
+      guard let end, end == UnsafeMutablePointer(mutating: start) + (buffer.count - 1), value.isFinite else { return nil }
+      return value
+    }
   }
 
   private func attribute(_ name: String, _ reader: xmlTextReaderPtr) -> String? {

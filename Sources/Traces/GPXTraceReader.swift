@@ -42,7 +42,7 @@ public final class GPXTraceReader: TraceReader {
   private var held: (routes: [GPXPoint], waypoints: [GPXPoint]) = ([], [])
   private var fallback: [GPXPoint]?
   private var fallbackIndex = 0
-  private var lookahead: [GPXPoint] = []
+  private var lookahead: GPXPoint?
   private var pointsRead = 0
   private var untimedSkipped = 0
   private var timed: Bool?
@@ -73,7 +73,7 @@ public final class GPXTraceReader: TraceReader {
   public func close() {
     done = true
     timed = timed ?? true
-    lookahead.removeAll()
+    lookahead = nil
     fallback = []
   }
 
@@ -93,12 +93,15 @@ public final class GPXTraceReader: TraceReader {
 
   /// The path's next point without taking it.
   private func peek() throws -> GPXPoint? {
-    if lookahead.isEmpty, let point = try pull() { lookahead.append(point) }
-    return lookahead.first
+    if lookahead == nil { lookahead = try pull() }
+    return lookahead
   }
 
   private func take() throws -> GPXPoint? {
-    if !lookahead.isEmpty { return lookahead.removeFirst() }
+    if let point = lookahead {
+      lookahead = nil
+      return point
+    }
     return try pull()
   }
 

@@ -174,4 +174,24 @@ struct TraceFormatTests {
     let markup = writer.append(epochs[0].fix, receiver: epochs[0].receiver)
     #expect(markup.contains("<geoidheight>33.500</geoidheight>") && markup.contains("<fix>dgps</fix>") && markup.contains("<sat>11</sat>"))
   }
+
+  /// Values are read from the element's bytes: white space around them is XML's, anything that
+  /// is not a finite number is no value (not a crash, not a zero).
+  @Test func gpxValuesAreReadStrictly() throws {
+    let doc = try GPXDocument(
+      data: Data(
+        """
+        <gpx><wpt lat="52.1" lon="21.1"><ele>
+          12.5 </ele><hdop>nan</hdop><vdop>1e999</vdop><sat>7.5</sat><speed>3 m/s</speed><course>0x10</course>
+        <geoidheight><![CDATA[33.5]]></geoidheight><fix> dgps </fix><time> 2026-05-16T09:00:00Z </time></wpt></gpx>
+        """.utf8))
+    let point = try #require(doc.waypoints.first)
+    #expect(point.elevation == 12.5)
+    #expect(point.hdop == nil && point.vdop == nil && point.satellites == nil && point.speed == nil)
+    #expect(point.geoidHeight == 33.5)
+    #expect(point.fixType == .dgps)
+    #expect(point.time == Date(timeIntervalSince1970: 1_778_922_000))
+    // A GPX number is decimal: no hexadecimal (which strtod alone would read).
+    #expect(point.course == nil)
+  }
 }
