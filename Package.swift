@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
+    .library(name: "PhoneServer", targets: ["PhoneServer"]),
     .library(name: "LocationTestSupport", targets: ["LocationTestSupport"]),
     .library(name: "SampleTraces", targets: ["SampleTraces"]),
     .executable(name: "locemu", targets: ["locemu"]),
@@ -24,6 +25,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Deque and Heap: the emulator clock's queue of effects and its timers.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    // `locemu serve` ends its HTTP server with a graceful shutdown it triggers itself.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
@@ -50,6 +53,16 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
+    // `locemu serve`: emulated phones over HTTP (Hummingbird).
+    .target(
+      name: "PhoneServer",
+      dependencies: [
+        "Emulator", "PermissionHandling", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ]
+    ),
     .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
@@ -63,7 +76,7 @@ let package = Package(
     .executableTarget(
       name: "locemu",
       dependencies: [
-        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer",
+        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

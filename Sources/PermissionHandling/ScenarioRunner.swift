@@ -91,7 +91,10 @@ public final class ScenarioRunner: Sendable {
   public let reportFixes: Bool
   private let emit: @Sendable (TranscriptLine) -> Void
   private let app = Locked<(any ScenarioApp)?>(nil)
-  private let calls = Locked<[ClockTask<Void>]>([])
+  /// The app's calls, by number; finished ones are pruned as new ones come (a served phone
+  /// takes calls for as long as it lives).
+  private let calls = Locked<(next: UInt64, tasks: [UInt64: ClockTask<Void>])>((0, [:]))
+  private let observation = Locked<PhoneObservation?>(nil)
 
   /// - Parameters:
   ///   - source: where the phone's positions come from (started when the run starts).
@@ -126,19 +129,8 @@ public final class ScenarioRunner: Sendable {
   /// - Throws: ``EmulatorClockError`` when the virtual clock stalls (a task of the app awaited
   ///   something other than the phone).
   public func run(control: AsyncStream<ScenarioEvent>? = nil, app: (any ScenarioApp)? = nil) async throws(EmulatorClockError) {
-    self.app.withLock { $0 = app }
     let start = phone.startedAt
-    line("start", TranscriptLine.Member.state(phone.state))
-    let observation = phone.observe([.permission, .applied, .location]) { [weak self] event in self?.phoneEvent(event) }
-    await handler.startObservingLocationPermissionChanges { [weak self] change in
-      var members: [TranscriptLine.Member] = [
-        .string("status", change.status.rawValue), .bool("authorized", change.isAuthorized),
-        .bool("didBecomeAuthorized", change.didBecomeAuthorized),
-      ]
-      if let reason = change.reason { members.append(.string("reason", reason.rawValue)) }
-      self?.line("statusChange", members)
-    }
-    await app?.start(emit: { [weak self] event, members in self?.line(event, members) })
+    await begin(app: app, startSource: false)
     // The steps, then the end, then the source: at any instant, a step comes before the
     // source's fix, and the source stops at the end before a fix due then.
     for step in scenario.steps {
@@ -165,17 +157,54 @@ public final class ScenarioRunner: Sendable {
       try? await clock.sleep(until: end)
       if let controlTask { await controlTask.value }
     }
-    await app?.stop()
+    do {
+      try await finish()
+    } catch {
+      failure = failure ?? error
+    }
+    if let failure { throw failure }
+  }
+
+  /// Starts reporting without a timeline of its own: the `start` line, the phone's and the
+  /// handler's observers, the `app`, and (unless told not to) the source. Events then come
+  /// through ``apply(_:)`` — from an HTTP request, a control stream — until ``finish()``.
+  /// (``run(control:app:)`` is `begin`, the scenario's steps, and `finish` at its end.)
+  public func begin(app: (any ScenarioApp)? = nil, startSource: Bool = true) async {
+    self.app.withLock { $0 = app }
+    line("start", TranscriptLine.Member.state(phone.state))
+    let observation = phone.observe([.permission, .applied, .location]) { [weak self] event in self?.phoneEvent(event) }
+    self.observation.withLock { $0 = observation }
+    await handler.startObservingLocationPermissionChanges { [weak self] change in
+      var members: [TranscriptLine.Member] = [
+        .string("status", change.status.rawValue), .bool("authorized", change.isAuthorized),
+        .bool("didBecomeAuthorized", change.didBecomeAuthorized),
+      ]
+      if let reason = change.reason { members.append(.string("reason", reason.rawValue)) }
+      self?.line("statusChange", members)
+    }
+    await app?.start(emit: { [weak self] event, members in self?.line(event, members) })
+    if startSource { phone.startSource() }
+  }
+
+  /// Ends what ``begin(app:startSource:)`` started: the app stops, observers go, calls still
+  /// waiting (a prompt never answered, a request for a fix) are cancelled and report, then
+  /// the `end` line.
+  /// - Throws: ``EmulatorClockError`` when the virtual clock stalls while they finish.
+  public func finish() async throws(EmulatorClockError) {
+    await app.withLock { $0 }?.stop()
     handler.stopObservingLocationPermissionChanges()
-    observation.cancel()
-    // Calls still waiting (a prompt never answered, a request for a fix) end now, before the end line.
-    let pending = calls.withLock { $0 }
+    observation.withLock { observation in
+      observation?.cancel()
+      observation = nil
+    }
+    let pending = calls.withLock { Array($0.tasks.values) }
     for task in pending { task.cancel() }
+    var failure: EmulatorClockError?
     if clock.isVirtual {
       do {
         try await clock.runUntilIdle()
       } catch {
-        failure = failure ?? error
+        failure = error
       }
     } else {
       for task in pending { _ = try? await task.value }
@@ -215,7 +244,14 @@ public final class ScenarioRunner: Sendable {
 
   private func call(_ name: String, _ body: @escaping @Sendable () async -> Void) {
     let task = phone.start(name, body)
-    calls.withLock { $0.append(task) }
+    let snapshot = calls.withLock { calls in
+      calls.tasks[calls.next] = task
+      calls.next += 1
+      return calls.tasks.count > 32 ? calls.tasks : [:]
+    }
+    // Outside the lock: a task's state is the clock's.
+    let finished = snapshot.filter { $0.value.isFinished }.map(\.key)
+    if !finished.isEmpty { calls.withLock { calls in for key in finished { calls.tasks[key] = nil } } }
   }
 
   private func phoneEvent(_ event: PhoneEvent) {

@@ -1,0 +1,212 @@
+public import Emulator
+import Foundation
+import Geo
+public import PermissionHandling
+
+/// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
+/// ``EmulatedPhone`` with no timeline of its own, driven by requests, and its transcript fanned
+/// out to event-stream clients.
+///
+/// On a virtual clock nothing happens until the clock is advanced (``advance(by:)``), so a
+/// remote test is as deterministic as one in process; on the real clock each phone's timers
+/// fire by themselves.
+public final class PhoneHub: Sendable {
+  public let clock: EmulatorClock
+  private let state = Locked<(next: Int, phones: [String: ServedPhone])>((1, [:]))
+
+  /// - Parameter virtualTime: a virtual clock that moves only when told; else the real one.
+  public init(virtualTime: Bool) {
+    clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
+  }
+
+  /// The phones, by id in creation order.
+  public var phones: [ServedPhone] {
+    state.withLock { Array($0.phones.values) }.sorted { $0.number < $1.number }
+  }
+
+  public func phone(_ id: String) -> ServedPhone? { state.withLock { $0.phones[id] } }
+
+  /// Makes a phone with `settings` and starts it; its id is the next number ("1", "2", …).
+  public func create(_ settings: PhoneSettings, source: PhoneSource = .none) async -> ServedPhone {
+    let number = state.withLock { s -> Int in
+      defer { s.next += 1 }
+      return s.next
+    }
+    let phone = ServedPhone(number: number, settings: settings, source: source, clock: clock)
+    state.withLock { $0.phones[phone.id] = phone }
+    await phone.start()
+    return phone
+  }
+
+  /// Stops the phone and forgets it; false when there is none with that id.
+  public func delete(_ id: String) async -> Bool {
+    guard let phone = state.withLock({ $0.phones.removeValue(forKey: id) }) else { return false }
+    await phone.stop()
+    return true
+  }
+
+  /// Moves a virtual clock on, returning when everything due has happened.
+  public func advance(by duration: Duration) async throws(EmulatorClockError) {
+    try await clock.advance(by: duration)
+  }
+
+  /// Time on the hub's clock since it was made.
+  public var elapsed: Duration { clock.now.offset }
+
+  /// Stops every phone: no task, timer or subscriber left.
+  public func shutdown() async {
+    let all = state.withLock { s -> [ServedPhone] in
+      defer { s.phones.removeAll() }
+      return Array(s.phones.values)
+    }
+    for phone in all { await phone.stop() }
+  }
+}
+
+/// What a phone starts with (every member optional in a request: the defaults are a new
+/// iPhone's).
+public struct PhoneSettings: Sendable, Hashable, Codable {
+  public var permission: LocationPermissionStatus?
+  public var services: Bool?
+  public var accuracy: LocationAccuracyAuthorization?
+  public var app: AppState?
+  public var backgroundLocationUpdates: Bool?
+  public var promptAnswer: PromptAnswer?
+  /// Seconds.
+  public var promptDelay: Double?
+
+  public init(
+    permission: LocationPermissionStatus? = nil, services: Bool? = nil, accuracy: LocationAccuracyAuthorization? = nil,
+    app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil
+  ) {
+    self.permission = permission
+    self.services = services
+    self.accuracy = accuracy
+    self.app = app
+    self.backgroundLocationUpdates = backgroundLocationUpdates
+    self.promptAnswer = promptAnswer
+    self.promptDelay = promptDelay
+  }
+
+  /// The scenario these settings start: no steps, no end of its own.
+  var scenario: Scenario {
+    var s = Scenario()
+    if let permission { s.initial.appStatus = permission }
+    if let services { s.initial.servicesEnabled = services }
+    if let accuracy { s.initial.accuracy = accuracy }
+    if let app { s.initial.app = app }
+    if let backgroundLocationUpdates { s.initial.backgroundLocationUpdates = backgroundLocationUpdates }
+    if let promptAnswer { s.promptAnswer = promptAnswer }
+    if let promptDelay { s.promptDelay = promptDelay }
+    return s
+  }
+}
+
+/// One served phone: the runner that reports its transcript, the task that runs it, and the
+/// clients of its event stream.
+public final class ServedPhone: Sendable {
+  public let id: String
+  let number: Int
+  public let runner: ScenarioRunner
+  public var phone: EmulatedPhone { runner.phone }
+  /// The transcript so far, the newest ``historyLimit`` lines (a new client gets them first).
+  private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
+    ([], [:], 0))
+  private let runTask = Locked<Task<Void, Never>?>(nil)
+  /// Lines kept for a client that connects later.
+  public static let historyLimit = 1000
+  /// Lines a client may fall behind before it is dropped (a client that stops reading must
+  /// not slow the phone or the other clients).
+  public static let clientBacklog = 4096
+
+  init(number: Int, settings: PhoneSettings, source: PhoneSource, clock: EmulatorClock) {
+    self.number = number
+    id = String(number)
+    let lines = Locked<[String]>([])
+    // The runner reports through `emit`; until `self` exists, lines wait in `lines`.
+    let sink = Locked<(@Sendable (String) -> Void)?>(nil)
+    runner = ScenarioRunner(scenario: settings.scenario, source: source, clock: clock) { line in
+      let json = line.json
+      if let deliver = sink.withLock({ $0 }) { deliver(json) } else { lines.withLock { $0.append(json) } }
+    }
+    sink.withLock { $0 = { [weak self] json in self?.publish(json) } }
+    for json in lines.withLock({ $0 }) { publish(json) }
+  }
+
+  func start() async {
+    let phone = self.phone
+    runTask.withLock { $0 = Task { await phone.run() } }
+    await runner.begin()
+  }
+
+  func stop() async {
+    try? await runner.finish()
+    phone.shutdown()
+    let task = runTask.withLock { task -> Task<Void, Never>? in
+      defer { task = nil }
+      return task
+    }
+    // run() ends when its task is cancelled (it drives the shared clock until then).
+    task?.cancel()
+    await task?.value
+    let subscribers = transcript.withLock { t -> [AsyncStream<String>.Continuation] in
+      defer { t.subscribers.removeAll() }
+      return Array(t.subscribers.values)
+    }
+    for subscriber in subscribers { subscriber.finish() }
+  }
+
+  private func publish(_ json: String) {
+    let dropped = transcript.withLock { t -> [UInt64] in
+      t.history.append(json)
+      if t.history.count > Self.historyLimit { t.history.removeFirst(t.history.count - Self.historyLimit) }
+      var dropped: [UInt64] = []
+      for (key, subscriber) in t.subscribers {
+        if case .dropped = subscriber.yield(json) { dropped.append(key) }
+      }
+      for key in dropped { t.subscribers[key] = nil }
+      return dropped
+    }
+    _ = dropped
+  }
+
+  /// The transcript from now on (after the last `history` lines, when asked for), as JSON
+  /// objects, one per element; finishes when the phone is deleted, or when the client falls
+  /// more than ``clientBacklog`` lines behind.
+  public func events(history: Int = 0) -> AsyncStream<String> {
+    let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
+    let key = transcript.withLock { t -> UInt64 in
+      for line in t.history.suffix(max(0, history)) { continuation.yield(line) }
+      t.next += 1
+      t.subscribers[t.next] = continuation
+      return t.next
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.transcript.withLock { $0.subscribers[key] = nil }
+    }
+    return stream
+  }
+
+  /// Clients of the event stream right now.
+  public var eventClientCount: Int { transcript.withLock { $0.subscribers.count } }
+
+  /// The whole state as one JSON object: permission, prompt, last fix, time.
+  public var stateJSON: String {
+    let s = phone.state
+    let script = phone.promptScript
+    var out = "{\"id\":\(JSONText.quoted(id))"
+    out += ",\"status\":\(JSONText.quoted(s.status.rawValue))"
+    out += ",\"services\":\(JSONText.quoted(s.servicesEnabled ? "on" : "off"))"
+    out += ",\"accuracy\":\(JSONText.quoted(s.accuracy.rawValue))"
+    out += ",\"app\":\(JSONText.quoted(s.app.rawValue))"
+    out += ",\"backgroundLocationUpdates\":\(s.backgroundLocationUpdates)"
+    out += ",\"promptOnScreen\":\(s.promptShown)"
+    out += ",\"promptAnswer\":\(JSONText.quoted(script.answer.rawValue))"
+    out += ",\"promptDelay\":\(FixRecord.fixed(script.delay.seconds, 3))"
+    out += ",\"fixLost\":\(phone.isFixLost)"
+    out += ",\"lastFix\":\(phone.latestFix.map { FixRecord.json($0) } ?? "null")"
+    out += ",\"elapsed\":\(FixRecord.fixed(phone.elapsed.seconds, 3))"
+    out += ",\"eventClients\":\(eventClientCount)}"
+    return out
+  }
+}

@@ -1,0 +1,400 @@
+import Emulator
+import Foundation
+import Geo
+public import Hummingbird
+import Logging
+import NIOCore
+import PermissionHandling
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The HTTP JSON API of `locemu serve` over a ``PhoneHub`` (routes in the README and in
+/// `openapi.yaml`): phones listed, made, read and deleted; location, permission, services,
+/// accuracy, app state and the prompt's script set; the app's own calls made; the transcript
+/// streamed as server-sent events; a virtual clock advanced.
+///
+/// Bad input is a 4xx with `{"error": "…"}` and changes nothing: an unknown phone 404, a body
+/// that is not the JSON asked for or a value out of range 400, a body over 1 MB 413.
+public struct PhoneServer: Sendable {
+  public let hub: PhoneHub
+  public var host: String
+  public var port: Int
+
+  /// Request bodies larger than this are refused (413).
+  public static let maxBody = 1 << 20
+
+  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0) {
+    self.hub = hub
+    self.host = host
+    self.port = port
+  }
+
+  /// Ends a running server with a graceful shutdown: it stops accepting, lets the responses
+  /// in flight finish (end the event streams first, with ``PhoneHub/shutdown()``), and
+  /// ``PhoneServer/run(handlesSignals:stop:onListening:)`` returns.
+  public final class StopHandle: Sendable {
+    private let state = Locked<(group: ServiceGroup?, requested: Bool)>((nil, false))
+
+    public init() {}
+
+    public func stop() async {
+      let group = state.withLock { s -> ServiceGroup? in
+        s.requested = true
+        return s.group
+      }
+      await group?.triggerGracefulShutdown()
+    }
+
+    func attach(_ group: ServiceGroup) async {
+      let requested = state.withLock { s -> Bool in
+        s.group = group
+        return s.requested
+      }
+      if requested { await group.triggerGracefulShutdown() }
+    }
+  }
+
+  /// Serves until SIGINT/SIGTERM (with `handlesSignals`), `stop`, or the task's cancellation.
+  /// - Parameter onListening: called once with the port the server listens on.
+  /// - Throws: ``PhoneServerError`` when the address cannot be bound.
+  public func run(
+    handlesSignals: Bool = true, stop: StopHandle? = nil, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+  ) async throws {
+    var logger = Logger(label: "locemu.serve")
+    logger.logLevel = .critical
+    let app = Application(
+      router: makeRouter(), configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
+      onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)
+    let group = ServiceGroup(
+      configuration: .init(
+        services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
+    await stop?.attach(group)
+    do {
+      try await group.run()
+    } catch let error as IOError {
+      throw PhoneServerError(description: String(cString: strerror(error.errnoCode)))
+    }
+  }
+
+  /// The routes, for a server or a test.
+  public func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router()
+    let hub = self.hub
+    router.get("phones") { _, _ in
+      Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
+    }
+    router.post("phones") { request, _ in
+      try await Self.handle(request) { body in
+        let settings = try Self.settings(body)
+        let phone = await hub.create(settings)
+        if let location = body["location"] {
+          guard let object = location as? [String: Any] else { throw APIError.bad("location must be an object") }
+          await phone.phone.send(try Self.fix(object))
+        }
+        return Self.json(phone.stateJSON, status: .created)
+      }
+    }
+    router.get("phones/:id") { _, context in
+      try await Self.guarded { Self.json(try Self.phone(hub, context).stateJSON) }
+    }
+    router.delete("phones/:id") { _, context in
+      try await Self.guarded {
+        let id = try context.parameters.require("id")
+        guard await hub.delete(id) else { throw APIError.notFound("no phone \(id)") }
+        return Response(status: .noContent)
+      }
+    }
+    router.post("phones/:id/location") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        let fix = try Self.fix(body)
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        await phone.phone.send(fix)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.delete("phones/:id/location") { _, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        phone.phone.stopSource()
+        await phone.phone.setFixAvailable(false)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/privacy") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        let action = try Self.string(body, "action", of: ["grant", "revoke", "reset", "restrict"])
+        let always = try Self.bool(body, "always") ?? false
+        let status: LocationPermissionStatus =
+          switch action {
+          case "grant": always ? .authorizedAlways : .authorizedWhenInUse
+          case "revoke": .denied
+          case "reset": .notDetermined
+          default: .restricted
+          }
+        return try await Self.apply(.permission(status), to: phone)
+      }
+    }
+    router.post("phones/:id/services") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        guard let enabled = try Self.bool(body, "enabled") else { throw APIError.bad("give \"enabled\": true or false") }
+        return try await Self.apply(.services(enabled), to: phone)
+      }
+    }
+    router.post("phones/:id/accuracy") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        let accuracy = try Self.string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue))
+        return try await Self.apply(.accuracy(LocationAccuracyAuthorization(rawValue: accuracy)!), to: phone)
+      }
+    }
+    router.post("phones/:id/app") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        let state = try Self.string(body, "state", of: ["foreground", "background"])
+        return try await Self.apply(state == "background" ? .background : .foreground, to: phone)
+      }
+    }
+    router.post("phones/:id/prompt") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        let answer = PromptAnswer(rawValue: try Self.string(body, "answer", of: PromptAnswer.allCases.map(\.rawValue)))!
+        var delay: Duration?
+        if let seconds = try Self.number(body, "delay") {
+          guard seconds >= 0, seconds <= 86_400 else { throw APIError.bad("delay must be 0 to 86400 seconds") }
+          delay = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        phone.phone.setPromptAnswer(answer, delay: delay)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/calls/:call") { _, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let call = try context.parameters.require("call")
+        let event: ScenarioEvent
+        switch call {
+        case "authorize": event = .authorize
+        case "request": event = .request
+        case "locate": event = .locate
+        default: throw APIError.notFound("no call \(call): authorize, request or locate")
+        }
+        phone.runner.apply(event)
+        try await Self.settle(hub.clock)
+        return Self.json(phone.stateJSON, status: .accepted)
+      }
+    }
+    router.post("phones/:id/events") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        guard let text = body["event"] as? String else { throw APIError.bad("give \"event\", e.g. \"permission=denied\"") }
+        let event: ScenarioEvent
+        do {
+          event = try ScenarioEvent(parsing: text)
+        } catch {
+          throw APIError.bad("\(error)")
+        }
+        guard !event.isMapEvent else { throw APIError.bad("'\(text)' is a map event: a served phone has no map") }
+        return try await Self.apply(event, to: phone)
+      }
+    }
+    router.get("phones/:id/events") { request, context in
+      try await Self.guarded {
+      let phone = try Self.phone(hub, context)
+      let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
+      let lines = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
+      return Response(
+        status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+        body: ResponseBody(asyncSequence: lines.map { ByteBuffer(string: "data: \($0)\n\n") }))
+      }
+    }
+    router.get("clock") { _, _ in
+      Self.json("{\"virtual\":\(hub.clock.isVirtual),\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+    }
+    router.post("clock/advance") { request, _ in
+      try await Self.handle(request) { body in
+        guard hub.clock.isVirtual else { throw APIError.conflict("the clock is real time: start the server with --virtual-time") }
+        guard let seconds = try Self.number(body, "seconds"), seconds >= 0, seconds <= 864_000 else {
+          throw APIError.bad("give \"seconds\": 0 to 864000")
+        }
+        do {
+          try await hub.advance(by: .milliseconds(Int64((seconds * 1000).rounded())))
+        } catch {
+          throw APIError.conflict("\(error)")
+        }
+        return Self.json("{\"virtual\":true,\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+      }
+    }
+    return router
+  }
+
+  // MARK: Helpers
+
+  enum APIError: Error {
+    case bad(String), notFound(String), conflict(String), tooLarge
+
+    var status: HTTPResponse.Status {
+      switch self {
+      case .bad: .badRequest
+      case .notFound: .notFound
+      case .conflict: .conflict
+      case .tooLarge: .contentTooLarge
+      }
+    }
+
+    var message: String {
+      switch self {
+      case .bad(let m), .notFound(let m), .conflict(let m): m
+      case .tooLarge: "the body is over \(PhoneServer.maxBody) bytes"
+      }
+    }
+  }
+
+  /// Runs `body`; API errors become their status with `{"error": …}`.
+  static func guarded(_ body: () async throws -> Response) async throws -> Response {
+    do {
+      return try await body()
+    } catch let error as APIError {
+      return errorResponse(error)
+    }
+  }
+
+  /// Reads the body as a JSON object (an empty body is `{}`) and runs `body`; API errors
+  /// become their status with `{"error": …}`.
+  static func handle(_ request: Request, _ body: ([String: Any]) async throws -> Response) async throws -> Response {
+    do {
+      let buffer: ByteBuffer
+      do {
+        buffer = try await request.body.collect(upTo: maxBody)
+      } catch {
+        throw APIError.tooLarge
+      }
+      var object: [String: Any] = [:]
+      if buffer.readableBytes > 0 {
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else {
+          throw APIError.bad("the body must be a JSON object")
+        }
+        object = parsed
+      }
+      return try await body(object)
+    } catch let error as APIError {
+      return errorResponse(error)
+    }
+  }
+
+  static func errorResponse(_ error: APIError) -> Response {
+    json("{\"error\":\(JSONText.quoted(error.message))}", status: error.status)
+  }
+
+  static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+  }
+
+  static func phone(_ hub: PhoneHub, _ context: BasicRequestContext) throws -> ServedPhone {
+    let id = try context.parameters.require("id")
+    guard let phone = hub.phone(id) else { throw APIError.notFound("no phone \(id)") }
+    return phone
+  }
+
+  /// Applies a setting through the phone's runner (so it is on the transcript) and lets the
+  /// phone settle; answers the state it produced.
+  static func apply(_ event: ScenarioEvent, to phone: ServedPhone) async throws -> Response {
+    phone.runner.apply(event)
+    try await settle(phone.phone.clock)
+    return json(phone.stateJSON)
+  }
+
+  /// On a virtual clock, everything due now happens before the answer (so a client reads
+  /// back what it set); on the real clock the phone's own loop runs it.
+  static func settle(_ clock: EmulatorClock) async throws {
+    guard clock.isVirtual else { return }
+    do {
+      try await clock.advance(by: .zero)
+    } catch {
+      throw APIError.conflict("\(error)")
+    }
+  }
+
+  static func string(_ body: [String: Any], _ name: String, of allowed: [String]) throws -> String {
+    guard let value = body[name] as? String, allowed.contains(value) else {
+      throw APIError.bad("give \"\(name)\": one of \(allowed.joined(separator: ", "))")
+    }
+    return value
+  }
+
+  static func number(_ body: [String: Any], _ name: String) throws -> Double? {
+    guard let value = body[name], !(value is NSNull) else { return nil }
+    // JSONSerialization gives NSNumber for true/false too (objCType "c"): not a number here.
+    guard let n = value as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
+      throw APIError.bad("\(name) must be a number")
+    }
+    return n.doubleValue
+  }
+
+  static func bool(_ body: [String: Any], _ name: String) throws -> Bool? {
+    guard let value = body[name], !(value is NSNull) else { return nil }
+    guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw APIError.bad("\(name) must be true or false") }
+    return n.boolValue
+  }
+
+  static func settings(_ body: [String: Any]) throws -> PhoneSettings {
+    var settings = PhoneSettings()
+    if let text = body["permission"] {
+      guard let s = (text as? String).flatMap(LocationPermissionStatus.init(rawValue:)) else {
+        throw APIError.bad("permission must be one of \(LocationPermissionStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      settings.permission = s
+    }
+    if let services = body["services"] {
+      guard let s = services as? String, s == "on" || s == "off" else { throw APIError.bad("services must be on or off") }
+      settings.services = s == "on"
+    }
+    if body["accuracy"] != nil {
+      settings.accuracy = LocationAccuracyAuthorization(
+        rawValue: try string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue)))
+    }
+    if body["app"] != nil { settings.app = AppState(rawValue: try string(body, "app", of: AppState.allCases.map(\.rawValue))) }
+    settings.backgroundLocationUpdates = try bool(body, "backgroundLocationUpdates")
+    if body["promptAnswer"] != nil {
+      settings.promptAnswer = PromptAnswer(rawValue: try string(body, "promptAnswer", of: PromptAnswer.allCases.map(\.rawValue)))
+    }
+    if let delay = try number(body, "promptDelay") {
+      guard delay >= 0, delay <= 86_400 else { throw APIError.bad("promptDelay must be 0 to 86400 seconds") }
+      settings.promptDelay = delay
+    }
+    return settings
+  }
+
+  /// A fix from `{"lat", "lon", "altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course"}`.
+  static func fix(_ body: [String: Any]) throws -> LocationFix {
+    guard let lat = try number(body, "lat"), let lon = try number(body, "lon") else { throw APIError.bad("give \"lat\" and \"lon\"") }
+    guard let coordinate = Coordinate(latitude: lat, longitude: lon) else {
+      throw APIError.bad("lat must be within -90…90 and lon within -180…180")
+    }
+    let altitude = try number(body, "altitude")
+    if let altitude, abs(altitude) > 100_000 { throw APIError.bad("altitude must be within ±100000 m") }
+    func positive(_ name: String, max: Double) throws -> Double? {
+      guard let v = try number(body, name) else { return nil }
+      guard v >= 0, v <= max else { throw APIError.bad("\(name) must be 0 to \(Int(max))") }
+      return v
+    }
+    let course = try number(body, "course")
+    if let course, !(course >= 0 && course < 360) { throw APIError.bad("course must be 0 to 360 degrees") }
+    return LocationFix(
+      mode: altitude == nil ? .twoD : .threeD, coordinate: coordinate, altitudeMSL: altitude,
+      speed: try positive("speed", max: 1000), course: course,
+      horizontalAccuracy: try positive("horizontalAccuracy", max: 100_000) ?? 5,
+      verticalAccuracy: try positive("verticalAccuracy", max: 100_000))
+  }
+}
+
+/// Why the server could not run, in the operating system's words.
+public struct PhoneServerError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+}

@@ -1,0 +1,256 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension LocEmu {
+  struct Ctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Drive a phone of 'locemu serve' from a shell, as 'xcrun simctl location/privacy' drive a simulator.",
+      discussion: """
+        Verbs:
+          status                                  the phone's state, one JSON object
+          location set LAT,LON [--altitude M] [--accuracy M] [--speed MPS] [--course DEG]
+          location clear                          no more fixes (the receiver lost the sky)
+          privacy grant [--always] | revoke | reset | restrict
+          services on|off
+          accuracy full|reduced
+          app background|foreground
+          prompt ANSWER [--delay S]               how the user will answer the next prompt
+          call authorize|request|locate           the app's own calls (results on 'events')
+          event EVENT                             any scenario event, e.g. fix=lost
+          events [--count N] [--history N]        the transcript, JSON lines, as it happens
+          phones | phones create | phones delete ID
+          clock | clock advance S                 (advance: a --virtual-time server only)
+
+        The server is --server or $LOCEMU_SERVER (default http://127.0.0.1:8947); the phone \
+        is --phone (default 1).
+
+        Example: locemu ctl privacy revoke && locemu ctl status
+
+        Exit status: 0 done; 1 the server refused (its one-line message on standard error); \
+        2 the server could not be reached; 64 bad usage.
+        """
+    )
+
+    @Option(help: ArgumentHelp("The server (default: $LOCEMU_SERVER, else http://127.0.0.1:8947).", valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("The phone.", valueName: "ID"))
+    var phone: String = "1"
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The verb and its arguments.", valueName: "VERB"))
+    var words: [String] = []
+
+    var baseURL: String {
+      (server ?? ProcessInfo.processInfo.environment["LOCEMU_SERVER"] ?? "http://127.0.0.1:8947")
+        .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    }
+
+    func run() throws {
+      guard let base = URL(string: baseURL), base.host != nil else { usage("--server: '\(baseURL)' is not a URL") }
+      let p = "phones/\(phone)"
+      var words = self.words
+      let verb = words.isEmpty ? "" : words.removeFirst()
+      switch (verb, words.first) {
+      case ("status", nil): request("GET", p)
+      case ("location", "set"):
+        let flags = Flags(Array(words.dropFirst()), numbers: ["--altitude", "--accuracy", "--speed", "--course"])
+        guard let point = flags.positional.first, flags.positional.count == 1 else { usage("location set LAT,LON [options]") }
+        let parts = point.split(separator: ",").map { Double($0) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location set: LAT,LON, e.g. 52.2297,21.0122") }
+        var body: [String: Any] = ["lat": lat, "lon": lon]
+        for (flag, key) in [("--altitude", "altitude"), ("--accuracy", "horizontalAccuracy"), ("--speed", "speed"), ("--course", "course")] {
+          if let v = flags.numbers[flag] { body[key] = v }
+        }
+        flags.noneLeft()
+        request("POST", "\(p)/location", body)
+      case ("location", "clear") where words.count == 1: request("DELETE", "\(p)/location")
+      case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
+        let always = words.dropFirst().contains("--always")
+        guard words.count == 1 || (action == "grant" && words.count == 2 && always) else { usage("privacy grant [--always] | revoke | reset | restrict") }
+        request("POST", "\(p)/privacy", ["action": action, "always": always])
+      case ("services", let v?) where ["on", "off"].contains(v) && words.count == 1: request("POST", "\(p)/services", ["enabled": v == "on"])
+      case ("accuracy", let v?) where ["full", "reduced"].contains(v) && words.count == 1: request("POST", "\(p)/accuracy", ["accuracy": v])
+      case ("app", let v?) where ["background", "foreground"].contains(v) && words.count == 1: request("POST", "\(p)/app", ["state": v])
+      case ("prompt", let answer?):
+        let flags = Flags(Array(words.dropFirst()), numbers: ["--delay"])
+        flags.noneLeft()
+        var body: [String: Any] = ["answer": answer]
+        if let delay = flags.numbers["--delay"] { body["delay"] = delay }
+        request("POST", "\(p)/prompt", body)
+      case ("call", let call?) where ["authorize", "request", "locate"].contains(call) && words.count == 1:
+        request("POST", "\(p)/calls/\(call)")
+      case ("event", let event?) where words.count == 1: request("POST", "\(p)/events", ["event": event])
+      case ("events", _):
+        let flags = Flags(words, numbers: ["--count", "--history"])
+        flags.noneLeft()
+        let count = flags.numbers["--count"].map { Int($0) }
+        if let count, count < 1 { usage("--count must be at least 1") }
+        stream("\(p)/events?history=\(Int(flags.numbers["--history"] ?? 0))", count: count)
+      case ("phones", nil): request("GET", "phones")
+      case ("phones", "create") where words.count == 1: request("POST", "phones", [:])
+      case ("phones", "delete") where words.count == 2: request("DELETE", "phones/\(words[1])")
+      case ("clock", nil): request("GET", "clock")
+      case ("clock", "advance") where words.count == 2:
+        guard let seconds = Double(words[1]), seconds >= 0 else { usage("clock advance SECONDS") }
+        request("POST", "clock/advance", ["seconds": seconds])
+      default:
+        usage(verb.isEmpty ? "give a verb (locemu ctl --help lists them)" : "unknown or incomplete verb: \(self.words.joined(separator: " "))")
+      }
+    }
+
+    /// `--name VALUE` numbers and positional words.
+    struct Flags {
+      var numbers: [String: Double] = [:]
+      var positional: [String] = []
+      var unknown: [String] = []
+
+      init(_ words: [String], numbers names: Set<String>) {
+        var i = 0
+        while i < words.count {
+          let w = words[i]
+          if names.contains(w) {
+            guard i + 1 < words.count, let v = Double(words[i + 1]), v.isFinite else { usage("\(w) needs a number") }
+            numbers[w] = v
+            i += 2
+          } else if w.hasPrefix("--") {
+            unknown.append(w)
+            i += 1
+          } else {
+            positional.append(w)
+            i += 1
+          }
+        }
+      }
+
+      func noneLeft() {
+        if let w = unknown.first { usage("unknown option \(w)") }
+      }
+    }
+
+    /// One request; prints the answer's body on standard output, or its error on standard error.
+    func request(_ method: String, _ path: String, _ body: [String: Any]? = nil) -> Never {
+      var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
+      request.httpMethod = method
+      request.timeoutInterval = 30
+      if let body {
+        request.httpBody = try? JSONSerialization.data(withJSONObject: body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      }
+      let done = DispatchSemaphore(value: 0)
+      let result = ResultBox()
+      URLSession.shared.dataTask(with: request) { data, response, error in
+        result.set(data, response as? HTTPURLResponse, error)
+        done.signal()
+      }.resume()
+      done.wait()
+      let (data, response, error) = result.get()
+      guard let response else {
+        printError("locemu ctl: cannot reach \(baseURL): \((error as NSError?)?.localizedDescription ?? "no answer")")
+        Glibc.exit(2)
+      }
+      let text = String(decoding: data ?? Data(), as: UTF8.self)
+      if (200..<300).contains(response.statusCode) {
+        if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
+        Glibc.exit(0)
+      }
+      let message =
+        (try? JSONSerialization.jsonObject(with: data ?? Data()) as? [String: Any])?["error"] as? String
+        ?? "HTTP \(response.statusCode)"
+      printError("locemu ctl: \(message)")
+      Glibc.exit(1)
+    }
+
+    /// The phone's event stream: each event's JSON on a line, until `count` or the stream ends.
+    func stream(_ path: String, count: Int?) -> Never {
+      let reader = EventStreamReader(count: count)
+      let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
+      var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
+      request.timeoutInterval = 86_400
+      session.dataTask(with: request).resume()
+      reader.done.wait()
+      session.invalidateAndCancel()
+      Glibc.exit(reader.status)
+    }
+  }
+}
+
+/// Bad usage: one line and exit 64.
+private func usage(_ message: String) -> Never {
+  printError("locemu ctl: \(message)")
+  Glibc.exit(64)
+}
+
+private final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
+  func set(_ data: Data?, _ response: HTTPURLResponse?, _ error: (any Error)?) { lock.withLock { value = (data, response, error) } }
+  func get() -> (Data?, HTTPURLResponse?, (any Error)?) { lock.withLock { value } }
+}
+
+/// Reads server-sent events as they arrive and prints each `data:` line.
+private final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  let done = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var buffer = Data()
+  private var printed = 0
+  private var finished = false
+  private let count: Int?
+  private(set) var status: Int32 = 0
+
+  init(count: Int?) { self.count = count }
+
+  private func finish(_ status: Int32) {
+    guard !finished else { return }
+    finished = true
+    self.status = status
+    done.signal()
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+      lock.withLock {
+        printError("locemu ctl: HTTP \(http.statusCode) (no such phone?)")
+        finish(1)
+      }
+      completionHandler(.cancel)
+      return
+    }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    lock.withLock {
+      guard !finished else { return }
+      buffer.append(data)
+      while let end = buffer.firstRange(of: Data("\n".utf8)) {
+        let line = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+        buffer.removeSubrange(buffer.startIndex..<end.upperBound)
+        guard line.hasPrefix("data: ") else { continue }
+        FileHandle.standardOutput.write(Data((String(line.dropFirst(6)) + "\n").utf8))
+        printed += 1
+        if let count, printed >= count {
+          finish(0)
+          return
+        }
+      }
+    }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    lock.withLock {
+      if let error, !finished {
+        printError("locemu ctl: cannot reach the server: \((error as NSError).localizedDescription)")
+        finish(2)
+      }
+      finish(0)
+    }
+  }
+}
