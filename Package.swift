@@ -85,6 +85,12 @@ let package = Package(
     .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
     .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
     .testTarget(
+      name: "PhoneServerTests",
+      dependencies: [
+        "PhoneServer", "Emulator", "PermissionHandling", .product(name: "Hummingbird", package: "hummingbird"),
+      ]
+    ),
+    .testTarget(
       name: "NMEATests",
       dependencies: ["NMEA", "Geo", "Traces", "LocationTestSupport"],
       resources: [.copy("Fixtures")]

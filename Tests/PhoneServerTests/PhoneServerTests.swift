@@ -1,0 +1,70 @@
+import Emulator
+import Foundation
+import Hummingbird
+import PermissionHandling
+import PhoneServer
+import Testing
+
+@Suite("PhoneServer: routes, hub")
+struct PhoneServerTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// `METHOD /path/{param}` for every operation in openapi.yaml (our own file: paths at two
+  /// spaces under `paths:`, operations at four).
+  static func documentedRoutes() throws -> Set<String> {
+    let text = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+    var routes = Set<String>()
+    var inPaths = false
+    var path: String?
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line == "paths:" { inPaths = true; continue }
+      if inPaths, !line.hasPrefix(" "), !line.isEmpty { break }
+      guard inPaths else { continue }
+      if line.hasPrefix("  /"), line.hasSuffix(":") {
+        path = String(line.dropFirst(2).dropLast())
+      } else if let path, let method = ["get", "post", "put", "patch", "delete"].first(where: { line.hasPrefix("    \($0):") }) {
+        routes.insert("\(method.uppercased()) \(path)")
+      }
+    }
+    return routes
+  }
+
+  /// The server's routes and the OpenAPI file agree, both ways.
+  @Test func theRoutesAreTheOpenAPIFilesAndNoOthers() throws {
+    let router = PhoneServer(hub: PhoneHub(virtualTime: true)).makeRouter()
+    let served = Set(
+      router.routes.map { route -> String in
+        let path = "\(route.path)".split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+        return "\(route.method) /" + path.joined(separator: "/")
+      })
+    let documented = try Self.documentedRoutes()
+    #expect(documented.count >= 15)
+    #expect(served.subtracting(documented).isEmpty, "served, not documented: \(served.subtracting(documented).sorted())")
+    #expect(documented.subtracting(served).isEmpty, "documented, not served: \(documented.subtracting(served).sorted())")
+  }
+
+  /// Phones on a virtual hub: the app's authorize waits for the clock, and stopping the hub
+  /// leaves no task, subscriber or event client behind.
+  @Test func aHubOnVirtualTimeIsExactAndStopsClean() async throws {
+    let hub = PhoneHub(virtualTime: true)
+    let phone = await hub.create(PhoneSettings(promptAnswer: .allowWhileUsing, promptDelay: 2))
+    let events = phone.events(history: 10)
+    phone.runner.apply(.authorize)
+    try await hub.advance(by: .zero)
+    #expect(phone.phone.state.promptShown)
+    try await hub.advance(by: .seconds(2))
+    #expect(phone.phone.status == .authorizedWhenInUse)
+    #expect(phone.eventClientCount == 1)
+    await hub.shutdown()
+    var names: [String] = []
+    for await line in events {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      names.append(object["event"] as? String ?? "")
+    }
+    #expect(names == ["start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "end"])
+    #expect(phone.eventClientCount == 0)
+    #expect(phone.phone.isShutDown && phone.phone.taskCount == 0 && phone.phone.subscriberCount == 0)
+    #expect(hub.phones.isEmpty)
+  }
+}
