@@ -198,8 +198,11 @@ struct ServeCommandTests {
     defer { server.stop() }
     _ = try await server.object(["privacy", "grant"])
     let listener = Task { try await server.ctl(["events", "--history", "100", "--count", "1000"]) }
-    // The stream is open once the server counts it.
-    for _ in 0..<100 where (try await server.object(["status"]))["eventClients"] as? Int != 1 {
+    // The stream is open once the server counts it (bounded: 200 tries).
+    var tries = 0
+    while try await server.object(["status"])["eventClients"] as? Int != 1 {
+      tries += 1
+      try #require(tries < 200, "the event stream never connected")
       try await Task.sleep(for: .milliseconds(20))
     }
     kill(server.process.processIdentifier, SIGINT)
