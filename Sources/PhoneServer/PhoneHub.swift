@@ -113,6 +113,9 @@ public final class ServedPhone: Sendable {
   private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
     ([], [:], 0))
   private let runTask = Locked<Task<Void, Never>?>(nil)
+  /// The route being walked: the timer of its next fix, and a generation that a new route or
+  /// a stop moves on (so a timer already firing for an old route does nothing).
+  let routeState = Locked<(timer: EmulatorClock.Timer?, generation: Int)>((nil, 0))
   /// Lines kept for a client that connects later.
   public static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
@@ -140,6 +143,7 @@ public final class ServedPhone: Sendable {
   }
 
   func stop() async {
+    stopRoute()
     try? await runner.finish()
     phone.shutdown()
     let task = runTask.withLock { task -> Task<Void, Never>? in
@@ -204,6 +208,7 @@ public final class ServedPhone: Sendable {
     out += ",\"promptAnswer\":\(JSONText.quoted(script.answer.rawValue))"
     out += ",\"promptDelay\":\(FixRecord.fixed(script.delay.seconds, 3))"
     out += ",\"fixLost\":\(phone.isFixLost)"
+    out += ",\"walkingRoute\":\(isWalkingRoute)"
     out += ",\"lastFix\":\(phone.latestFix.map { FixRecord.json($0) } ?? "null")"
     out += ",\"elapsed\":\(FixRecord.fixed(phone.elapsed.seconds, 3))"
     out += ",\"eventClients\":\(eventClientCount)}"

@@ -112,6 +112,7 @@ public struct PhoneServer: Sendable {
       try await Self.handle(request) { body in
         let phone = try Self.phone(hub, context)
         let fix = try Self.fix(body)
+        phone.stopRoute()
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         await phone.phone.send(fix)
         return Self.json(phone.stateJSON)
@@ -120,8 +121,34 @@ public struct PhoneServer: Sendable {
     router.delete("phones/:id/location") { _, context in
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
+        phone.stopRoute()
         phone.phone.stopSource()
         await phone.phone.setFixAvailable(false)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/route") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        guard let list = body["waypoints"] as? [Any], !list.isEmpty, list.count <= 10_000 else {
+          throw APIError.bad("give \"waypoints\": 1 to 10000 objects with lat and lon")
+        }
+        let waypoints = try list.map { item -> Coordinate in
+          guard let object = item as? [String: Any] else { throw APIError.bad("each waypoint is an object with lat and lon") }
+          guard let coordinate = try Self.fix(object).coordinate else { throw APIError.bad("a waypoint has no position") }
+          return coordinate
+        }
+        let speed = try Self.number(body, "speed") ?? 1.4
+        guard speed > 0, speed <= 1000 else { throw APIError.bad("speed must be above 0 and at most 1000 m/s") }
+        let interval = try Self.number(body, "interval") ?? 1
+        guard interval >= 0.01, interval <= 3600 else { throw APIError.bad("interval must be 0.01 to 3600 seconds") }
+        let route = RouteWalk(waypoints: waypoints, speed: speed, interval: .milliseconds(Int64((interval * 1000).rounded())))
+        guard let fixes = route.fixes() else {
+          throw APIError.bad("the route would take over \(RouteWalk.maxFixes) fixes: raise speed or interval")
+        }
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        phone.start(route, fixes: fixes)
+        try await Self.settle(phone.phone.clock)
         return Self.json(phone.stateJSON)
       }
     }

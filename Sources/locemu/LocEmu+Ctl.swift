@@ -14,6 +14,8 @@ extension LocEmu {
         Verbs:
           status                                  the phone's state, one JSON object
           location set LAT,LON [--altitude M] [--accuracy M] [--speed MPS] [--course DEG]
+          location start [--speed MPS] [--interval S] LAT,LON LAT,LON …
+                                                  walk a route (default 1.4 m/s, a fix a second)
           location clear                          no more fixes (the receiver lost the sky)
           privacy grant [--always] | revoke | reset | restrict
           services on|off
@@ -68,6 +70,19 @@ extension LocEmu {
         }
         flags.noneLeft()
         request("POST", "\(p)/location", body)
+      case ("location", "start"):
+        let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--interval"])
+        flags.noneLeft()
+        guard !flags.positional.isEmpty else { usage("location start [--speed MPS] [--interval S] LAT,LON LAT,LON …") }
+        let waypoints = flags.positional.map { point -> [String: Double] in
+          let parts = point.split(separator: ",").map { Double($0) }
+          guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location start: '\(point)' is not LAT,LON") }
+          return ["lat": lat, "lon": lon]
+        }
+        var body: [String: Any] = ["waypoints": waypoints]
+        if let v = flags.numbers["--speed"] { body["speed"] = v }
+        if let v = flags.numbers["--interval"] { body["interval"] = v }
+        request("POST", "\(p)/route", body)
       case ("location", "clear") where words.count == 1: request("DELETE", "\(p)/location")
       case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
         let always = words.dropFirst().contains("--always")

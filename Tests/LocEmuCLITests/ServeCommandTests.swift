@@ -216,4 +216,26 @@ struct ServeCommandTests {
     #expect(events.status == 0)
     #expect(events.lines.last?.contains(#""event":"end""#) == true)
   }
+
+  /// `location start` walks a route at its speed on the server's virtual clock.
+  @Test func aRouteIsWalkedAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    // About 139 m east along the parallel at 10 m/s.
+    var state = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    #expect(state["walkingRoute"] as? Bool == true)
+    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == 21.0122)
+    _ = try await server.object(["clock", "advance", "5"])
+    state = try await server.object(["status"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["speed"] as? Double == 10)
+    let lon = try #require(fix["lon"] as? Double)
+    // 50 m east at 52.23° N is about 0.000733° of longitude.
+    #expect(abs(lon - 21.0122 - 0.000733) < 0.00001)
+    _ = try await server.object(["clock", "advance", "60"])
+    state = try await server.object(["status"])
+    #expect(state["walkingRoute"] as? Bool == false)
+    #expect((state["lastFix"] as? [String: Any])?["speed"] as? Double == 0)
+    #expect(try await server.ctl(["location", "start", "north"]).status == 64)
+  }
 }

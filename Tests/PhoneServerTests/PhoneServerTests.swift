@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import Geo
 import Hummingbird
 import PermissionHandling
 import PhoneServer
@@ -66,5 +67,46 @@ struct PhoneServerTests {
     #expect(phone.eventClientCount == 0)
     #expect(phone.phone.isShutDown && phone.phone.taskCount == 0 && phone.phone.subscriberCount == 0)
     #expect(hub.phones.isEmpty)
+  }
+
+  /// A route is walked at its speed: a fix every interval, `speed × interval` metres apart
+  /// along the legs, the last waypoint once more standing still.
+  @Test func aRouteIsWalkedAtItsSpeed() throws {
+    let a = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+    let b = Coordinate(latitude: 52.2297, longitude: 21.0142)!
+    let c = Coordinate(latitude: 52.2300, longitude: 21.0142)!
+    let first = a.distance(to: b), total = first + b.distance(to: c)
+    let fixes = try #require(RouteWalk(waypoints: [a, b, c], speed: 10, interval: .seconds(1)).fixes())
+    // 0, 10, 20, … m along the legs, then c once more.
+    #expect(fixes.count == Int(total / 10) + 2)
+    #expect(fixes.first?.coordinate == a && fixes.last?.coordinate == c && fixes.last?.speed == 0)
+    for (k, fix) in fixes.dropLast().enumerated() {
+      let along = Double(k) * 10
+      let expected =
+        along <= first
+        ? a.interpolated(to: b, fraction: along / first) : b.interpolated(to: c, fraction: (along - first) / (total - first))
+      #expect(fix.coordinate!.distance(to: expected) < 1e-3, "fix \(k)")
+    }
+    #expect(RouteWalk(waypoints: [a, c], speed: 0.001, interval: .milliseconds(10)).fixes() == nil)
+  }
+
+  /// On virtual time the walk is exact: after 5 s the phone is 50 m along, and a set location
+  /// stops the walk.
+  @Test func aHubWalksARouteOnItsClock() async throws {
+    let hub = PhoneHub(virtualTime: true)
+    let phone = await hub.create(PhoneSettings(permission: .authorizedWhenInUse))
+    let a = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+    let b = Coordinate(latitude: 52.2297, longitude: 21.0142)!
+    let route = RouteWalk(waypoints: [a, b], speed: 10, interval: .seconds(1))
+    phone.start(route, fixes: try #require(route.fixes()))
+    try await hub.advance(by: .seconds(5))
+    let there = try #require(phone.phone.latestFix?.coordinate)
+    #expect(abs(there.distance(to: a) - 50) < 1e-3)
+    #expect(phone.isWalkingRoute)
+    phone.stopRoute()
+    try await hub.advance(by: .seconds(5))
+    #expect(phone.phone.latestFix?.coordinate == there)
+    #expect(!phone.isWalkingRoute)
+    await hub.shutdown()
   }
 }
