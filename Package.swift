@@ -83,7 +83,8 @@ let package = Package(
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
     .executableTarget(name: "permission-benchmark", dependencies: ["Emulator", "Geo"], path: "Sources/PermissionBenchmark"),
     .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
-    .executableTarget(name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo"], path: "Sources/SourceBenchmark"),
+    .executableTarget(
+      name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo", "LocationTestSupport"], path: "Sources/SourceBenchmark"),
     .testTarget(
       name: "PhoneServerTests",
       dependencies: [

@@ -224,6 +224,19 @@ struct ByteWriter {
 
 /// Small helpers for writing JSON by hand (the output contract's exact member order and digits).
 public enum JSONText {
+  /// A JSON number as `JSONSerialization` gives it: an `NSNumber` that is not `true`/`false`
+  /// (it gives `NSNumber` for those too, with `objCType` "c"); nil for anything else.
+  public static func number(_ value: Any?) -> Double? {
+    guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+    return n.doubleValue
+  }
+
+  /// A JSON `true` or `false` as `JSONSerialization` gives it; nil for anything else (a number too).
+  public static func bool(_ value: Any?) -> Bool? {
+    guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { return nil }
+    return n.boolValue
+  }
+
   /// `text` as a JSON string literal, quotes included.
   public static func quoted(_ text: String) -> String {
     var out = "\""

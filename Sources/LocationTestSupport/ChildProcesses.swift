@@ -63,18 +63,37 @@ public struct LoopbackError: Error, CustomStringConvertible {
   public init(description: String) { self.description = description }
 }
 
-/// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
-public func freeLoopbackPort() throws -> Int {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let ok = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+/// A TCP socket bound to a free loopback port (port 0, read back), listening when asked: a
+/// peer that accepts and never answers, a port in use, or a server's own listener. Closed when
+/// it goes away.
+public final class LoopbackListener: @unchecked Sendable {
+  public let fd: Int32
+  public let port: Int
+
+  /// - Parameter backlog: `listen(2)`'s backlog; nil binds without listening.
+  public init(backlog: Int32? = 8) throws {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true) && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard ok else {
+      let message = String(cString: strerror(errno))
+      close(fd)
+      throw LoopbackError(description: "no free port: \(message)")
+    }
+    self.fd = fd
+    port = Int(UInt16(bigEndian: address.sin_port))
   }
-  guard ok else { throw LoopbackError(description: "no free port: \(String(cString: strerror(errno)))") }
-  return Int(UInt16(bigEndian: address.sin_port))
+
+  deinit { close(fd) }
 }
+
+/// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
+public func freeLoopbackPort() throws -> Int { try LoopbackListener(backlog: nil).port }

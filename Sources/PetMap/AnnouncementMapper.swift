@@ -63,7 +63,7 @@ public enum AnnouncementMapper {
     guard let id = (r["id"] as? String) ?? (r["id"] as? NSNumber)?.stringValue, !id.isEmpty else {
       return .failure(.malformed)
     }
-    guard let latitude = number(r["latitude"]), let longitude = number(r["longitude"]),
+    guard let latitude = JSONText.number(r["latitude"]), let longitude = JSONText.number(r["longitude"]),
       let coordinate = Coordinate(latitude: latitude, longitude: longitude)
     else { return .failure(.coordinate) }
     guard let statusText = r["status"] as? String, let status = AnnouncementStatus(backend: statusText) else {
@@ -79,11 +79,6 @@ public enum AnnouncementMapper {
         species: r["species"] as? String, description: r["description"] as? String))
   }
 
-  private static func number(_ value: Any?) -> Double? {
-    // JSONSerialization gives NSNumber for numbers and also for true/false (objCType "c"); reject the booleans.
-    guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-    return n.doubleValue
-  }
 
   /// The announcements object for `announcements`, members in a fixed order (`status` as the backend spells it).
   public static func encode(_ announcements: [Announcement]) -> Data {

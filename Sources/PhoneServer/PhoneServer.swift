@@ -233,12 +233,12 @@ public struct PhoneServer: Sendable {
     }
     router.get("phones/:id/events") { request, context in
       try await Self.guarded {
-      let phone = try Self.phone(hub, context)
-      let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
-      let lines = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
-      return Response(
-        status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-        body: ResponseBody(asyncSequence: lines.map { ByteBuffer(string: "data: \($0)\n\n") }))
+        let phone = try Self.phone(hub, context)
+        let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
+        let lines = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
+        return Response(
+          status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+          body: ResponseBody(asyncSequence: lines.map { ByteBuffer(string: "data: \($0)\n\n") }))
       }
     }
     router.get("clock") { _, _ in
@@ -295,7 +295,7 @@ public struct PhoneServer: Sendable {
   /// Reads the body as a JSON object (an empty body is `{}`) and runs `body`; API errors
   /// become their status with `{"error": …}`.
   static func handle(_ request: Request, _ body: ([String: Any]) async throws -> Response) async throws -> Response {
-    do {
+    try await guarded {
       let buffer: ByteBuffer
       do {
         buffer = try await request.body.collect(upTo: maxBody)
@@ -310,8 +310,6 @@ public struct PhoneServer: Sendable {
         object = parsed
       }
       return try await body(object)
-    } catch let error as APIError {
-      return errorResponse(error)
     }
   }
 
@@ -357,17 +355,14 @@ public struct PhoneServer: Sendable {
 
   static func number(_ body: [String: Any], _ name: String) throws -> Double? {
     guard let value = body[name], !(value is NSNull) else { return nil }
-    // JSONSerialization gives NSNumber for true/false too (objCType "c"): not a number here.
-    guard let n = value as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
-      throw APIError.bad("\(name) must be a number")
-    }
-    return n.doubleValue
+    guard let number = JSONText.number(value), number.isFinite else { throw APIError.bad("\(name) must be a number") }
+    return number
   }
 
   static func bool(_ body: [String: Any], _ name: String) throws -> Bool? {
     guard let value = body[name], !(value is NSNull) else { return nil }
-    guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { throw APIError.bad("\(name) must be true or false") }
-    return n.boolValue
+    guard let bool = JSONText.bool(value) else { throw APIError.bad("\(name) must be true or false") }
+    return bool
   }
 
   static func settings(_ body: [String: Any]) throws -> PhoneSettings {

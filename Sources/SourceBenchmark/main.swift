@@ -3,11 +3,13 @@
 //   source-benchmark pacing  TRACE SPEED [COUNT]   real-time pacing error of replay
 //   source-benchmark latency [EPOCHS] [INTERVAL_MS] gpsd → GPSDSource latency beside gpspipe -w
 //   source-benchmark replay-memory TRACE           replay as fast as possible: speed and peak memory
+//   source-benchmark make-gpx PATH MEGABYTES       write a timed GPX track of that size
 //
 // tools/bench-sources.sh runs both with the figures quoted in the README.
 import Foundation
 import GPSD
 import Geo
+import LocationTestSupport
 import Synchronization
 import Traces
 
@@ -39,24 +41,13 @@ func pacing(trace path: String, speed: Double, count: Int?) async throws {
 
 /// A minimal NMEA feeder for gpsd that records when each epoch was written.
 final class TimedFeeder: @unchecked Sendable {
-  let listener: Int32
-  let port: Int
+  private let socket: LoopbackListener
+  var listener: Int32 { socket.fd }
+  var port: Int { socket.port }
   let written = Mutex<[Int64: ContinuousClock.Instant]>([:])
 
   init() throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    listener = fd
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
-      }
-    }
-    guard ok else { throw NSError(domain: "feeder", code: Int(errno)) }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    socket = try LoopbackListener(backlog: 4)
   }
 
   /// Accepts gpsd, then writes `epochs` epochs of GGA + RMC every `interval`, stamped with the wall clock.

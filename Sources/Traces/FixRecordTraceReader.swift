@@ -109,10 +109,8 @@ public final class FixRecordTraceReader: TraceReader {
   static func epoch(_ object: [String: Any]) -> TraceEpoch? {
     func number(_ key: String) -> Double?? {
       guard let value = object[key] else { return .some(nil) }
-      // JSONSerialization gives NSNumber for true/false too (objCType "c"): not a number here.
-      guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-      let d = n.doubleValue
-      return d.isFinite ? .some(d) : nil
+      guard let d = JSONText.number(value), d.isFinite else { return nil }
+      return .some(d)
     }
     var timestamp: Date?
     if let text = object["time"] {

@@ -113,9 +113,9 @@ extension LocEmu {
       try await options.run(command: "preview", reportFixes: showFixes, factory: factory) { line in
         // The spec carries on without pins when the backend fails; say so once where a user looks.
         if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
-          message.json.contains("announcements unavailable"), !warned.withLock({ $0 })
+          message.json.contains("announcements unavailable"),
+          !warned.withLock({ warned in defer { warned = true }; return warned })
         {
-          warned.withLock { $0 = true }
           let text = message.json.dropFirst().dropLast().replacingOccurrences(of: "announcements unavailable: ", with: "")
           printError("locemu preview: announcements unavailable from \(source): \(text); the map shows no pins")
         }

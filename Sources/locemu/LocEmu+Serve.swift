@@ -16,8 +16,8 @@ extension LocEmu {
       abstract: "Serve emulated phones over HTTP: a test script (any language) sets location and permission and reads them back.",
       discussion: """
         Runs phones until interrupted, each driven by HTTP JSON requests (routes in the \
-        README and openapi.yaml; 'locemu ctl' speaks them from a shell): location set or \
-        cleared, permission granted/revoked/reset/restricted, Location Services, precise or \
+        README and openapi.yaml; 'locemu ctl' speaks them from a shell): location set, \
+        walked along a route at a speed, or cleared; permission granted/revoked/reset/restricted, Location Services, precise or \
         approximate accuracy, app foreground/background, the prompt's scripted answer, and \
         the app's own calls (authorize, request a location, locate). GET \
         /phones/ID/events streams the phone's transcript (the JSON lines of 'locemu \

@@ -32,31 +32,8 @@ struct CommandContractTests {
     func remove() { try? FileManager.default.removeItem(at: directory) }
   }
 
-  /// A loopback port with a listener that accepts and never says anything (a hung peer), or
-  /// none at all (nothing listening) once `close()`d.
-  final class SilentListener {
-    let fd: Int32
-    let port: Int
-    init() throws {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      self.fd = fd
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let ok = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, $0, &length) == 0
-        }
-      }
-      guard ok else {
-        close(fd)
-        throw LoopbackError(description: "no listener: \(String(cString: strerror(errno)))")
-      }
-      port = Int(UInt16(bigEndian: address.sin_port))
-    }
-    deinit { close(fd) }
-  }
+  /// A peer that accepts and never says anything (a hung gpsd), and a port in use.
+  typealias SilentListener = LoopbackListener
 
   static func expectOneLineAndFailure(_ run: Run, _ arguments: [String], status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) {
     let what = arguments.joined(separator: " ")
