@@ -125,15 +125,13 @@ public final class ServedPhone: Sendable {
   init(number: Int, settings: PhoneSettings, source: PhoneSource, clock: EmulatorClock) {
     self.number = number
     id = String(number)
-    let lines = Locked<[String]>([])
-    // The runner reports through `emit`; until `self` exists, lines wait in `lines`.
+    // The runner reports through `emit`, which needs `self`; it reports nothing before
+    // `begin()` (in `start()`), so the sink is in place by then.
     let sink = Locked<(@Sendable (String) -> Void)?>(nil)
     runner = ScenarioRunner(scenario: settings.scenario, source: source, clock: clock) { line in
-      let json = line.json
-      if let deliver = sink.withLock({ $0 }) { deliver(json) } else { lines.withLock { $0.append(json) } }
+      sink.withLock { $0 }?(line.json)
     }
     sink.withLock { $0 = { [weak self] json in self?.publish(json) } }
-    for json in lines.withLock({ $0 }) { publish(json) }
   }
 
   func start() async {
@@ -161,17 +159,20 @@ public final class ServedPhone: Sendable {
   }
 
   private func publish(_ json: String) {
-    let dropped = transcript.withLock { t -> [UInt64] in
+    let dropped = transcript.withLock { t -> [AsyncStream<String>.Continuation] in
       t.history.append(json)
       if t.history.count > Self.historyLimit { t.history.removeFirst(t.history.count - Self.historyLimit) }
-      var dropped: [UInt64] = []
+      var dropped: [AsyncStream<String>.Continuation] = []
       for (key, subscriber) in t.subscribers {
-        if case .dropped = subscriber.yield(json) { dropped.append(key) }
+        if case .dropped = subscriber.yield(json) {
+          dropped.append(subscriber)
+          t.subscribers[key] = nil
+        }
       }
-      for key in dropped { t.subscribers[key] = nil }
       return dropped
     }
-    _ = dropped
+    // Outside the lock: finishing runs the stream's onTermination, which takes it.
+    for subscriber in dropped { subscriber.finish() }
   }
 
   /// The transcript from now on (after the last `history` lines, when asked for), as JSON

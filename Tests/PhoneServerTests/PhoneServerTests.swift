@@ -109,4 +109,25 @@ struct PhoneServerTests {
     #expect(!phone.isWalkingRoute)
     await hub.shutdown()
   }
+
+  /// A client that stops reading is dropped: its stream ends after the backlog it was given,
+  /// and the phone and its other clients go on.
+  @Test func aClientThatFallsBehindIsDroppedAndItsStreamEnds() async throws {
+    let hub = PhoneHub(virtualTime: true)
+    let phone = await hub.create(PhoneSettings())
+    let slow = phone.events()
+    for i in 0..<(ServedPhone.clientBacklog + 10) { phone.runner.apply(.services(i % 2 == 1)) }
+    try await hub.advance(by: .zero)
+    #expect(phone.eventClientCount == 0)
+    var received = 0
+    for await _ in slow { received += 1 }
+    #expect(received == ServedPhone.clientBacklog)
+    let fresh = phone.events()
+    phone.runner.apply(.services(false))
+    #expect(phone.eventClientCount == 1)
+    await hub.shutdown()
+    var lines = 0
+    for await _ in fresh { lines += 1 }
+    #expect(lines >= 2)  // the change and the end line
+  }
 }
