@@ -1,3 +1,4 @@
+public import Foundation
 public import Emulator
 public import Geo
 
@@ -99,10 +100,11 @@ public final class ScenarioRunner: Sendable {
   /// - Parameters:
   ///   - source: where the phone's positions come from (started when the run starts).
   ///   - clock: a virtual clock (instant, deterministic) or a real-time one.
+  ///   - startDate: the phone's date at the start (fixed and scripted fixes are stamped from it).
   public init(
     scenario: Scenario, source: PhoneSource, clock: EmulatorClock, requestTimeout: Duration = .seconds(10),
     reducedAccuracy: ReducedAccuracy = ReducedAccuracy(), reportFixes: Bool = true,
-    emit: @escaping @Sendable (TranscriptLine) -> Void
+    startDate: Date = EmulatedPhone.Configuration.defaultStartDate, emit: @escaping @Sendable (TranscriptLine) -> Void
   ) {
     self.scenario = scenario
     self.reportFixes = reportFixes
@@ -111,7 +113,7 @@ public final class ScenarioRunner: Sendable {
       EmulatedPhone.Configuration(
         name: "scenario", permission: scenario.initial, promptAnswer: scenario.promptAnswer,
         promptDelay: .milliseconds(Int64((scenario.promptDelay * 1000).rounded())), requestTimeout: requestTimeout,
-        reducedAccuracy: reducedAccuracy, source: source, startsSource: false),
+        reducedAccuracy: reducedAccuracy, source: source, startDate: startDate, startsSource: false),
       clock: clock)
     handler = LocationPermissionHandler(phone: phone)
   }

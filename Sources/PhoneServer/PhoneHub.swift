@@ -1,7 +1,8 @@
 public import Emulator
 import Foundation
-import Geo
+public import Geo
 public import PermissionHandling
+public import Traces
 
 /// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
 /// ``EmulatedPhone`` with no timeline of its own, driven by requests, and its transcript fanned
@@ -27,12 +28,13 @@ public final class PhoneHub: Sendable {
   public func phone(_ id: String) -> ServedPhone? { state.withLock { $0.phones[id] } }
 
   /// Makes a phone with `settings` and starts it; its id is the next number ("1", "2", …).
-  public func create(_ settings: PhoneSettings, source: PhoneSource = .none) async -> ServedPhone {
+  /// - Parameter sourceName: what `source` is, for the phone's state (nil: no source).
+  public func create(_ settings: PhoneSettings, source: PhoneSource = .none, sourceName: String? = nil) async -> ServedPhone {
     let number = state.withLock { s -> Int in
       defer { s.next += 1 }
       return s.next
     }
-    let phone = ServedPhone(number: number, settings: settings, source: source, clock: clock)
+    let phone = ServedPhone(number: number, settings: settings, source: source, sourceName: sourceName, clock: clock)
     state.withLock { $0.phones[phone.id] = phone }
     await phone.start()
     return phone
@@ -113,22 +115,25 @@ public final class ServedPhone: Sendable {
   private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
     ([], [:], 0))
   private let runTask = Locked<Task<Void, Never>?>(nil)
-  /// The route being walked: the timer of its next fix, and a generation that a new route or
-  /// a stop moves on (so a timer already firing for an old route does nothing).
-  let routeState = Locked<(timer: EmulatorClock.Timer?, generation: Int)>((nil, 0))
+  /// What the phone's source is playing, counted as its fixes arrive.
+  private let playback: Locked<Playback?>
+  private let sourceObservation = Locked<PhoneObservation?>(nil)
   /// Lines kept for a client that connects later.
   public static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
   /// not slow the phone or the other clients).
   public static let clientBacklog = 4096
 
-  init(number: Int, settings: PhoneSettings, source: PhoneSource, clock: EmulatorClock) {
+  init(number: Int, settings: PhoneSettings, source: PhoneSource, sourceName: String?, clock: EmulatorClock) {
     self.number = number
     id = String(number)
+    playback = Locked(sourceName.map { Playback(kind: .source, name: $0) })
     // The runner reports through `emit`, which needs `self`; it reports nothing before
     // `begin()` (in `start()`), so the sink is in place by then.
     let sink = Locked<(@Sendable (String) -> Void)?>(nil)
-    runner = ScenarioRunner(scenario: settings.scenario, source: source, clock: clock) { line in
+    // A phone on the real clock lives today; on a virtual clock, on the fixed default date.
+    let startDate = clock.isVirtual ? EmulatedPhone.Configuration.defaultStartDate : Date()
+    runner = ScenarioRunner(scenario: settings.scenario, source: source, clock: clock, startDate: startDate) { line in
       sink.withLock { $0 }?(line.json)
     }
     sink.withLock { $0 = { [weak self] json in self?.publish(json) } }
@@ -136,12 +141,26 @@ public final class ServedPhone: Sendable {
 
   func start() async {
     let phone = self.phone
+    let playback = self.playback
+    let observation = phone.observe([.sourceFix, .sourceEnded]) { event in
+      playback.withLock { p in
+        switch event {
+        case .sourceFix: if p?.ended == false { p?.fixes += 1 }
+        case .sourceEnded(let error):
+          p?.ended = true
+          p?.error = error
+        default: break
+        }
+      }
+    }
+    sourceObservation.withLock { $0 = observation }
     runTask.withLock { $0 = Task { await phone.run() } }
     await runner.begin()
   }
 
   func stop() async {
-    stopRoute()
+    stopPlaying()
+    sourceObservation.withLock { $0 }?.cancel()
     try? await runner.finish()
     phone.shutdown()
     let task = runTask.withLock { task -> Task<Void, Never>? in
@@ -210,9 +229,67 @@ public final class ServedPhone: Sendable {
     out += ",\"promptDelay\":\(FixRecord.fixed(script.delay.seconds, 3))"
     out += ",\"fixLost\":\(phone.isFixLost)"
     out += ",\"walkingRoute\":\(isWalkingRoute)"
+    out += ",\"playing\":\(playing?.json ?? "null")"
     out += ",\"lastFix\":\(phone.latestFix.map { FixRecord.json($0) } ?? "null")"
     out += ",\"elapsed\":\(FixRecord.fixed(phone.elapsed.seconds, 3))"
     out += ",\"eventClients\":\(eventClientCount)}"
     return out
   }
+}
+
+extension ServedPhone {
+  /// What a phone's source plays, as its state reports it.
+  struct Playback: Sendable {
+    enum Kind: String, Sendable { case source, route, trace }
+    var kind: Kind
+    /// The trace's path, the source's description, or the route's waypoint count.
+    var name: String
+    /// Fixes expected in all (a route's), nil when open-ended.
+    var total: Int?
+    var fixes = 0
+    var ended = false
+    var error: String?
+
+    init(kind: Kind, name: String, total: Int? = nil) {
+      self.kind = kind
+      self.name = name
+      self.total = total
+    }
+
+    var json: String {
+      var out = "{\"kind\":\(JSONText.quoted(kind.rawValue)),\"name\":\(JSONText.quoted(name)),\"fixes\":\(fixes)"
+      out += ",\"total\":\(total.map(String.init) ?? "null"),\"ended\":\(ended)"
+      out += ",\"error\":\(error.map(JSONText.quoted) ?? "null")}"
+      return out
+    }
+  }
+
+  /// Plays `source` from now on the phone, in place of what it played (``PhoneSource/live(_:)``
+  /// sources excepted); its fixes arrive as a receiver's would, through the permission gate.
+  func play(_ source: PhoneSource, _ playback: Playback) {
+    self.playback.withLock { $0 = playback }
+    phone.play(source)
+  }
+
+  /// Walks `route` on the phone's clock (as `simctl location start`), stamping each fix with
+  /// the phone's date; what played before stops.
+  public func start(_ route: RouteWalk, fixes: [LocationFix]) {
+    play(.script(route.script(fixes)), Playback(kind: .route, name: "\(route.waypoints.count) waypoints", total: fixes.count))
+  }
+
+  /// Plays `trace` with `options` from now; what played before stops.
+  public func start(_ trace: Trace, options: ReplayOptions) {
+    play(.trace(trace, options: options), Playback(kind: .trace, name: trace.path))
+  }
+
+  /// Stops what the source plays (a route, a trace, the starting source); no effect when nothing does.
+  public func stopPlaying() {
+    phone.stopSource()
+    playback.withLock { p in if p?.ended == false { p?.ended = true } }
+  }
+
+  /// Whether a route is being walked.
+  public var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
+
+  var playing: Playback? { playback.withLock { $0 } }
 }

@@ -5,6 +5,7 @@ public import Hummingbird
 import Logging
 import NIOCore
 import PermissionHandling
+import Traces
 import ServiceLifecycle
 import UnixSignals
 
@@ -27,10 +28,26 @@ public struct PhoneServer: Sendable {
   /// Request bodies larger than this are refused (413).
   public static let maxBody = 1 << 20
 
-  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0) {
+  /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
+  /// for a browser's page and event stream); else 401.
+  public var token: String?
+
+  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
     self.hub = hub
     self.host = host
     self.port = port
+    self.token = token
+  }
+
+  /// Whether `host` is a loopback address (the only ones served without a token).
+  public static func isLoopback(_ host: String) -> Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  }
+
+  /// A random token of 32 hex digits (128 bits from the system's generator).
+  public static func makeToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
   }
 
   /// Ends a running server with a graceful shutdown: it stops accepting, lets the responses
@@ -84,6 +101,7 @@ public struct PhoneServer: Sendable {
   public func makeRouter() -> Router<BasicRequestContext> {
     let router = Router()
     let hub = self.hub
+    if let token { router.add(middleware: TokenCheck(token: token)) }
     router.get("phones") { _, _ in
       Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
     }
@@ -111,8 +129,9 @@ public struct PhoneServer: Sendable {
     router.post("phones/:id/location") { request, context in
       try await Self.handle(request) { body in
         let phone = try Self.phone(hub, context)
-        let fix = try Self.fix(body)
-        phone.stopRoute()
+        var fix = try Self.fix(body)
+        fix.timestamp = phone.phone.date
+        phone.stopPlaying()
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         await phone.phone.send(fix)
         return Self.json(phone.stateJSON)
@@ -121,8 +140,7 @@ public struct PhoneServer: Sendable {
     router.delete("phones/:id/location") { _, context in
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        phone.stopRoute()
-        phone.phone.stopSource()
+        phone.stopPlaying()
         await phone.phone.setFixAvailable(false)
         return Self.json(phone.stateJSON)
       }
@@ -148,6 +166,40 @@ public struct PhoneServer: Sendable {
         }
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         phone.start(route, fixes: fixes)
+        try await Self.settle(phone.phone.clock)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/trace") { request, context in
+      try await Self.handle(request) { body in
+        let phone = try Self.phone(hub, context)
+        guard let path = body["path"] as? String, path.hasPrefix("/") else {
+          throw APIError.bad("give \"path\": the trace file's absolute path on the server's machine")
+        }
+        var format: Trace.Format?
+        if body["format"] != nil {
+          format = Trace.Format(rawValue: try Self.string(body, "format", of: Trace.Format.allCases.map(\.rawValue)))
+        }
+        let speed = try Self.number(body, "speed") ?? 1
+        guard ReplayOptions.speedRange.contains(speed) else {
+          throw APIError.bad("speed must be \(ReplayOptions.speedRange.lowerBound) to \(ReplayOptions.speedRange.upperBound)")
+        }
+        let offset = try Self.number(body, "offset") ?? 0
+        guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
+        let loop = try Self.bool(body, "loop") ?? false
+        let trace: Trace
+        do {
+          trace = try Trace(path: path, format: format)
+          try Self.checkHasEpochs(trace)
+        } catch let error as APIError {
+          throw error
+        } catch {
+          throw APIError.bad("\(error)")
+        }
+        // The phone's date, not the trace's: the phone lives now.
+        let now = phone.phone.date
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        phone.start(trace, options: ReplayOptions(speed: speed, loop: loop, startOffset: offset, timeBase: .startingAt(now)))
         try await Self.settle(phone.phone.clock)
         return Self.json(phone.stateJSON)
       }
@@ -346,6 +398,15 @@ public struct PhoneServer: Sendable {
     }
   }
 
+  /// Refuses a trace with no epoch before it replaces what the phone plays.
+  static func checkHasEpochs(_ trace: Trace) throws {
+    let reader = try trace.makeReader()
+    defer { reader.close() }
+    guard try reader.next() != nil else {
+      throw APIError.bad("\(trace.path): no epochs read as \(trace.format.displayName)")
+    }
+  }
+
   static func string(_ body: [String: Any], _ name: String, of allowed: [String]) throws -> String {
     guard let value = body[name] as? String, allowed.contains(value) else {
       throw APIError.bad("give \"\(name)\": one of \(allowed.joined(separator: ", "))")
@@ -413,6 +474,35 @@ public struct PhoneServer: Sendable {
       speed: try positive("speed", max: 1000), course: course,
       horizontalAccuracy: try positive("horizontalAccuracy", max: 100_000) ?? 5,
       verticalAccuracy: try positive("verticalAccuracy", max: 100_000))
+  }
+}
+
+/// Refuses a request without the server's token (401), compared in constant time.
+struct TokenCheck<Context: RequestContext>: RouterMiddleware {
+  let token: String
+
+  @concurrent
+  func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+    var given: Substring?
+    if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+      given = header.dropFirst(7)
+    } else if let query = request.uri.queryParameters["token"] {
+      given = Substring(query)
+    }
+    guard let given, Self.same(Array(given.utf8), Array(token.utf8)) else {
+      var response = PhoneServer.json(
+        "{\"error\":\"this server needs its token: Authorization: Bearer TOKEN (locemu ctl --token, $LOCEMU_TOKEN)\"}",
+        status: .unauthorized)
+      response.headers[.wwwAuthenticate] = "Bearer"
+      return response
+    }
+    return try await next(request, context)
+  }
+
+  static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+    for i in 0..<max(a.count, b.count) { difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0) }
+    return difference == 0
   }
 }
 

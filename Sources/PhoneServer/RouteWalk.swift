@@ -49,51 +49,9 @@ public struct RouteWalk: Sendable, Hashable {
   }
 }
 
-extension ServedPhone {
-  /// Walks `route` on the phone's clock, stamping each fix with the phone's date; a route
-  /// already walking stops first. The fixes arrive as a receiver's would (`receiveNow`), so the
-  /// permission gate, the reduced-accuracy throttle and the transcript see them as any other.
-  public func start(_ route: RouteWalk, fixes: [LocationFix]) {
-    stopRoute()
-    let clock = phone.clock
-    let start = clock.now
-    let generation = routeState.withLock { state -> Int in
-      state.generation += 1
-      return state.generation
-    }
-    schedule(index: 0, of: fixes, from: start, interval: route.interval, generation: generation)
+extension RouteWalk {
+  /// The route as the phone's timeline: fix `i` at `i × interval`, stamped by the phone.
+  func script(_ fixes: [LocationFix]) -> [ScriptedFix] {
+    fixes.enumerated().map { ScriptedFix(at: interval * $0.offset, fix: $0.element) }
   }
-
-  private func schedule(index: Int, of fixes: [LocationFix], from start: EmulatorClock.Instant, interval: Duration, generation: Int) {
-    guard index < fixes.count else {
-      // The walk is over: the last waypoint has been reported.
-      routeState.withLock { state in if state.generation == generation { state.timer = nil } }
-      return
-    }
-    let clock = phone.clock
-    let at = start.advanced(by: interval * index)
-    let timer = clock.schedule(at: at) { [weak self] in
-      guard let self, self.routeState.withLock({ $0.generation == generation }) else { return }
-      var fix = fixes[index]
-      fix.timestamp = self.phone.configuration.startDate.addingTimeInterval(self.phone.elapsed.seconds)
-      self.phone.receiveNow(fix)
-      self.schedule(index: index + 1, of: fixes, from: start, interval: interval, generation: generation)
-    }
-    routeState.withLock { state in
-      if state.generation == generation { state.timer = timer } else { clock.cancel(timer) }
-    }
-  }
-
-  /// Stops a route being walked (no effect when none is).
-  public func stopRoute() {
-    let timer = routeState.withLock { state -> EmulatorClock.Timer? in
-      state.generation += 1
-      defer { state.timer = nil }
-      return state.timer
-    }
-    if let timer { phone.clock.cancel(timer) }
-  }
-
-  /// Whether a route is being walked.
-  public var isWalkingRoute: Bool { routeState.withLock { $0.timer != nil } }
 }

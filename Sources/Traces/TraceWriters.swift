@@ -42,6 +42,44 @@ public enum NMEAWriter {
     return [framed(gga), framed(rmc)]
   }
 
+  /// A whole receiver epoch for `fix`, as a GPS module sends it once a second: GGA, GSA, GSV
+  /// (the satellites of ``sky``, as many used as the fix says), RMC and VTG; without a fix, the
+  /// same sentences empty (quality 0, mode 1, no satellites, status V). Empty without a timestamp.
+  public static func receiverEpoch(for fix: LocationFix, receiver: ReceiverDetails = .init()) -> [String] {
+    let base = sentences(for: fix, receiver: receiver)
+    guard base.count == 2 else { return [] }
+    let hasFix = fix.hasFix
+    let used = hasFix ? max(3, min(sky.count, receiver.satellitesUsed ?? 8)) : 0
+    let hdop = fix.horizontalAccuracy.map { $0 / LocationFix.userEquivalentRangeError } ?? 1.0
+    let vdop = fix.verticalAccuracy.map { $0 / LocationFix.userEquivalentRangeError } ?? hdop * 1.5
+    let dops = hasFix ? [(hdop * hdop + vdop * vdop).squareRoot(), hdop, vdop].map { FixRecord.fixed($0, 2) } : ["", "", ""]
+    let prns = (0..<12).map { $0 < used ? pad(sky[$0].prn, 2) : "" }
+    let mode = hasFix ? (fix.mode == .threeD ? 3 : 2) : 1
+    let gsa = "GPGSA,A,\(mode)," + prns.joined(separator: ",") + "," + dops.joined(separator: ",")
+    var gsv: [String] = []
+    let inView = hasFix ? sky : []
+    let pages = max(1, (inView.count + 3) / 4)
+    for page in 0..<pages {
+      var body = "GPGSV,\(pages),\(page + 1),\(pad(inView.count, 2))"
+      for satellite in inView.dropFirst(page * 4).prefix(4) {
+        body += ",\(pad(satellite.prn, 2)),\(pad(satellite.elevation, 2)),\(pad(satellite.azimuth, 3)),\(pad(satellite.snr, 2))"
+      }
+      gsv.append(framed(body))
+    }
+    let track = hasFix ? fix.course.map { FixRecord.fixed($0, 2) } ?? "" : ""
+    let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
+    let kmh = hasFix ? fix.speed.map { FixRecord.fixed($0 * 3.6, 3) } ?? "" : ""
+    let vtg = "GPVTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")"
+    return [base[0], framed(gsa)] + gsv + [base[1], framed(vtg)]
+  }
+
+  /// The satellites an emulated receiver sees: twelve GPS satellites spread over the sky,
+  /// the highest first (so the used ones are those a receiver would pick).
+  public static let sky: [(prn: Int, elevation: Int, azimuth: Int, snr: Int)] = [
+    (5, 78, 41, 47), (13, 66, 252, 45), (15, 59, 118, 44), (18, 52, 307, 43), (20, 45, 184, 41), (24, 38, 72, 40),
+    (26, 31, 221, 38), (29, 25, 349, 36), (2, 19, 143, 33), (10, 14, 286, 30), (12, 9, 20, 27), (31, 5, 199, 22),
+  ]
+
   /// `$body*hh` with the XOR checksum of `body`.
   public static func framed(_ body: String) -> String {
     var sum: UInt8 = 0

@@ -16,6 +16,9 @@ extension LocEmu {
           location set LAT,LON [--altitude M] [--accuracy M] [--speed MPS] [--course DEG]
           location start [--speed MPS] [--interval S] LAT,LON LAT,LON …
                                                   walk a route (default 1.4 m/s, a fix a second)
+          location run TRACE [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]
+                                                  play a trace file (the server reads it), stamped
+                                                  with the phone's time
           location clear                          no more fixes (the receiver lost the sky)
           privacy grant [--always] | revoke | reset | restrict
           services on|off
@@ -40,6 +43,9 @@ extension LocEmu {
 
     @Option(help: ArgumentHelp("The server (default: $LOCEMU_SERVER, else http://127.0.0.1:8947).", valueName: "URL"))
     var server: String?
+
+    @Option(help: ArgumentHelp("The server's token (default: $LOCEMU_TOKEN), for a server beyond loopback.", valueName: "TOKEN"))
+    var token: String?
 
     @Option(help: ArgumentHelp("The phone.", valueName: "ID"))
     var phone: String = "1"
@@ -83,6 +89,20 @@ extension LocEmu {
         if let v = flags.numbers["--speed"] { body["speed"] = v }
         if let v = flags.numbers["--interval"] { body["interval"] = v }
         request("POST", "\(p)/route", body)
+      case ("location", "run"):
+        let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--offset"], switches: ["--loop"], strings: ["--format"])
+        flags.noneLeft()
+        guard let path = flags.positional.first, flags.positional.count == 1 else {
+          usage("location run TRACE [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]")
+        }
+        // The server opens the file: give it the whole path (it runs on this machine unless
+        // --server says otherwise, and then the path is the server's).
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var body: [String: Any] = ["path": absolute, "loop": flags.switches.contains("--loop")]
+        if let v = flags.numbers["--speed"] { body["speed"] = v }
+        if let v = flags.numbers["--offset"] { body["offset"] = v }
+        if let v = flags.strings["--format"] { body["format"] = v }
+        request("POST", "\(p)/trace", body)
       case ("location", "clear") where words.count == 1: request("DELETE", "\(p)/location")
       case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
         let always = words.dropFirst().contains("--always")
@@ -118,13 +138,15 @@ extension LocEmu {
       }
     }
 
-    /// `--name VALUE` numbers and positional words.
+    /// `--name NUMBER`, `--name WORD`, `--switch` and positional words.
     struct Flags {
       var numbers: [String: Double] = [:]
+      var strings: [String: String] = [:]
+      var switches: Set<String> = []
       var positional: [String] = []
       var unknown: [String] = []
 
-      init(_ words: [String], numbers names: Set<String>) {
+      init(_ words: [String], numbers names: Set<String>, switches switchNames: Set<String> = [], strings stringNames: Set<String> = []) {
         var i = 0
         while i < words.count {
           let w = words[i]
@@ -132,6 +154,13 @@ extension LocEmu {
             guard i + 1 < words.count, let v = Double(words[i + 1]), v.isFinite else { usage("\(w) needs a number") }
             numbers[w] = v
             i += 2
+          } else if stringNames.contains(w) {
+            guard i + 1 < words.count else { usage("\(w) needs a value") }
+            strings[w] = words[i + 1]
+            i += 2
+          } else if switchNames.contains(w) {
+            switches.insert(w)
+            i += 1
           } else if w.hasPrefix("--") {
             unknown.append(w)
             i += 1
@@ -147,11 +176,18 @@ extension LocEmu {
       }
     }
 
+    func authorize(_ request: inout URLRequest) {
+      if let token = token ?? ProcessInfo.processInfo.environment["LOCEMU_TOKEN"], !token.isEmpty {
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+      }
+    }
+
     /// One request; prints the answer's body on standard output, or its error on standard error.
     func request(_ method: String, _ path: String, _ body: [String: Any]? = nil) -> Never {
       var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
       request.httpMethod = method
       request.timeoutInterval = 30
+      authorize(&request)
       if let body {
         request.httpBody = try? JSONSerialization.data(withJSONObject: body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -186,6 +222,7 @@ extension LocEmu {
       let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
       var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
       request.timeoutInterval = 86_400
+      authorize(&request)
       session.dataTask(with: request).resume()
       reader.done.wait()
       session.invalidateAndCancel()
@@ -232,7 +269,7 @@ private final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchec
   ) {
     if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
       lock.withLock {
-        printError("locemu ctl: HTTP \(http.statusCode) (no such phone?)")
+        printError("locemu ctl: HTTP \(http.statusCode)" + (http.statusCode == 401 ? " (the server needs --token)" : " (no such phone?)"))
         finish(1)
       }
       completionHandler(.cancel)

@@ -23,6 +23,13 @@ extension LocEmu {
         /phones/ID/events streams the phone's transcript (the JSON lines of 'locemu \
         permissions') as server-sent events.
 
+        With --nmea-listen, phone 1 is also a GPS receiver on a TCP port: each fix of its \
+        source (set, route, trace, gpsd) goes out as NMEA (GGA, GSA, GSV, RMC, VTG) to every \
+        client when it happens, the last fix again each second in between, empty sentences \
+        while the fix is lost; 'gpsd -N -n tcp://HOST:PORT' then serves the phone to any \
+        gpsd client. The port is read-only and has no token. Prints 'nmea on \
+        tcp://HOST:PORT' once ready.
+
         Phone 1 starts with the state and source options below (no source unless one is \
         given: then only 'location set' moves it); --phones N starts N phones.
 
@@ -30,6 +37,10 @@ extension LocEmu {
         (POST /clock/advance, 'locemu ctl clock advance S'): a remote test as deterministic \
         as one in process. Prints 'listening on http://HOST:PORT' on standard error once \
         ready (port 0 picks a free one).
+
+        Listens on loopback by default. Any other address needs a token: --token, or one \
+        is made and printed ('token …' on standard error); then every request must carry \
+        it (Authorization: Bearer TOKEN, or ?token=TOKEN for a browser) or gets 401.
 
         Example: locemu serve --virtual-time --listen 127.0.0.1:0
 
@@ -42,18 +53,31 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Where to listen (loopback by default).", valueName: "HOST:PORT"))
     var listen: Endpoint = Endpoint(argument: "127.0.0.1:8947")!
 
+    @Option(
+      help: ArgumentHelp(
+        "Also serve phone 1 as a GPS receiver: its fixes as NMEA (GGA, GSA, GSV, RMC, VTG) to every TCP client, for gpsd -N -n tcp://HOST:PORT.",
+        valueName: "HOST:PORT"))
+    var nmeaListen: Endpoint?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Phones to start with.", valueName: "N"))
     var phones: Int = 1
+
+    @Option(
+      help: ArgumentHelp(
+        "Every request must carry this token (Authorization: Bearer TOKEN). Required to listen beyond loopback: without it one is made and printed.",
+        valueName: "TOKEN"))
+    var token: String?
 
     @OptionGroup var options: ScenarioOptions
 
     func validate() throws {
       guard (0...10_000).contains(phones) else { throw ValidationError("--phones must be 0 to 10000") }
+      if nmeaListen != nil && phones < 1 { throw ValidationError("--nmea-listen serves phone 1: give --phones 1 or more") }
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
         throw ValidationError("--at, --duration and --control script a run; a served phone is driven by requests")
       }
-      if !["127.0.0.1", "::1", "localhost"].contains(listen.host) {
-        throw ValidationError("serve binds loopback only (127.0.0.1, ::1): it has no authentication yet")
+      if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
+        throw ValidationError("--token must be at least 16 characters without spaces")
       }
     }
 
@@ -66,9 +90,32 @@ extension LocEmu {
         permission: scenario.initial.appStatus, services: scenario.initial.servicesEnabled, accuracy: scenario.initial.accuracy,
         app: scenario.initial.app, backgroundLocationUpdates: scenario.initial.backgroundLocationUpdates,
         promptAnswer: scenario.promptAnswer, promptDelay: scenario.promptDelay)
-      for n in 0..<phones { _ = await hub.create(n == 0 ? first : PhoneSettings(), source: n == 0 ? source : .none) }
+      for n in 0..<phones {
+        _ = await hub.create(
+          n == 0 ? first : PhoneSettings(), source: n == 0 ? source : .none, sourceName: n == 0 && sourceGiven ? options.sourceName : nil)
+      }
 
-      let server = PhoneServer(hub: hub, host: listen.host, port: listen.port)
+      // Beyond loopback anyone on the network could drive the phones: a token is required.
+      var token = self.token
+      if token == nil, !PhoneServer.isLoopback(listen.host) {
+        token = PhoneServer.makeToken()
+        printError("token \(token!) (every request needs 'Authorization: Bearer TOKEN'; locemu ctl --token or $LOCEMU_TOKEN)")
+      }
+      let feed: PhoneNMEAFeed?
+      if let nmeaListen, let first = hub.phone("1") {
+        do {
+          feed = try await PhoneNMEAFeed.start(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
+        } catch {
+          await hub.shutdown()
+          printError("locemu serve: --nmea-listen: \(error)")
+          throw ExitCode(1)
+        }
+        let shown = nmeaListen.host.contains(":") ? "[\(nmeaListen.host)]" : nmeaListen.host
+        printError("nmea on tcp://\(shown):\(feed?.port ?? 0)")
+      } else {
+        feed = nil
+      }
+      let server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token)
       let host = listen.host
       let stop = PhoneServer.StopHandle()
       let serving = Task {
@@ -87,6 +134,7 @@ extension LocEmu {
         source.setEventHandler {
           guard !stopping.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
           Task {
+            await feed?.stop()
             await hub.shutdown()
             await stop.stop()
           }
@@ -99,10 +147,12 @@ extension LocEmu {
         try await serving.value
       } catch is CancellationError {
       } catch let error as PhoneServerError {
+        await feed?.stop()
         await hub.shutdown()
         printError("locemu serve: cannot listen on \(listen): \(error)")
         throw ExitCode(1)
       }
+      await feed?.stop()
       await hub.shutdown()
       printError("locemu serve: stopped")
     }

@@ -177,6 +177,13 @@ struct ScenarioOptions: ParsableArguments {
     return s
   }
 
+  /// What ``source(command:)`` plays, in words ("trace PATH", "gpsd HOST:PORT", "fixed LAT,LON").
+  var sourceName: String {
+    if let trace { return "trace \(trace)" }
+    if let gpsd { return "gpsd \(gpsd)" }
+    return "fixed \(fixed ?? "52.2297,21.0122")"
+  }
+
   func source(command: String) throws -> PhoneSource {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
@@ -213,7 +220,7 @@ struct ScenarioOptions: ParsableArguments {
     let clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
     let runner = ScenarioRunner(
       scenario: scenario, source: try source(command: command), clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
-      emit: write)
+      startDate: virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date(), emit: write)
     let app = try factory?.make(runner: runner)
     let control = self.control != nil ? Self.standardInputEvents(command: command, mapEvents: factory != nil) : nil
     // A source that fails — a gpsd that cannot be reached for --gpsd-timeout, a trace that

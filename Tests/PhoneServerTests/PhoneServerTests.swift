@@ -103,7 +103,7 @@ struct PhoneServerTests {
     let there = try #require(phone.phone.latestFix?.coordinate)
     #expect(abs(there.distance(to: a) - 50) < 1e-3)
     #expect(phone.isWalkingRoute)
-    phone.stopRoute()
+    phone.stopPlaying()
     try await hub.advance(by: .seconds(5))
     #expect(phone.phone.latestFix?.coordinate == there)
     #expect(!phone.isWalkingRoute)

@@ -186,6 +186,8 @@ public final class EmulatedPhone: Sendable {
   public var isFixLost: Bool { core.withLock { $0.gate.isSourcePaused } }
   /// Time since the phone started.
   public var elapsed: Duration { startedAt.duration(to: clock.now) }
+  /// The phone's date now: its start date plus the time elapsed on its clock.
+  public var date: Date { configuration.startDate.addingTimeInterval(elapsed.seconds) }
   /// Whether ``shutdown()`` ran.
   public var isShutDown: Bool { core.withLock { $0.isShutDown } }
   /// The app's view of location.
@@ -535,15 +537,44 @@ public final class EmulatedPhone: Sendable {
       guard !s.sourceStarted, !s.isShutDown else { return }
       s.sourceStarted = true
       guard case .timeline(let make) = configuration.source.kind else { return }
-      s.sourceStart = clock.nowOffset
-      do {
-        s.timeline = try make(configuration.startDate)
-        scheduleNextSourceFix(&s)
-      } catch {
-        emit(.sourceEnded(error: String(describing: error)), &s)
-      }
+      beginTimeline(make, startDate: configuration.startDate, &s)
     }
     clock.drive()
+  }
+
+  /// Plays `source` from now in place of the timeline source playing (whose file is closed):
+  /// a trace run or a route given to a running phone. Its fixes are stamped from the phone's
+  /// date now. A ``PhoneSource/live(_:)`` source cannot be played this way (it is read by
+  /// ``run()``): the result is false and nothing changes.
+  @discardableResult
+  public func play(_ source: PhoneSource) -> Bool {
+    guard case .timeline(let make) = source.kind else { return false }
+    core.withLock { s in
+      guard !s.isShutDown else { return }
+      s.sourceStarted = true
+      closeTimeline(&s)
+      beginTimeline(make, startDate: date, &s)
+    }
+    clock.drive()
+    return true
+  }
+
+  private func beginTimeline(_ make: @Sendable (Date) throws -> any PhoneTimeline, startDate: Date, _ s: inout PhoneCore) {
+    s.sourceStart = clock.nowOffset
+    do {
+      s.timeline = try make(startDate)
+      scheduleNextSourceFix(&s)
+    } catch {
+      emit(.sourceEnded(error: String(describing: error)), &s)
+    }
+  }
+
+  private func closeTimeline(_ s: inout PhoneCore) {
+    if let timer = s.sourceTimer { clock.cancel(timer) }
+    s.sourceTimer = nil
+    s.pendingSourceFix = nil
+    s.timeline?.close()
+    s.timeline = nil
   }
 
   /// Stops a timeline source now: no further fix; its file is closed. (A live source stops
@@ -551,10 +582,7 @@ public final class EmulatedPhone: Sendable {
   public func stopSource() {
     core.withLock { s in
       s.sourceStarted = true
-      if let timer = s.sourceTimer { clock.cancel(timer) }
-      s.sourceTimer = nil
-      s.timeline?.close()
-      s.timeline = nil
+      closeTimeline(&s)
     }
   }
 

@@ -1,0 +1,93 @@
+public import Emulator
+import Foundation
+import Geo
+import Traces
+
+/// One phone as a GPS receiver on a TCP port (`locemu serve --nmea-listen`): every fix its
+/// source reports — set, walked on a route, played from a trace, read from gpsd — goes out as a
+/// receiver's epoch (GGA, GSA, GSV, RMC, VTG) to every client, when it happens on the phone's
+/// clock. Between fixes the receiver keeps talking once a second, as a real one does: the last
+/// position again while it holds a fix, empty sentences (no fix) while the fix is lost or before
+/// the first one. So `gpsd -N -n tcp://HOST:PORT` sees the emulated phone.
+public final class PhoneNMEAFeed: Sendable {
+  /// The phone's receiver reports at least this often.
+  public static let interval = Duration.seconds(1)
+
+  public let phone: EmulatedPhone
+  private let broadcaster: NMEABroadcaster
+  private let state = Locked<State>(State())
+
+  private struct State {
+    var last: LocationFix?
+    var lastSent: EmulatorClock.Instant?
+    var timer: EmulatorClock.Timer?
+    var observation: PhoneObservation?
+    var stopped = false
+  }
+
+  /// The port clients connect to.
+  public var port: Int { broadcaster.port }
+  /// Clients connected now.
+  public var clientCount: Int { broadcaster.clientCount }
+
+  private init(phone: EmulatedPhone, broadcaster: NMEABroadcaster) {
+    self.phone = phone
+    self.broadcaster = broadcaster
+  }
+
+  /// Listens on `host:port` and starts reporting `phone`'s fixes.
+  /// - Throws: ``PhoneServerError`` when the address cannot be bound.
+  public static func start(phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in })
+    async throws -> PhoneNMEAFeed
+  {
+    let feed = PhoneNMEAFeed(phone: phone, broadcaster: try await NMEABroadcaster.start(host: host, port: port, log: log))
+    let observation = phone.observe([.sourceFix, .applied]) { [weak feed] event in
+      switch event {
+      case .sourceFix(let fix): feed?.report(fix)
+      case .applied(.fix, _): feed?.report(nil)
+      default: break
+      }
+    }
+    feed.state.withLock { $0.observation = observation }
+    feed.report(nil)
+    return feed
+  }
+
+  /// Sends an epoch now — `fix` (nil: the last one again) or no fix while the phone's fix is
+  /// lost — and moves the next heartbeat to one interval from now.
+  private func report(_ fix: LocationFix?) {
+    let clock = phone.clock
+    let now = clock.now
+    let lost = phone.isFixLost
+    let date = phone.date
+    let epoch = state.withLock { s -> LocationFix? in
+      guard !s.stopped else { return nil }
+      if let fix { s.last = fix }
+      s.lastSent = now
+      if let timer = s.timer { clock.cancel(timer) }
+      s.timer = clock.schedule(at: now.advanced(by: Self.interval)) { [weak self] in self?.report(nil) }
+      var out = lost ? nil : s.last
+      if out?.hasFix != true { out = LocationFix(mode: .noFix) }
+      // A held fix is repeated at the time it is sent.
+      if fix == nil || out?.timestamp == nil { out?.timestamp = date }
+      return out
+    }
+    guard let epoch else { return }
+    broadcaster.send(NMEAWriter.receiverEpoch(for: epoch).map { $0 + "\r\n" }.joined())
+  }
+
+  /// Stops reporting, closes every client and the port.
+  public func stop() async {
+    let (timer, observation) = state.withLock { s -> (EmulatorClock.Timer?, PhoneObservation?) in
+      s.stopped = true
+      defer {
+        s.timer = nil
+        s.observation = nil
+      }
+      return (s.timer, s.observation)
+    }
+    observation?.cancel()
+    if let timer { phone.clock.cancel(timer) }
+    await broadcaster.stop()
+  }
+}
