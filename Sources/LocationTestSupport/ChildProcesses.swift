@@ -97,3 +97,75 @@ public final class LoopbackListener: @unchecked Sendable {
 
 /// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
 public func freeLoopbackPort() throws -> Int { try LoopbackListener(backlog: nil).port }
+
+/// A real gpsd (`gpsd -N -n`) on a free loopback port reading `device` (e.g.
+/// `tcp://127.0.0.1:PORT`, an NMEA feed), with its control socket in a directory of its own.
+/// Stopped by its PID (SIGKILL), never by name.
+public final class GPSDProcess: @unchecked Sendable {
+  public let port: Int
+  public let device: String
+  private var process: Process?
+  private let directory: URL
+
+  /// gpsd's executable, where Debian's package puts it; nil when it is not installed.
+  public static var path: String? {
+    ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Starts gpsd reading `device` and waits (at most 10 s) until it accepts clients.
+  public init(reading device: String) throws {
+    self.device = device
+    port = try freeLoopbackPort()
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try start()
+  }
+
+  /// Starts gpsd (again) on ``port`` and waits until it accepts clients.
+  public func start() throws {
+    guard let path = Self.path else { throw LoopbackError(description: "gpsd is not installed (apt-get install gpsd)") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["-N", "-n", "-S", String(port), "-F", directory.appendingPathComponent("sock").path, device]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    self.process = process
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !loopbackAccepts(port) {
+      guard ContinuousClock.now < deadline, process.isRunning else {
+        kill()
+        throw LoopbackError(description: "gpsd did not start on port \(port) within 10 s")
+      }
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+  }
+
+  /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
+  public func kill() {
+    guard let process, process.isRunning else { return }
+    Glibc.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    self.process = nil
+  }
+
+  public func stop() {
+    kill()
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  deinit { stop() }
+}
+
+/// Whether something accepts TCP connections on loopback `port` now.
+public func loopbackAccepts(_ port: Int) -> Bool {
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+  }
+}

@@ -22,17 +22,30 @@ struct ServeCommandTests {
   final class Server: Sendable {
     let process: Process
     let url: String
+    /// What it printed before "listening on" ("nmea on tcp://…", "token …").
+    let preamble: [String]
+    /// The `--token` passed to every `ctl`.
+    let token: String?
 
-    private init(process: Process, url: String) {
+    private init(process: Process, url: String, preamble: [String], token: String?) {
       self.process = process
       self.url = url
+      self.preamble = preamble
+      self.token = token
+    }
+
+    /// The NMEA port, with `--nmea-listen`.
+    var nmeaPort: Int? {
+      preamble.first { $0.hasPrefix("nmea on tcp://") }.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
     }
 
     /// Starts it and waits (at most 60 s) for its "listening on" line on standard error.
-    static func start(_ extra: [String] = []) async throws -> Server {
+    static func start(_ extra: [String] = [], virtualTime: Bool = true, listen: String = "127.0.0.1:0", token: String? = nil)
+      async throws -> Server
+    {
       let process = Process()
       process.executableURL = locemuBinary
-      process.arguments = ["serve", "--virtual-time", "--listen", "127.0.0.1:0"] + extra
+      process.arguments = ["serve"] + (virtualTime ? ["--virtual-time"] : []) + ["--listen", listen] + extra
       let err = Pipe()
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
@@ -40,26 +53,33 @@ struct ServeCommandTests {
       let pid = process.processIdentifier
       let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
       DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-      let line = try await offPool { () -> String in
+      let lines = try await offPool { () -> [String] in
+        var lines: [String] = []
         var seen = Data()
         while let chunk = try err.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-          seen.append(chunk)
-          if chunk == Data("\n".utf8) { break }
+          if chunk == Data("\n".utf8) {
+            lines.append(String(decoding: seen, as: UTF8.self))
+            seen.removeAll()
+            if lines.last!.hasPrefix("listening on ") { break }
+          } else {
+            seen.append(chunk)
+          }
         }
-        return String(decoding: seen, as: UTF8.self)
+        return lines
       }
       watchdog.cancel()
-      let url = line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-      guard line.hasPrefix("listening on http://") else {
+      guard let line = lines.last, line.hasPrefix("listening on http://") else {
         kill(pid, SIGKILL)
-        throw LoopbackError(description: "serve did not start: \(line)")
+        throw LoopbackError(description: "serve did not start: \(lines.joined(separator: " / "))")
       }
-      return Server(process: process, url: url)
+      let url = String(line.split(separator: " ").last ?? "")
+      return Server(process: process, url: url, preamble: lines.dropLast(), token: token)
     }
 
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
       try await DecodeCommandTests.run(
-        ["ctl", "--server", url] + (phone.map { ["--phone", $0] } ?? []) + arguments, bound: .seconds(60))
+        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments,
+        bound: .seconds(60))
     }
 
     /// `ctl` whose answer is a JSON object.
@@ -237,5 +257,125 @@ struct ServeCommandTests {
     #expect(state["walkingRoute"] as? Bool == false)
     #expect((state["lastFix"] as? [String: Any])?["speed"] as? Double == 0)
     #expect(try await server.ctl(["location", "start", "north"]).status == 64)
+  }
+
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
+
+  /// `location run` plays a trace at its speed on the server's virtual clock: after 10 s at
+  /// twice its pace the phone is where the trace is at 20 s, with the phone's time.
+  @Test func aTraceRunsAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "25", Self.trace("city-walk.nmea")])
+    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--speed", "2"])
+    var playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["kind"] as? String == "trace" && playing["fixes"] as? Int == 1 && playing["ended"] as? Bool == false)
+    _ = try await server.object(["clock", "advance", "10"])
+    state = try await server.object(["status"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["fixes"] as? Int == 21)
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["lat"] as? Double == records[20]["lat"] as? Double && fix["lon"] as? Double == records[20]["lon"] as? Double)
+    // Stamped by the phone (its start date on virtual time), at the trace's pace.
+    #expect(fix["time"] as? String == "2026-01-01T00:00:20.000Z")
+    // --offset skips into the trace; a set location stops it.
+    state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--offset", "20"])
+    #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == records[20]["lat"] as? Double)
+    state = try await server.object(["location", "set", "52.1,21.1"])
+    #expect((state["playing"] as? [String: Any])?["ended"] as? Bool == true)
+    // A trace that cannot be read is refused and changes nothing.
+    let missing = try await server.ctl(["location", "run", "/nonexistent/walk.nmea"])
+    #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/walk.nmea"))
+    #expect(try await server.ctl(["location", "run", Self.trace("city-walk.nmea"), "--speed", "0"]).status == 1)
+    #expect(try await server.ctl(["location", "run"]).status == 64)
+    #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
+  }
+
+  /// With a token every request needs it (401 without); beyond loopback one is made and printed.
+  @Test func aTokenGuardsEveryRequest() async throws {
+    let token = "0123456789abcdef0123"
+    let guarded = try await Server.start(["--token", token], token: token)
+    defer { guarded.stop() }
+    #expect(try await guarded.object(["status"])["id"] as? String == "1")
+    let without = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "status"])
+    #expect(without.status == 1 && without.stderr.contains("needs its token"))
+    let wrong = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "--token", "0123456789abcdef0124", "privacy", "revoke"])
+    #expect(wrong.status == 1)
+    #expect(try await guarded.object(["status"])["status"] as? String == "notDetermined")
+    let events = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "events", "--count", "1"])
+    #expect(events.status == 1 && events.stderr.contains("401"))
+
+    let open = try await Server.start(listen: "0.0.0.0:0")
+    defer { open.stop() }
+    let printed = try #require(open.preamble.first { $0.hasPrefix("token ") })
+    let made = String(printed.split(separator: " ")[1])
+    #expect(made.count == 32)
+    let local = open.url.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
+    #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "status"]).status == 1)
+    #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "--token", made, "status"]).status == 0)
+    #expect(try await DecodeCommandTests.run(["serve", "--token", "short"]).status == 64)
+  }
+
+  /// A real gpsd reading `--nmea-listen` delivers the set location, then a played trace, to
+  /// `gpspipe -w` and to `locemu watch` (real clock: real processes, each bounded).
+  @Test(.enabled(if: GPSDProcess.path != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/gpspipe")))
+  func gpsdReadsThePhone() async throws {
+    let server = try await Server.start(["--nmea-listen", "127.0.0.1:0"], virtualTime: false)
+    defer { server.stop() }
+    let nmea = try #require(server.nmeaPort)
+    _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
+    let gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)")
+    defer { gpsd.stop() }
+    let piped = try await offPool { () -> String in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
+      process.arguments = ["-w", "-n", "12", "127.0.0.1:\(gpsd.port)"]
+      let out = Pipe()
+      process.standardOutput = out
+      let err = Pipe()
+      process.standardError = err
+      try process.run()
+      let pid = process.processIdentifier
+      let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      watchdog.cancel()
+      return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
+        + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+    let tpv = piped.split(whereSeparator: \.isNewline).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+      .filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["time"] != nil }
+    let first = try #require(tpv.first, "gpspipe saw no 3D fix: \(piped)")
+    #expect(first["lat"] as? Double == 60.1699 && first["lon"] as? Double == 24.9384)
+    #expect(first["altMSL"] as? Double == 12 && first["speed"] as? Double == 1.5 && first["track"] as? Double == 90)
+
+    // A trace played on the phone reaches locemu watch through gpsd: every position is the trace's.
+    let decoded = try await DecodeCommandTests.run(["replay", "--virtual-time", Self.trace("drive.nmea")])
+    let positions = Set(
+      decoded.lines.compactMap { line -> String? in
+        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
+          let lon = o["lon"] as? Double
+        else { return nil }
+        return "\(lat),\(lon)"
+      })
+    _ = try await server.object(["location", "run", Self.trace("drive.nmea"), "--speed", "4"])
+    let watched = try await DecodeCommandTests.run(
+      ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "8", "--fix-only", "--timeout", "20"], bound: .seconds(60))
+    #expect(watched.status == 0, "\(watched.stderr)")
+    let seen = watched.lines.compactMap { line -> String? in
+      guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
+        let lon = o["lon"] as? Double
+      else { return nil }
+      return "\(lat),\(lon)"
+    }
+    #expect(seen.count == 8)
+    // The first may still be the held location; the rest are the trace's, in order, moving.
+    let fromTrace = seen.filter { positions.contains($0) }
+    #expect(fromTrace.count >= 7, "\(seen)")
+    #expect(Set(fromTrace).count >= 6)
   }
 }
