@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .library(name: "PhoneServer", targets: ["PhoneServer"]),
+    .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
     .library(name: "LocationTestSupport", targets: ["LocationTestSupport"]),
     .library(name: "SampleTraces", targets: ["SampleTraces"]),
     .executable(name: "locemu", targets: ["locemu"]),
@@ -64,6 +65,8 @@ let package = Package(
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ]
     ),
+    // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo"]),
     .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
@@ -77,7 +80,7 @@ let package = Package(
     .executableTarget(
       name: "locemu",
       dependencies: [
-        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer",
+        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer", "LocationEmulatorClient",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -256,3 +256,36 @@ public enum JSONText {
     return out + "\""
   }
 }
+
+extension FixRecord {
+  /// The fix a fix record describes (a parsed JSON object: time, mode, lat, lon, altMSL,
+  /// altHAE, speed, track, eph, epv, each optional); nil when a member has the wrong type or
+  /// range. gpsd's mode 0 ("not seen yet") is no fix.
+  public static func fix(_ object: [String: Any]) -> LocationFix? {
+    func number(_ key: String) -> Double?? {
+      guard let value = object[key] else { return .some(nil) }
+      guard let d = JSONText.number(value), d.isFinite else { return nil }
+      return .some(d)
+    }
+    var timestamp: Date?
+    if let text = object["time"] {
+      guard let text = text as? String, let date = ISO8601Time.parse(text) else { return nil }
+      timestamp = date
+    }
+    guard let modeNumber = number("mode"), let latitude = number("lat"), let longitude = number("lon"),
+      let altMSL = number("altMSL"), let altHAE = number("altHAE"), let speed = number("speed"),
+      let track = number("track"), let eph = number("eph"), let epv = number("epv")
+    else { return nil }
+    let raw = modeNumber.map { Int($0) } ?? 1
+    guard let mode = LocationFix.Mode(rawValue: max(raw, 1)) else { return nil }
+    var coordinate: Coordinate?
+    if let latitude, let longitude {
+      guard let c = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
+      coordinate = c
+    }
+    let fix = LocationFix(
+      timestamp: timestamp, mode: coordinate == nil ? .noFix : mode, coordinate: coordinate, altitudeMSL: altMSL,
+      altitudeHAE: altHAE, speed: speed, course: track, horizontalAccuracy: eph, verticalAccuracy: epv)
+    return fix.mode == .noFix ? LocationFix(timestamp: timestamp, mode: .noFix) : fix
+  }
+}

@@ -107,32 +107,7 @@ public final class FixRecordTraceReader: TraceReader {
 
   /// The epoch a fix record describes; nil when a member has the wrong type or range.
   static func epoch(_ object: [String: Any]) -> TraceEpoch? {
-    func number(_ key: String) -> Double?? {
-      guard let value = object[key] else { return .some(nil) }
-      guard let d = JSONText.number(value), d.isFinite else { return nil }
-      return .some(d)
-    }
-    var timestamp: Date?
-    if let text = object["time"] {
-      guard let text = text as? String, let date = ISO8601Time.parse(text) else { return nil }
-      timestamp = date
-    }
-    guard let modeNumber = number("mode"), let latitude = number("lat"), let longitude = number("lon"),
-      let altMSL = number("altMSL"), let altHAE = number("altHAE"), let speed = number("speed"),
-      let track = number("track"), let eph = number("eph"), let epv = number("epv")
-    else { return nil }
-    // gpsd's mode 0 is "not seen yet": no fix.
-    let raw = modeNumber.map { Int($0) } ?? 1
-    guard let mode = LocationFix.Mode(rawValue: max(raw, 1)) else { return nil }
-    var coordinate: Coordinate?
-    if let latitude, let longitude {
-      guard let c = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
-      coordinate = c
-    }
-    var fix = LocationFix(
-      timestamp: timestamp, mode: coordinate == nil ? .noFix : mode, coordinate: coordinate, altitudeMSL: altMSL,
-      altitudeHAE: altHAE, speed: speed, course: track, horizontalAccuracy: eph, verticalAccuracy: epv)
-    if fix.mode == .noFix { fix = LocationFix(timestamp: timestamp, mode: .noFix) }
-    return TraceEpoch(fix: fix, traceTime: timestamp?.timeIntervalSince1970)
+    guard let fix = FixRecord.fix(object) else { return nil }
+    return TraceEpoch(fix: fix, traceTime: fix.timestamp?.timeIntervalSince1970)
   }
 }

@@ -1,13 +1,14 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LocationEmulatorClient
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 extension LocEmu {
-  struct Ctl: ParsableCommand {
+  struct Ctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Drive a phone of 'locemu serve' from a shell, as 'xcrun simctl location/privacy' drive a simulator.",
       discussion: """
@@ -58,37 +59,37 @@ extension LocEmu {
         .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
-    func run() throws {
+    func run() async throws {
       guard let base = URL(string: baseURL), base.host != nil else { usage("--server: '\(baseURL)' is not a URL") }
       let p = "phones/\(phone)"
       var words = self.words
       let verb = words.isEmpty ? "" : words.removeFirst()
       switch (verb, words.first) {
-      case ("status", nil): request("GET", p)
+      case ("status", nil): await request("GET", p)
       case ("location", "set"):
         let flags = Flags(Array(words.dropFirst()), numbers: ["--altitude", "--accuracy", "--speed", "--course"])
         guard let point = flags.positional.first, flags.positional.count == 1 else { usage("location set LAT,LON [options]") }
         let parts = point.split(separator: ",").map { Double($0) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location set: LAT,LON, e.g. 52.2297,21.0122") }
-        var body: [String: Any] = ["lat": lat, "lon": lon]
+        var body: [String: any Sendable] = ["lat": lat, "lon": lon]
         for (flag, key) in [("--altitude", "altitude"), ("--accuracy", "horizontalAccuracy"), ("--speed", "speed"), ("--course", "course")] {
           if let v = flags.numbers[flag] { body[key] = v }
         }
         flags.noneLeft()
-        request("POST", "\(p)/location", body)
+        await request("POST", "\(p)/location", body)
       case ("location", "start"):
         let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--interval"])
         flags.noneLeft()
         guard !flags.positional.isEmpty else { usage("location start [--speed MPS] [--interval S] LAT,LON LAT,LON …") }
-        let waypoints = flags.positional.map { point -> [String: Double] in
+        let waypoints = flags.positional.map { point -> [String: any Sendable] in
           let parts = point.split(separator: ",").map { Double($0) }
           guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location start: '\(point)' is not LAT,LON") }
           return ["lat": lat, "lon": lon]
         }
-        var body: [String: Any] = ["waypoints": waypoints]
+        var body: [String: any Sendable] = ["waypoints": waypoints]
         if let v = flags.numbers["--speed"] { body["speed"] = v }
         if let v = flags.numbers["--interval"] { body["interval"] = v }
-        request("POST", "\(p)/route", body)
+        await request("POST", "\(p)/route", body)
       case ("location", "run"):
         let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--offset"], switches: ["--loop"], strings: ["--format"])
         flags.noneLeft()
@@ -98,41 +99,41 @@ extension LocEmu {
         // The server opens the file: give it the whole path (it runs on this machine unless
         // --server says otherwise, and then the path is the server's).
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var body: [String: Any] = ["path": absolute, "loop": flags.switches.contains("--loop")]
+        var body: [String: any Sendable] = ["path": absolute, "loop": flags.switches.contains("--loop")]
         if let v = flags.numbers["--speed"] { body["speed"] = v }
         if let v = flags.numbers["--offset"] { body["offset"] = v }
         if let v = flags.strings["--format"] { body["format"] = v }
-        request("POST", "\(p)/trace", body)
-      case ("location", "clear") where words.count == 1: request("DELETE", "\(p)/location")
+        await request("POST", "\(p)/trace", body)
+      case ("location", "clear") where words.count == 1: await request("DELETE", "\(p)/location")
       case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
         let always = words.dropFirst().contains("--always")
         guard words.count == 1 || (action == "grant" && words.count == 2 && always) else { usage("privacy grant [--always] | revoke | reset | restrict") }
-        request("POST", "\(p)/privacy", ["action": action, "always": always])
-      case ("services", let v?) where ["on", "off"].contains(v) && words.count == 1: request("POST", "\(p)/services", ["enabled": v == "on"])
-      case ("accuracy", let v?) where ["full", "reduced"].contains(v) && words.count == 1: request("POST", "\(p)/accuracy", ["accuracy": v])
-      case ("app", let v?) where ["background", "foreground"].contains(v) && words.count == 1: request("POST", "\(p)/app", ["state": v])
+        await request("POST", "\(p)/privacy", ["action": action, "always": always])
+      case ("services", let v?) where ["on", "off"].contains(v) && words.count == 1: await request("POST", "\(p)/services", ["enabled": v == "on"])
+      case ("accuracy", let v?) where ["full", "reduced"].contains(v) && words.count == 1: await request("POST", "\(p)/accuracy", ["accuracy": v])
+      case ("app", let v?) where ["background", "foreground"].contains(v) && words.count == 1: await request("POST", "\(p)/app", ["state": v])
       case ("prompt", let answer?):
         let flags = Flags(Array(words.dropFirst()), numbers: ["--delay"])
         flags.noneLeft()
-        var body: [String: Any] = ["answer": answer]
+        var body: [String: any Sendable] = ["answer": answer]
         if let delay = flags.numbers["--delay"] { body["delay"] = delay }
-        request("POST", "\(p)/prompt", body)
+        await request("POST", "\(p)/prompt", body)
       case ("call", let call?) where ["authorize", "request", "locate"].contains(call) && words.count == 1:
-        request("POST", "\(p)/calls/\(call)")
-      case ("event", let event?) where words.count == 1: request("POST", "\(p)/events", ["event": event])
+        await request("POST", "\(p)/calls/\(call)")
+      case ("event", let event?) where words.count == 1: await request("POST", "\(p)/events", ["event": event])
       case ("events", _):
         let flags = Flags(words, numbers: ["--count", "--history"])
         flags.noneLeft()
         let count = flags.numbers["--count"].map { Int($0) }
         if let count, count < 1 { usage("--count must be at least 1") }
-        stream("\(p)/events?history=\(Int(flags.numbers["--history"] ?? 0))", count: count)
-      case ("phones", nil): request("GET", "phones")
-      case ("phones", "create") where words.count == 1: request("POST", "phones", [:])
-      case ("phones", "delete") where words.count == 2: request("DELETE", "phones/\(words[1])")
-      case ("clock", nil): request("GET", "clock")
+        await stream("\(p)/events?history=\(Int(flags.numbers["--history"] ?? 0))", count: count)
+      case ("phones", nil): await request("GET", "phones")
+      case ("phones", "create") where words.count == 1: await request("POST", "phones", [:])
+      case ("phones", "delete") where words.count == 2: await request("DELETE", "phones/\(words[1])")
+      case ("clock", nil): await request("GET", "clock")
       case ("clock", "advance") where words.count == 2:
         guard let seconds = Double(words[1]), seconds >= 0 else { usage("clock advance SECONDS") }
-        request("POST", "clock/advance", ["seconds": seconds])
+        await request("POST", "clock/advance", ["seconds": seconds])
       default:
         usage(verb.isEmpty ? "give a verb (locemu ctl --help lists them)" : "unknown or incomplete verb: \(self.words.joined(separator: " "))")
       }
@@ -176,57 +177,44 @@ extension LocEmu {
       }
     }
 
-    func authorize(_ request: inout URLRequest) {
-      if let token = token ?? ProcessInfo.processInfo.environment["LOCEMU_TOKEN"], !token.isEmpty {
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-      }
-    }
+    var client: EmulatorServer { EmulatorServer(url: URL(string: baseURL), token: token, timeout: 30) }
 
     /// One request; prints the answer's body on standard output, or its error on standard error.
-    func request(_ method: String, _ path: String, _ body: [String: Any]? = nil) -> Never {
-      var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
-      request.httpMethod = method
-      request.timeoutInterval = 30
-      authorize(&request)
-      if let body {
-        request.httpBody = try? JSONSerialization.data(withJSONObject: body)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-      }
-      let done = DispatchSemaphore(value: 0)
-      let result = ResultBox()
-      URLSession.shared.dataTask(with: request) { data, response, error in
-        result.set(data, response as? HTTPURLResponse, error)
-        done.signal()
-      }.resume()
-      done.wait()
-      let (data, response, error) = result.get()
-      guard let response else {
-        printError("locemu ctl: cannot reach \(baseURL): \((error as NSError?)?.localizedDescription ?? "no answer")")
-        Glibc.exit(2)
-      }
-      let text = String(decoding: data ?? Data(), as: UTF8.self)
-      if (200..<300).contains(response.statusCode) {
+    func request(_ method: String, _ path: String, _ body: [String: any Sendable]? = nil) async -> Never {
+      do {
+        let data = try await client.send(method, path, json: body)
+        let text = String(decoding: data, as: UTF8.self)
         if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
         Glibc.exit(0)
+      } catch {
+        fail(error)
       }
-      let message =
-        (try? JSONSerialization.jsonObject(with: data ?? Data()) as? [String: Any])?["error"] as? String
-        ?? "HTTP \(response.statusCode)"
-      printError("locemu ctl: \(message)")
-      Glibc.exit(1)
     }
 
     /// The phone's event stream: each event's JSON on a line, until `count` or the stream ends.
-    func stream(_ path: String, count: Int?) -> Never {
-      let reader = EventStreamReader(count: count)
-      let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
-      var request = URLRequest(url: URL(string: "\(baseURL)/\(path)")!)
-      request.timeoutInterval = 86_400
-      authorize(&request)
-      session.dataTask(with: request).resume()
-      reader.done.wait()
-      session.invalidateAndCancel()
-      Glibc.exit(reader.status)
+    func stream(_ path: String, count: Int?) async -> Never {
+      do {
+        var printed = 0
+        for try await line in try await client.events(path) {
+          FileHandle.standardOutput.write(Data((line + "\n").utf8))
+          printed += 1
+          if let count, printed >= count { break }
+        }
+        Glibc.exit(0)
+      } catch let error as EmulatorClientError {
+        fail(error)
+      } catch {
+        fail(.unreachable("\(error)"))
+      }
+    }
+
+    /// The server refused (1, its message) or could not be reached (2).
+    func fail(_ error: EmulatorClientError) -> Never {
+      printError("locemu ctl: \(error)")
+      switch error {
+      case .unreachable: Glibc.exit(2)
+      case .refused, .badRequest: Glibc.exit(1)
+      }
     }
   }
 }
@@ -235,74 +223,4 @@ extension LocEmu {
 private func usage(_ message: String) -> Never {
   printError("locemu ctl: \(message)")
   Glibc.exit(64)
-}
-
-private final class ResultBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: (Data?, HTTPURLResponse?, (any Error)?) = (nil, nil, nil)
-  func set(_ data: Data?, _ response: HTTPURLResponse?, _ error: (any Error)?) { lock.withLock { value = (data, response, error) } }
-  func get() -> (Data?, HTTPURLResponse?, (any Error)?) { lock.withLock { value } }
-}
-
-/// Reads server-sent events as they arrive and prints each `data:` line.
-private final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  let done = DispatchSemaphore(value: 0)
-  private let lock = NSLock()
-  private var buffer = Data()
-  private var printed = 0
-  private var finished = false
-  private let count: Int?
-  private(set) var status: Int32 = 0
-
-  init(count: Int?) { self.count = count }
-
-  private func finish(_ status: Int32) {
-    guard !finished else { return }
-    finished = true
-    self.status = status
-    done.signal()
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-  ) {
-    if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-      lock.withLock {
-        printError("locemu ctl: HTTP \(http.statusCode)" + (http.statusCode == 401 ? " (the server needs --token)" : " (no such phone?)"))
-        finish(1)
-      }
-      completionHandler(.cancel)
-      return
-    }
-    completionHandler(.allow)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    lock.withLock {
-      guard !finished else { return }
-      buffer.append(data)
-      while let end = buffer.firstRange(of: Data("\n".utf8)) {
-        let line = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-        buffer.removeSubrange(buffer.startIndex..<end.upperBound)
-        guard line.hasPrefix("data: ") else { continue }
-        FileHandle.standardOutput.write(Data((String(line.dropFirst(6)) + "\n").utf8))
-        printed += 1
-        if let count, printed >= count {
-          finish(0)
-          return
-        }
-      }
-    }
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    lock.withLock {
-      if let error, !finished {
-        printError("locemu ctl: cannot reach the server: \((error as NSError).localizedDescription)")
-        finish(2)
-      }
-      finish(0)
-    }
-  }
 }

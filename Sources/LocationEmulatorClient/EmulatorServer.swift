@@ -1,0 +1,181 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+  public import FoundationNetworking
+#endif
+
+/// A running `locemu serve`, spoken to over its HTTP JSON API (the routes of `openapi.yaml`).
+///
+/// ```swift
+/// let server = EmulatorServer(url: URL(string: "http://127.0.0.1:8947")!)
+/// let phone = server.phone("1")
+/// try await phone.revoke()
+/// ```
+public struct EmulatorServer: Sendable {
+  public var url: URL
+  /// The server's token, when it was started with one (`--token`, or beyond loopback).
+  public var token: String?
+  /// How long one request may take.
+  public var timeout: TimeInterval
+
+  /// - Parameter url: the server's base URL (`listening on …`); default `$LOCEMU_SERVER`, else
+  ///   `http://127.0.0.1:8947`. The token defaults to `$LOCEMU_TOKEN`.
+  public init(url: URL? = nil, token: String? = nil, timeout: TimeInterval = 30) {
+    let environment = ProcessInfo.processInfo.environment
+    self.url = url ?? URL(string: environment["LOCEMU_SERVER"] ?? "http://127.0.0.1:8947") ?? URL(string: "http://127.0.0.1:8947")!
+    self.token = token ?? environment["LOCEMU_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    self.timeout = timeout
+  }
+
+  /// A phone of the server (it is not asked whether it exists until it is used).
+  public func phone(_ id: String = "1") -> RemotePhone { RemotePhone(server: self, id: id) }
+
+  func urlRequest(_ method: String, _ path: String, body: Data? = nil) -> URLRequest {
+    let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
+    var request = URLRequest(url: URL(string: base + "/" + path)!)
+    request.httpMethod = method
+    request.timeoutInterval = timeout
+    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+    if let body {
+      request.httpBody = body
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    return request
+  }
+
+  /// One request; the answer's body when its status is 2xx.
+  /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
+  @discardableResult
+  public func send(_ method: String, _ path: String, json body: [String: any Sendable]? = nil) async throws(EmulatorClientError) -> Data {
+    let data = try body.map { body throws(EmulatorClientError) -> Data in
+      do {
+        return try JSONSerialization.data(withJSONObject: body)
+      } catch {
+        throw .badRequest("the body is not JSON: \(error)")
+      }
+    }
+    let request = urlRequest(method, path, body: data)
+    let answer: (Data, URLResponse)
+    do {
+      answer = try await URLSession.shared.data(for: request)
+    } catch {
+      throw .unreachable("cannot reach \(url.absoluteString): \((error as NSError).localizedDescription)")
+    }
+    let status = (answer.1 as? HTTPURLResponse)?.statusCode ?? 0
+    guard (200..<300).contains(status) else { throw .refused(status: status, message: Self.message(answer.0, status: status)) }
+    return answer.0
+  }
+
+  /// The server's `{"error": …}`, or the status.
+  static func message(_ data: Data, status: Int) -> String {
+    (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? String ?? "HTTP \(status)"
+  }
+
+  /// The server-sent events at `path`: each event's data, as it arrives. Returns once the
+  /// server has answered (so nothing sent after the return is missed); the stream ends when
+  /// the server ends it, and the connection closes when the consumer stops.
+  public func events(_ path: String) async throws(EmulatorClientError) -> AsyncThrowingStream<String, any Error> {
+    var request = urlRequest("GET", path)
+    request.timeoutInterval = 86_400
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    let reader = EventStreamReader(continuation: continuation)
+    let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
+    let task = session.dataTask(with: request)
+    continuation.onTermination = { _ in
+      task.cancel()
+      session.invalidateAndCancel()
+    }
+    do {
+      try await withCheckedThrowingContinuation { (connected: CheckedContinuation<Void, any Error>) in
+        reader.onConnect(connected)
+        task.resume()
+      }
+    } catch let error as EmulatorClientError {
+      continuation.finish()
+      throw error
+    } catch {
+      continuation.finish()
+      throw .unreachable("cannot reach \(url.absoluteString): \((error as NSError).localizedDescription)")
+    }
+    return stream
+  }
+}
+
+/// Why a request to the server did not do what it asked.
+public enum EmulatorClientError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The server answered with an error status (400, 401, 404, 409, 413) and its message.
+  case refused(status: Int, message: String)
+  /// No answer: nothing listens there, or the connection broke.
+  case unreachable(String)
+  /// What was asked cannot be sent, or the answer is not what the API says.
+  case badRequest(String)
+
+  public var description: String {
+    switch self {
+    case .refused(_, let message): message
+    case .unreachable(let message): message
+    case .badRequest(let message): message
+    }
+  }
+}
+
+/// Reads a `text/event-stream` response as it arrives and yields each `data:` line.
+final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  private let lock = NSLock()
+  private let continuation: AsyncThrowingStream<String, any Error>.Continuation
+  private var connected: CheckedContinuation<Void, any Error>?
+  private var buffer = Data()
+
+  init(continuation: AsyncThrowingStream<String, any Error>.Continuation) { self.continuation = continuation }
+
+  func onConnect(_ connected: CheckedContinuation<Void, any Error>) { lock.withLock { self.connected = connected } }
+
+  private func resumeConnected(_ result: Result<Void, any Error>) {
+    let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
+      defer { connected = nil }
+      return connected
+    }
+    waiting?.resume(with: result)
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    guard (200..<300).contains(status) else {
+      let message = status == 401 ? "the server needs its token (HTTP 401)" : status == 404 ? "no such phone (HTTP 404)" : "HTTP \(status)"
+      resumeConnected(.failure(EmulatorClientError.refused(status: status, message: message)))
+      completionHandler(.cancel)
+      return
+    }
+    resumeConnected(.success(()))
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    let lines = lock.withLock { () -> [String] in
+      buffer.append(data)
+      var lines: [String] = []
+      while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        var line = buffer[buffer.startIndex..<end]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        buffer.removeSubrange(buffer.startIndex...end)
+        if line.starts(with: Data("data:".utf8)) {
+          var text = String(decoding: line.dropFirst(5), as: UTF8.self)
+          if text.hasPrefix(" ") { text.removeFirst() }
+          lines.append(text)
+        }
+      }
+      return lines
+    }
+    for line in lines { continuation.yield(line) }
+  }
+
+  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    let failure: (any Error)? = error.map { .unreachable("the event stream broke: \(($0 as NSError).localizedDescription)") as EmulatorClientError }
+    resumeConnected(.failure(failure ?? EmulatorClientError.unreachable("the server closed the event stream")))
+    if let failure, (error as NSError?)?.code != NSURLErrorCancelled { continuation.finish(throwing: failure) } else { continuation.finish() }
+    session.finishTasksAndInvalidate()
+  }
+}

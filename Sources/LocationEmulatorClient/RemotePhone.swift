@@ -1,0 +1,286 @@
+public import Emulator
+public import Foundation
+public import Geo
+
+/// A phone of a `locemu serve` process, from another process: what a test script sets
+/// (location, permission, Location Services, accuracy, app state, the prompt's answer) and
+/// what the app reads — a ``LocationServiceProtocol`` and an ``AppLifecycleProviding``, so a
+/// `LocationPermissionHandler(service: phone, lifecycle: phone)` runs the app's permission
+/// logic against a phone that the test drives.
+///
+/// Reads are requests (`GET /phones/{id}`); the streams follow the phone's transcript
+/// (`GET /phones/{id}/events`) and end when the phone is deleted or the server stops. A read
+/// that cannot reach the server answers what a phone without a decision answers
+/// (`notDetermined`, services on); the throwing methods say why.
+public final class RemotePhone: Sendable {
+  public let server: EmulatorServer
+  public let id: String
+
+  init(server: EmulatorServer, id: String) {
+    self.server = server
+    self.id = id
+  }
+
+  private var path: String { "phones/\(id)" }
+
+  // MARK: State
+
+  /// The phone's state now.
+  public func state() async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await server.send("GET", path))
+  }
+
+  /// The phone's transcript from now on (and its last `history` lines first): the JSON lines
+  /// of `locemu permissions --json`, decoded.
+  public func transcript(history: Int = 0) async throws(EmulatorClientError) -> AsyncThrowingStream<TranscriptEvent, any Error> {
+    let lines = try await server.events("\(path)/events?history=\(history)")
+    return AsyncThrowingStream { continuation in
+      let task = Task {
+        do {
+          for try await line in lines {
+            if let event = TranscriptEvent(json: line) { continuation.yield(event) }
+          }
+          continuation.finish()
+        } catch {
+          continuation.finish(throwing: error)
+        }
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+
+  // MARK: What a test sets
+
+  @discardableResult
+  public func setLocation(_ fix: LocationFix) async throws(EmulatorClientError) -> RemotePhoneState {
+    guard let c = fix.coordinate else { throw .badRequest("a location needs a coordinate") }
+    var body: [String: any Sendable] = ["lat": c.latitude, "lon": c.longitude]
+    if let v = fix.altitudeMSL { body["altitude"] = v }
+    if let v = fix.horizontalAccuracy { body["horizontalAccuracy"] = v }
+    if let v = fix.verticalAccuracy { body["verticalAccuracy"] = v }
+    if let v = fix.speed { body["speed"] = v }
+    if let v = fix.course { body["course"] = v }
+    return try await post("location", body)
+  }
+
+  @discardableResult
+  public func setLocation(_ coordinate: Coordinate) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await setLocation(LocationFix(mode: .twoD, coordinate: coordinate))
+  }
+
+  /// No more fixes: the receiver has lost the sky.
+  @discardableResult
+  public func clearLocation() async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await server.send("DELETE", "\(path)/location"))
+  }
+
+  @discardableResult
+  public func grant(always: Bool = false) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("privacy", ["action": "grant", "always": always])
+  }
+
+  @discardableResult
+  public func revoke() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "revoke"]) }
+
+  @discardableResult
+  public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "reset"]) }
+
+  @discardableResult
+  public func restrict() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "restrict"]) }
+
+  @discardableResult
+  public func setServicesEnabled(_ enabled: Bool) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("services", ["enabled": enabled])
+  }
+
+  @discardableResult
+  public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("accuracy", ["accuracy": accuracy.rawValue])
+  }
+
+  @discardableResult
+  public func setAppState(_ app: AppState) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("app", ["state": app.rawValue])
+  }
+
+  /// How the scripted user answers the next prompt, and after how long.
+  @discardableResult
+  public func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) async throws(EmulatorClientError) -> RemotePhoneState {
+    var body: [String: any Sendable] = ["answer": answer.rawValue]
+    if let delay { body["delay"] = delay.seconds }
+    return try await post("prompt", body)
+  }
+
+  private func post(_ route: String, _ body: [String: any Sendable]) async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await server.send("POST", "\(path)/\(route)", json: body))
+  }
+
+  /// Makes one of the app's calls and waits for its result line on the transcript.
+  private func call(_ name: String, result: String) async throws(EmulatorClientError) -> TranscriptEvent {
+    // Listening before calling: the result cannot come before the stream is open.
+    let events = try await transcript()
+    try await server.send("POST", "\(path)/calls/\(name)")
+    do {
+      for try await event in events where event.event == result { return event }
+    } catch {
+      throw .unreachable("the event stream broke before '\(result)': \(error)")
+    }
+    throw .unreachable("the phone's transcript ended before '\(result)' (phone deleted or server stopped)")
+  }
+
+  /// A stream of one member of the state: its value now, then each change.
+  private func follow<Value: Sendable & Equatable>(
+    _ current: @escaping @Sendable (RemotePhoneState) -> Value, _ member: @escaping @Sendable (TranscriptEvent) -> Value?
+  ) -> AsyncStream<Value> {
+    AsyncStream { continuation in
+      let task = Task {
+        guard let events = try? await transcript(), let first = try? await state() else {
+          continuation.finish()
+          return
+        }
+        var last = current(first)
+        continuation.yield(last)
+        do {
+          for try await event in events {
+            guard let value = member(event), value != last else { continue }
+            last = value
+            continuation.yield(value)
+          }
+        } catch {}
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}
+
+extension RemotePhone: LocationServiceProtocol {
+  public var authorizationStatus: LocationPermissionStatus {
+    get async { (try? await state())?.status ?? .notDetermined }
+  }
+
+  public var authorizationStatusStream: AsyncStream<LocationPermissionStatus> {
+    follow(\.status) { $0.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) }
+  }
+
+  /// Asks as the app does: the phone shows its prompt, and the scripted user answers it.
+  public func requestWhenInUseAuthorization() async -> LocationPermissionStatus {
+    guard let event = try? await call("authorize", result: "authorizeResult") else { return await authorizationStatus }
+    return event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) ?? .notDetermined
+  }
+
+  public func requestLocation() async -> Coordinate? { await requestLocationResult().fix?.coordinate }
+
+  public var locationServicesEnabled: Bool {
+    get async { (try? await state())?.servicesEnabled ?? true }
+  }
+
+  public var locationServicesStream: AsyncStream<Bool> {
+    follow(\.servicesEnabled) { $0.string("services").map { $0 == "on" } }
+  }
+
+  public var accuracyAuthorization: LocationAccuracyAuthorization {
+    get async { (try? await state())?.accuracy ?? .full }
+  }
+
+  /// A one-shot request as the app makes it; the result says why there is no fix.
+  public func requestLocationResult() async -> LocationRequestResult {
+    let event = try? await call("request", result: "requestResult")
+    let fix = event?.fix("result")
+    guard let state = try? await state() else {
+      return LocationRequestResult(status: .notDetermined, fix: nil, reason: .locationUnavailable)
+    }
+    let reason = fix == nil ? (state.permission.unavailableReason ?? .locationUnavailable) : nil
+    return LocationRequestResult(status: state.status, fix: fix, accuracy: state.accuracy, reason: reason)
+  }
+
+  /// The fixes the phone delivers to the app, from now on.
+  public func locations() -> AsyncStream<LocationFix> {
+    AsyncStream { continuation in
+      let task = Task {
+        if let events = try? await transcript() {
+          do {
+            for try await event in events where event.event == "fix" {
+              if let fix = FixRecord.fix(event.members) { continuation.yield(fix) }
+            }
+          } catch {}
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in task.cancel() }
+    }
+  }
+}
+
+extension RemotePhone: AppLifecycleProviding {
+  public func appStateUpdates() -> AsyncStream<AppState> {
+    follow(\.app) { $0.string("app").flatMap(AppState.init(rawValue:)) }
+  }
+}
+
+/// A served phone's state, as `GET /phones/{id}` reads it.
+public struct RemotePhoneState: Sendable, Hashable {
+  public var id: String
+  public var status: LocationPermissionStatus
+  public var servicesEnabled: Bool
+  public var accuracy: LocationAccuracyAuthorization
+  public var app: AppState
+  public var promptOnScreen: Bool
+  public var promptAnswer: PromptAnswer?
+  public var fixLost: Bool
+  public var lastFix: LocationFix?
+  /// Time on the phone's clock since it started.
+  public var elapsed: Duration
+
+  /// The permission state these members make.
+  public var permission: PermissionState {
+    var state = PermissionState(appStatus: status, servicesEnabled: servicesEnabled)
+    state.accuracy = accuracy
+    state.app = app
+    return state
+  }
+
+  init(json data: Data) throws(EmulatorClientError) {
+    guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = o["id"] as? String,
+      let status = (o["status"] as? String).flatMap(LocationPermissionStatus.init(rawValue:)),
+      let accuracy = (o["accuracy"] as? String).flatMap(LocationAccuracyAuthorization.init(rawValue:)),
+      let app = (o["app"] as? String).flatMap(AppState.init(rawValue:))
+    else { throw .badRequest("the server's answer is not a phone's state: \(String(decoding: data.prefix(200), as: UTF8.self))") }
+    self.id = id
+    self.status = status
+    self.accuracy = accuracy
+    self.app = app
+    servicesEnabled = o["services"] as? String != "off"
+    promptOnScreen = JSONText.bool(o["promptOnScreen"] as Any) ?? false
+    promptAnswer = (o["promptAnswer"] as? String).flatMap(PromptAnswer.init(rawValue:))
+    fixLost = JSONText.bool(o["fixLost"] as Any) ?? false
+    lastFix = (o["lastFix"] as? [String: Any]).flatMap(FixRecord.fix)
+    elapsed = .milliseconds(Int64(((JSONText.number(o["elapsed"] as Any) ?? 0) * 1000).rounded()))
+  }
+}
+
+/// One line of a phone's transcript: `t`, `event` and its members.
+public struct TranscriptEvent: @unchecked Sendable {
+  /// Seconds since the phone started.
+  public var t: Double
+  public var event: String
+  /// Every member of the line (t and event included), as JSON values.
+  public var members: [String: Any]
+  /// The line as the server sent it.
+  public var json: String
+
+  init?(json: String) {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], let event = o["event"] as? String else {
+      return nil
+    }
+    self.json = json
+    self.event = event
+    t = JSONText.number(o["t"] as Any) ?? 0
+    members = o
+  }
+
+  public func string(_ name: String) -> String? { members[name] as? String }
+
+  /// A member that is a fix record (`result` of a call); nil when null or absent.
+  public func fix(_ name: String) -> LocationFix? { (members[name] as? [String: Any]).flatMap(FixRecord.fix) }
+}
