@@ -125,7 +125,9 @@ let package = Package(
       ]
     ),
     .testTarget(
-      name: "LocEmuCLITests", dependencies: ["LocationTestSupport", "Traces", "Geo", "NMEA"], resources: [.copy("Fixtures")]),
+      name: "LocEmuCLITests",
+      dependencies: ["LocationTestSupport", "Traces", "Geo", "NMEA", "LocationEmulatorClient", "Emulator", "PermissionHandling"],
+      resources: [.copy("Fixtures")]),
   ]
 )
 

@@ -73,32 +73,66 @@ public struct EmulatorServer: Sendable {
 
   /// The server-sent events at `path`: each event's data, as it arrives. Returns once the
   /// server has answered (so nothing sent after the return is missed); the stream ends when
-  /// the server ends it, and the connection closes when the consumer stops.
+  /// the server ends it. The connection closes when the consumer lets go of the stream (or its
+  /// task is cancelled): nothing is left open behind a `first(where:)`.
   public func events(_ path: String) async throws(EmulatorClientError) -> AsyncThrowingStream<String, any Error> {
+    try await events(path) { $0 }
+  }
+
+  /// The server-sent events at `path`, each made into a `T` by `transform` (nil: skipped).
+  public func events<T: Sendable>(_ path: String, _ transform: @escaping @Sendable (String) -> T?) async throws(EmulatorClientError)
+    -> AsyncThrowingStream<T, any Error>
+  {
     var request = urlRequest("GET", path)
     request.timeoutInterval = 86_400
-    let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
     let reader = EventStreamReader(continuation: continuation)
     let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
     let task = session.dataTask(with: request)
-    continuation.onTermination = { _ in
-      task.cancel()
-      session.invalidateAndCancel()
-    }
+    let connection = EventConnection(task: task, session: session, lines: lines)
     do {
       try await withCheckedThrowingContinuation { (connected: CheckedContinuation<Void, any Error>) in
         reader.onConnect(connected)
         task.resume()
       }
     } catch let error as EmulatorClientError {
-      continuation.finish()
+      connection.close()
       throw error
     } catch {
-      continuation.finish()
+      connection.close()
       throw .unreachable("cannot reach \(url.absoluteString): \((error as NSError).localizedDescription)")
     }
-    return stream
+    return AsyncThrowingStream(unfolding: { try await connection.next(transform) })
   }
+}
+
+/// One event-stream connection, owned by the stream its consumer holds: when that goes, this
+/// goes, and the connection closes.
+final class EventConnection: @unchecked Sendable {
+  private let task: URLSessionDataTask
+  private let session: URLSession
+  // Read by one consumer at a time (an unfolding stream calls next() serially).
+  private var iterator: AsyncThrowingStream<String, any Error>.AsyncIterator
+
+  init(task: URLSessionDataTask, session: URLSession, lines: AsyncThrowingStream<String, any Error>) {
+    self.task = task
+    self.session = session
+    iterator = lines.makeAsyncIterator()
+  }
+
+  func next<T>(_ transform: (String) -> T?) async throws -> T? {
+    while let line = try await iterator.next() {
+      if let value = transform(line) { return value }
+    }
+    return nil
+  }
+
+  func close() {
+    task.cancel()
+    session.invalidateAndCancel()
+  }
+
+  deinit { close() }
 }
 
 /// Why a request to the server did not do what it asked.

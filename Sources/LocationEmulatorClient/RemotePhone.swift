@@ -33,20 +33,7 @@ public final class RemotePhone: Sendable {
   /// The phone's transcript from now on (and its last `history` lines first): the JSON lines
   /// of `locemu permissions --json`, decoded.
   public func transcript(history: Int = 0) async throws(EmulatorClientError) -> AsyncThrowingStream<TranscriptEvent, any Error> {
-    let lines = try await server.events("\(path)/events?history=\(history)")
-    return AsyncThrowingStream { continuation in
-      let task = Task {
-        do {
-          for try await line in lines {
-            if let event = TranscriptEvent(json: line) { continuation.yield(event) }
-          }
-          continuation.finish()
-        } catch {
-          continuation.finish(throwing: error)
-        }
-      }
-      continuation.onTermination = { _ in task.cancel() }
-    }
+    try await server.events("\(path)/events?history=\(history)") { TranscriptEvent(json: $0) }
   }
 
   // MARK: What a test sets
@@ -128,30 +115,34 @@ public final class RemotePhone: Sendable {
     throw .unreachable("the phone's transcript ended before '\(result)' (phone deleted or server stopped)")
   }
 
-  /// A stream of one member of the state: its value now, then each change.
+  /// A stream of one member of the state: its value now, then each change. It follows the
+  /// transcript while it is consumed; letting it go closes the connection.
   private func follow<Value: Sendable & Equatable>(
     _ current: @escaping @Sendable (RemotePhoneState) -> Value, _ member: @escaping @Sendable (TranscriptEvent) -> Value?
   ) -> AsyncStream<Value> {
-    AsyncStream { continuation in
-      let task = Task {
-        guard let events = try? await transcript(), let first = try? await state() else {
-          continuation.finish()
-          return
-        }
-        var last = current(first)
-        continuation.yield(last)
-        do {
-          for try await event in events {
-            guard let value = member(event), value != last else { continue }
-            last = value
-            continuation.yield(value)
-          }
-        } catch {}
-        continuation.finish()
+    let follower = Follower<Value>()
+    return AsyncStream(unfolding: { [self] () async -> Value? in
+      if follower.events == nil {
+        // Listening first, then reading: a change between the two is not missed.
+        guard let events = try? await transcript(), let state = try? await state() else { return nil }
+        follower.events = events.makeAsyncIterator()
+        follower.last = current(state)
+        return follower.last
       }
-      continuation.onTermination = { _ in task.cancel() }
-    }
+      while let event = try? await follower.events?.next() {
+        guard let value = member(event), value != follower.last else { continue }
+        follower.last = value
+        return value
+      }
+      return nil
+    })
   }
+}
+
+/// What a followed stream keeps between its consumer's calls (one consumer at a time).
+private final class Follower<Value>: @unchecked Sendable {
+  var events: AsyncThrowingStream<TranscriptEvent, any Error>.AsyncIterator?
+  var last: Value?
 }
 
 extension RemotePhone: LocationServiceProtocol {
@@ -194,21 +185,20 @@ extension RemotePhone: LocationServiceProtocol {
     return LocationRequestResult(status: state.status, fix: fix, accuracy: state.accuracy, reason: reason)
   }
 
-  /// The fixes the phone delivers to the app, from now on.
+  /// The fixes the phone delivers to the app, from now on (the stream is connected at its
+  /// first read).
   public func locations() -> AsyncStream<LocationFix> {
-    AsyncStream { continuation in
-      let task = Task {
-        if let events = try? await transcript() {
-          do {
-            for try await event in events where event.event == "fix" {
-              if let fix = FixRecord.fix(event.members) { continuation.yield(fix) }
-            }
-          } catch {}
-        }
-        continuation.finish()
+    let follower = Follower<Void>()
+    return AsyncStream(unfolding: { [self] () async -> LocationFix? in
+      if follower.events == nil {
+        guard let events = try? await transcript() else { return nil }
+        follower.events = events.makeAsyncIterator()
       }
-      continuation.onTermination = { _ in task.cancel() }
-    }
+      while let event = try? await follower.events?.next() {
+        if event.event == "fix", let fix = FixRecord.fix(event.members) { return fix }
+      }
+      return nil
+    })
   }
 }
 

@@ -195,9 +195,11 @@ public final class ServedPhone: Sendable {
   }
 
   /// The transcript from now on (after the last `history` lines, when asked for), as JSON
-  /// objects, one per element; finishes when the phone is deleted, or when the client falls
-  /// more than ``clientBacklog`` lines behind.
-  public func events(history: Int = 0) -> AsyncStream<String> {
+  /// objects, one per element, with ``keepAliveLine`` between them when ``keepAlive()`` is
+  /// called; finishes when the phone is deleted, when the client falls more than
+  /// ``clientBacklog`` lines behind, or when it is cancelled (``EventSubscription/cancel()``:
+  /// the server does so when writing to the client fails).
+  public func events(history: Int = 0) -> EventSubscription {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
     let key = transcript.withLock { t -> UInt64 in
       for line in t.history.suffix(max(0, history)) { continuation.yield(line) }
@@ -208,7 +210,17 @@ public final class ServedPhone: Sendable {
     continuation.onTermination = { [weak self] _ in
       self?.transcript.withLock { $0.subscribers[key] = nil }
     }
-    return stream
+    return EventSubscription(lines: stream, continuation: continuation)
+  }
+
+  /// What ``events(history:)`` yields when ``keepAlive()`` is called: not a transcript line.
+  public static let keepAliveLine = ""
+
+  /// Sends every client a keep-alive (an SSE comment), so a client that went away is noticed
+  /// when the write fails, even while the phone is quiet.
+  public func keepAlive() {
+    let subscribers = transcript.withLock { Array($0.subscribers.values) }
+    for subscriber in subscribers { subscriber.yield(Self.keepAliveLine) }
   }
 
   /// Clients of the event stream right now.
@@ -292,4 +304,12 @@ extension ServedPhone {
   public var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
 
   var playing: Playback? { playback.withLock { $0 } }
+}
+
+/// One client's event stream; ``cancel()`` ends it and forgets the client.
+public struct EventSubscription: Sendable {
+  public let lines: AsyncStream<String>
+  let continuation: AsyncStream<String>.Continuation
+
+  public func cancel() { continuation.finish() }
 }

@@ -31,6 +31,8 @@ public struct PhoneServer: Sendable {
   /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
   /// for a browser's page and event stream); else 401.
   public var token: String?
+  /// How often every event stream gets a keep-alive comment.
+  public var keepAliveInterval: Duration = .seconds(15)
 
   public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
     self.hub = hub
@@ -90,6 +92,15 @@ public struct PhoneServer: Sendable {
       configuration: .init(
         services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
     await stop?.attach(group)
+    // Keep-alives on every event stream, on real time (a network matter, not the phones'), so
+    // a client that went away is noticed while its phone is quiet.
+    let hub = self.hub, interval = keepAliveInterval
+    let keepAlive = Task {
+      while (try? await Task.sleep(for: interval)) != nil {
+        for phone in hub.phones { phone.keepAlive() }
+      }
+    }
+    defer { keepAlive.cancel() }
     do {
       try await group.run()
     } catch let error as IOError {
@@ -287,10 +298,17 @@ public struct PhoneServer: Sendable {
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
         let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
-        let lines = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
+        let subscription = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
         return Response(
           status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
-          body: ResponseBody(asyncSequence: lines.map { ByteBuffer(string: "data: \($0)\n\n") }))
+          body: ResponseBody { writer in
+            // A write that fails (the client went away) ends the subscription at once.
+            defer { subscription.cancel() }
+            for await line in subscription.lines {
+              try await writer.write(ByteBuffer(string: line == ServedPhone.keepAliveLine ? ": keep-alive\n\n" : "data: \(line)\n\n"))
+            }
+            try await writer.finish(nil)
+          })
       }
     }
     router.get("clock") { _, _ in

@@ -68,9 +68,15 @@ extension LocEmu {
         valueName: "TOKEN"))
     var token: String?
 
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Seconds between keep-alive comments on event streams (a client that went away is noticed at the next).", valueName: "S"))
+    var keepAlive: Double = 15
+
     @OptionGroup var options: ScenarioOptions
 
     func validate() throws {
+      guard keepAlive >= 0.05, keepAlive <= 3600 else { throw ValidationError("--keep-alive must be 0.05 to 3600 seconds") }
       guard (0...10_000).contains(phones) else { throw ValidationError("--phones must be 0 to 10000") }
       if nmeaListen != nil && phones < 1 { throw ValidationError("--nmea-listen serves phone 1: give --phones 1 or more") }
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
@@ -115,7 +121,8 @@ extension LocEmu {
       } else {
         feed = nil
       }
-      let server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token)
+      var server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token)
+      server.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
       let host = listen.host
       let stop = PhoneServer.StopHandle()
       let serving = Task {

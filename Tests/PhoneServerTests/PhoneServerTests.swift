@@ -50,7 +50,7 @@ struct PhoneServerTests {
   @Test func aHubOnVirtualTimeIsExactAndStopsClean() async throws {
     let hub = PhoneHub(virtualTime: true)
     let phone = await hub.create(PhoneSettings(promptAnswer: .allowWhileUsing, promptDelay: 2))
-    let events = phone.events(history: 10)
+    let events = phone.events(history: 10).lines
     phone.runner.apply(.authorize)
     try await hub.advance(by: .zero)
     #expect(phone.phone.state.promptShown)
@@ -115,19 +115,42 @@ struct PhoneServerTests {
   @Test func aClientThatFallsBehindIsDroppedAndItsStreamEnds() async throws {
     let hub = PhoneHub(virtualTime: true)
     let phone = await hub.create(PhoneSettings())
-    let slow = phone.events()
+    let slow = phone.events().lines
     for i in 0..<(ServedPhone.clientBacklog + 10) { phone.runner.apply(.services(i % 2 == 1)) }
     try await hub.advance(by: .zero)
     #expect(phone.eventClientCount == 0)
     var received = 0
     for await _ in slow { received += 1 }
     #expect(received == ServedPhone.clientBacklog)
-    let fresh = phone.events()
+    let fresh = phone.events().lines
     phone.runner.apply(.services(false))
     #expect(phone.eventClientCount == 1)
     await hub.shutdown()
     var lines = 0
     for await _ in fresh { lines += 1 }
     #expect(lines >= 2)  // the change and the end line
+  }
+
+  /// A client the server cancels (its write failed) is forgotten at once; a keep-alive reaches
+  /// every client as the empty line and is not kept for later clients.
+  @Test func aCancelledClientIsForgottenAndKeepAlivesReachEveryone() async throws {
+    let hub = PhoneHub(virtualTime: true)
+    let phone = await hub.create(PhoneSettings())
+    let gone = phone.events()
+    let staying = phone.events()
+    #expect(phone.eventClientCount == 2)
+    gone.cancel()
+    #expect(phone.eventClientCount == 1)
+    phone.keepAlive()
+    phone.runner.apply(.services(false))
+    try await hub.advance(by: .zero)
+    await hub.shutdown()
+    var lines: [String] = []
+    for await line in staying.lines { lines.append(line) }
+    #expect(lines.first == ServedPhone.keepAliveLine && lines.dropFirst().allSatisfy { !$0.isEmpty })
+    #expect(lines.last?.contains(#""event":"end""#) == true)
+    var goneLines = 0
+    for await _ in gone.lines { goneLines += 1 }
+    #expect(goneLines == 0)
   }
 }

@@ -1,0 +1,116 @@
+import Emulator
+import Foundation
+import Geo
+import LocationEmulatorClient
+import LocationTestSupport
+import PermissionHandling
+import Testing
+
+/// The Swift client against the real server process: an app in this process consumes a phone
+/// that `locemu ctl` (another process) drives.
+@Suite("LocationEmulatorClient")
+struct RemotePhoneTests {
+  typealias Server = ServeCommandTests.Server
+
+  /// Runs `body`, failing instead of waiting past `limit` (real processes: real time, bounded).
+  func bounded<T: Sendable>(_ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        try await Task.sleep(for: limit)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let value = first else {
+        throw LoopbackError(description: "\(what): nothing within \(limit)")
+      }
+      return value
+    }
+  }
+
+  /// Waits (bounded: 500 reads of the state) until the server counts `count` event clients.
+  func eventClients(_ server: Server, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    var tries = 0
+    while try await server.object(["status"])["eventClients"] as? Int != count {
+      tries += 1
+      try #require(tries < 500, "the server never counted \(count) event clients", sourceLocation: sourceLocation)
+      try await Task.sleep(for: .milliseconds(10))
+    }
+  }
+
+  /// The handler and the status stream over the client see a revocation made by `ctl`.
+  @Test func theClientSeesARevocationMadeByCtl() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let phone = EmulatorServer(url: URL(string: server.url)).phone("1")
+    #expect(await phone.authorizationStatus == .authorizedWhenInUse)
+    #expect(await phone.locationServicesEnabled)
+
+    let (changes, change) = AsyncStream.makeStream(of: PermissionChange.self)
+    let handler = LocationPermissionHandler(service: phone, lifecycle: phone)
+    await handler.startObservingLocationPermissionChanges { change.yield($0) }
+    defer { handler.stopObservingLocationPermissionChanges() }
+    let statuses = phone.authorizationStatusStream
+    let first = try await bounded("the status stream's first value") { await statuses.first { _ in true } }
+    #expect(first == .authorizedWhenInUse)
+
+    #expect(try await server.ctl(["privacy", "revoke"]).status == 0)
+    let seen = try await bounded("the handler's callback") { await changes.first { _ in true } }
+    #expect(seen?.status == .denied && seen?.reason == .denied)
+    #expect(await phone.authorizationStatus == .denied)
+
+    // Location Services off reach it too, with their own reason.
+    #expect(try await server.ctl(["privacy", "grant"]).status == 0)
+    #expect(try await server.ctl(["services", "off"]).status == 0)
+    let next = try await bounded("the callback for services off") {
+      await changes.first { $0.reason == .servicesDisabled }
+    }
+    #expect(next?.status.isAuthorized == false || next?.reason == .servicesDisabled)
+  }
+
+  /// The client sets what a test sets and reads it back; the app's prompt goes through the
+  /// server's scripted user; a one-shot request gets the location a script set.
+  @Test func theClientDrivesAndAsksAsTheApp() async throws {
+    let server = try await Server.start(["--prompt-delay", "0", "--keep-alive", "0.1"])
+    defer { server.stop() }
+    let phone = EmulatorServer(url: URL(string: server.url)).phone("1")
+    let state = try await phone.setLocation(
+      LocationFix(mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, horizontalAccuracy: 8))
+    #expect(state.lastFix?.coordinate?.latitude == 60.1699 && state.lastFix?.altitudeMSL == 12 && state.lastFix?.horizontalAccuracy == 8)
+    #expect(try await phone.setAccuracy(.reduced).accuracy == .reduced)
+    #expect(try await phone.setAccuracy(.full).accuracy == .full)
+    #expect(try await phone.setAppState(.background).app == .background)
+    #expect(try await phone.setAppState(.foreground).app == .foreground)
+
+    let status = try await bounded("the app's authorization request") { await phone.requestWhenInUseAuthorization() }
+    #expect(status == .authorizedWhenInUse)
+    // Every stream the client opened so far is closed again (the server notices at its next
+    // keep-alive, every 0.1 s here).
+    try await eventClients(server, 0)
+
+    // A one-shot request waits for the next fix, which the script sends; the app's stream
+    // gets it too.
+    let request = Task { await phone.requestLocationResult() }
+    let (arrived, yield) = AsyncStream.makeStream(of: LocationFix.self)
+    let reader = Task {
+      for await fix in phone.locations() { yield.yield(fix) }
+    }
+    try await eventClients(server, 2)
+    _ = try await server.object(["location", "set", "60.17,24.94", "--accuracy", "7"])
+    let result = try await bounded("the one-shot request") { await request.value }
+    #expect(result.status == .authorizedWhenInUse && result.fix?.coordinate?.latitude == 60.17 && result.reason == nil)
+    #expect(result.fix?.horizontalAccuracy == 7)
+    let delivered = try await bounded("a fix on locations()") { await arrived.first { _ in true } }
+    #expect(delivered?.coordinate?.latitude == 60.17)
+    reader.cancel()
+    // Cancelling the reader closes its connection.
+    try await eventClients(server, 0)
+
+    // Refusals are errors with the server's message.
+    await #expect(throws: EmulatorClientError.refused(status: 404, message: "no phone 9")) {
+      try await EmulatorServer(url: URL(string: server.url)).phone("9").revoke()
+    }
+  }
+}
