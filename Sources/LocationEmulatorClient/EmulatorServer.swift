@@ -207,8 +207,14 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Send
   }
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let failure: (any Error)? = error.map { .unreachable("the event stream broke: \(($0 as NSError).localizedDescription)") as EmulatorClientError }
-    resumeConnected(.failure(failure ?? EmulatorClientError.unreachable("the server closed the event stream")))
+    let stillConnecting = lock.withLock { connected != nil }
+    let server = task.originalRequest?.url.map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
+    let failure: (any Error)? = error.map {
+      let reason = ($0 as NSError).localizedDescription
+      return (stillConnecting ? .unreachable("cannot reach \(server): \(reason)") : .unreachable("the event stream broke: \(reason)"))
+        as EmulatorClientError
+    }
+    resumeConnected(.failure(failure ?? EmulatorClientError.unreachable("\(server) closed the event stream")))
     if let failure, (error as NSError?)?.code != NSURLErrorCancelled { continuation.finish(throwing: failure) } else { continuation.finish() }
     session.finishTasksAndInvalidate()
   }

@@ -145,6 +145,50 @@ private final class Follower<Value>: @unchecked Sendable {
   var last: Value?
 }
 
+extension RemotePhone {
+  /// Makes `phone` (an in-process phone, on the real clock) follow this one until the served
+  /// phone's transcript ends or the task is cancelled: its permission, Location Services,
+  /// accuracy and app state as they change, and every fix it delivers to its app. Code that
+  /// needs an ``EmulatedPhone`` (the map features, say) then runs against a phone that another
+  /// process drives.
+  /// - Throws: ``EmulatorClientError``, also when the transcript ends (the phone was deleted
+  ///   or the server stopped); nothing when cancelled.
+  public func mirror(into phone: EmulatedPhone) async throws(EmulatorClientError) {
+    let events = try await transcript()
+    let now = try await state()
+    await Self.apply(
+      status: now.status, services: now.servicesEnabled, accuracy: now.accuracy, app: now.app, to: phone)
+    if let fix = now.lastFix { await phone.send(fix) }
+    do {
+      for try await event in events {
+        await Self.apply(
+          status: event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)),
+          services: event.string("services").map { $0 == "on" },
+          accuracy: event.string("accuracy").flatMap(LocationAccuracyAuthorization.init(rawValue:)),
+          app: event.string("app").flatMap(AppState.init(rawValue:)), to: phone)
+        if event.event == "fix", let fix = FixRecord.fix(event.members) { await phone.send(fix) }
+      }
+    } catch {
+      if Task.isCancelled { return }
+      throw .unreachable("phone \(id)'s event stream broke: \(error)")
+    }
+    if Task.isCancelled { return }
+    throw .unreachable("the server ended phone \(id)'s event stream (the phone was deleted or the server stopped)")
+  }
+
+  /// Sets what differs. `status` is what the app reads (denied while services are off): it is
+  /// the app's own setting only while services are on.
+  private static func apply(
+    status: LocationPermissionStatus?, services: Bool?, accuracy: LocationAccuracyAuthorization?, app: AppState?,
+    to phone: EmulatedPhone
+  ) async {
+    if let services, phone.state.servicesEnabled != services { await phone.setServicesEnabled(services) }
+    if let status, phone.state.servicesEnabled, phone.state.appStatus != status { await phone.setAuthorization(status) }
+    if let accuracy, phone.state.accuracy != accuracy { await phone.setAccuracy(accuracy) }
+    if let app, phone.state.app != app { await phone.setAppState(app) }
+  }
+}
+
 extension RemotePhone: LocationServiceProtocol {
   public var authorizationStatus: LocationPermissionStatus {
     get async { (try? await state())?.status ?? .notDetermined }

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Emulator
 import Foundation
+import LocationEmulatorClient
 import Geo
 import PermissionHandling
 import PetMap
@@ -34,11 +35,16 @@ extension LocEmu {
         (GET URL/api/v1/announcements?lat=…&lng=…&range=10&limit=5); a server runs \
         on the real clock, so it cannot be combined with --virtual-time.
 
+        With --server URL [--phone ID], the app runs on a phone of 'locemu serve': the \
+        phone here follows the served one (permission, Location Services, accuracy, app \
+        state and the fixes it delivers) as a test script changes it with 'locemu ctl'.
+
         Example: locemu preview --virtual-time --trace traces/city-walk.nmea \
         --announcements traces/announcements.json --snapshot preview.svg \
         --at 1=authorize --at 4=tap --duration 8
 
-        Exit status: 0 done; 1 a file cannot be read; 64 bad options.
+        Exit status: 0 done; 1 a file cannot be read, or the --server phone cannot be \
+        reached or goes away; 64 bad options.
         """
     )
 
@@ -60,6 +66,18 @@ extension LocEmu {
     @Flag(help: "Also print every fix the app's location stream delivers.")
     var showFixes = false
 
+    @Option(
+      help: ArgumentHelp(
+        "Run the map features on a phone of 'locemu serve' (its permission, services, accuracy, app state and fixes, as they change) instead of a source and start state of its own.",
+        valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("With --server: the phone.", valueName: "ID"))
+    var phone: String = "1"
+
+    @Option(help: ArgumentHelp("With --server: its token (default $LOCEMU_TOKEN).", valueName: "TOKEN"))
+    var token: String?
+
     @OptionGroup var options: ScenarioOptions
 
     func validate() throws {
@@ -68,6 +86,13 @@ extension LocEmu {
       }
       if let announcements, Self.isURL(announcements), URL(string: announcements)?.host == nil {
         throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
+      }
+      if let server {
+        guard URL(string: server)?.host != nil else { throw ValidationError("--server: '\(server)' is not a URL") }
+        if options.virtualTime { throw ValidationError("--server follows a phone on the real clock; drop --virtual-time") }
+        if options.fixed != nil || options.trace != nil || options.gpsd != nil {
+          throw ValidationError("--server is the source: drop --fixed, --trace and --gpsd")
+        }
       }
       if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
       if tiles != nil && snapshot == nil { throw ValidationError("--tiles needs --snapshot") }
@@ -110,7 +135,8 @@ extension LocEmu {
       let json = self.json, live = !options.virtualTime
       let source = announcements ?? ""
       let warned = Locked(false)
-      try await options.run(command: "preview", reportFixes: showFixes, factory: factory) { line in
+      let follow = server.map { EmulatorServer(url: URL(string: $0), token: token).phone(phone) }
+      try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: follow) { line in
         // The spec carries on without pins when the backend fails; say so once where a user looks.
         if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
           message.json.contains("announcements unavailable"),

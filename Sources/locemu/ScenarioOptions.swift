@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import Emulator
 import Foundation
+import LocationEmulatorClient
 import GPSD
 import Geo
 import PermissionHandling
@@ -214,12 +215,17 @@ struct ScenarioOptions: ParsableArguments {
 
   /// Runs the scenario (with the app `factory` makes) and writes each transcript line through `write`:
   /// on the phone's virtual clock with `--virtual-time` (instant, the same every run), else on real time.
-  func run(command: String, reportFixes: Bool = true, factory: (any AppFactory)? = nil, write: @escaping @Sendable (TranscriptLine) -> Void) async throws {
+  /// - Parameter follow: a served phone the run's phone follows (its state and fixes) instead
+  ///   of a source of its own; the run ends (exit 1) if it cannot be reached or goes away.
+  func run(
+    command: String, reportFixes: Bool = true, factory: (any AppFactory)? = nil, follow: RemotePhone? = nil,
+    write: @escaping @Sendable (TranscriptLine) -> Void
+  ) async throws {
     let scenario = try makeScenario(command: command, mapEvents: factory != nil)
     let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
     let clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
     let runner = ScenarioRunner(
-      scenario: scenario, source: try source(command: command), clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
+      scenario: scenario, source: follow == nil ? try source(command: command) : .none, clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
       startDate: virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date(), emit: write)
     let app = try factory?.make(runner: runner)
     let control = self.control != nil ? Self.standardInputEvents(command: command, mapEvents: factory != nil) : nil
@@ -240,6 +246,19 @@ struct ScenarioOptions: ParsableArguments {
       // The phone runs beside the scenario: a real-time clock fires its timers, a gpsd source is read.
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await runner.phone.run() }
+        if let follow {
+          group.addTask {
+            do {
+              try await follow.mirror(into: runner.phone)
+            } catch {
+              let task = sourceFailure.withLock { state -> Task<Void, any Error>? in
+                state.error = state.error ?? "\(error)"
+                return state.scenario
+              }
+              task?.cancel()
+            }
+          }
+        }
         let scenario = Task { try await runner.run(control: control, app: app) }
         let failedAlready = sourceFailure.withLock { state in
           state.scenario = scenario

@@ -113,4 +113,31 @@ struct RemotePhoneTests {
       try await EmulatorServer(url: URL(string: server.url)).phone("9").revoke()
     }
   }
+
+  /// `locemu preview --server` runs the map features on a served phone: a grant and a location
+  /// made with `ctl` load the preview there (real clock for the preview, bounded by --duration).
+  @Test func previewRunsTheMapFeaturesOnAServedPhone() async throws {
+    let server = try await Server.start(["--keep-alive", "0.1"])
+    defer { server.stop() }
+    let preview = Task {
+      try await DecodeCommandTests.run(
+        ["preview", "--server", server.url, "--json", "--duration", "4", "--announcements", ServeCommandTests.trace("announcements.json")],
+        bound: .seconds(60))
+    }
+    try await eventClients(server, 1)
+    _ = try await server.object(["privacy", "grant"])
+    _ = try await server.object(["location", "set", "52.2297,21.0122"])
+    let run = try await preview.value
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    let states = lines.filter { $0["event"] as? String == "preview" }.compactMap { $0["preview"] as? String }
+    #expect(states == ["permissionRequired", "loading", "map"])
+    let map = try #require(lines.last { $0["preview"] as? String == "map" })
+    #expect((map["center"] as? [Double]) == [52.2297, 21.0122] && map["pins"] as? Int == 5)
+
+    // A server that is not there: one line, exit 1.
+    let nobody = try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(try freeLoopbackPort())", "--duration", "5"])
+    #expect(nobody.status == 1 && nobody.stderr.contains("cannot reach"))
+    #expect(try await DecodeCommandTests.run(["preview", "--server", server.url, "--virtual-time"]).status == 64)
+  }
 }
