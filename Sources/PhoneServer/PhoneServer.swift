@@ -5,6 +5,7 @@ public import Hummingbird
 import Logging
 import NIOCore
 import PermissionHandling
+import PetMap
 import Traces
 import ServiceLifecycle
 import UnixSignals
@@ -113,6 +114,21 @@ public struct PhoneServer: Sendable {
     let router = Router()
     let hub = self.hub
     if let token { router.add(middleware: TokenCheck(token: token)) }
+    router.get("/") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: WebPage.html)))
+    }
+    router.get("phones/:id/map.svg") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let radius = request.uri.queryParameters.get("radius", as: Double.self) ?? 10_000
+        guard radius >= 100, radius <= 1_000_000 else { throw APIError.bad("radius must be 100 to 1000000 metres") }
+        return Response(
+          status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-cache"],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: Self.map(of: phone.phone, radius: radius))))
+      }
+    }
     router.get("phones") { _, _ in
       Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
     }
@@ -332,6 +348,20 @@ public struct PhoneServer: Sendable {
   }
 
   // MARK: Helpers
+
+  /// The phone's position on the preview's map (16:9, `radius` around it, the circle the
+  /// preview draws); a map of nothing that says so while the phone has no fix.
+  static func map(of phone: EmulatedPhone, radius: Double) -> String {
+    guard let fix = phone.latestFix, fix.hasFix, let location = fix.coordinate, !phone.isFixLost else {
+      return """
+        <svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">\
+        <rect width="640" height="360" fill="#e8e8e8"/><text x="320" y="185" text-anchor="middle" \
+        font-family="sans-serif" font-size="18" fill="#666">No location</text></svg>
+        """
+    }
+    let request = MapSnapshotRequest(region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
+    return (try? SVGMapSnapshotter(radiusMeters: radius).render(request).svg) ?? ""
+  }
 
   enum APIError: Error {
     case bad(String), notFound(String), conflict(String), tooLarge

@@ -1,0 +1,240 @@
+/// The page `locemu serve` serves at `/`: every phone's state, its position on the preview's
+/// map (`/phones/{id}/map.svg`, redrawn on each fix), its transcript as it happens (the event
+/// stream), and buttons and fields for the controls of the API. Plain HTML and JavaScript, no
+/// build step, nothing fetched from elsewhere. With a token, open `/?token=TOKEN`: the page
+/// passes it on.
+///
+/// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
+/// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID`, `#transcript-ID`, and buttons `#grant-ID`,
+/// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …
+enum WebPage {
+  static let html = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>locemu serve</title>
+    <style>
+      body { font: 14px/1.4 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d1f23; }
+      header { display: flex; gap: 1em; align-items: center; padding: .6em 1em; background: #20242b; color: #fff; }
+      header h1 { font-size: 1.1em; margin: 0; }
+      header .grow { flex: 1; }
+      main { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; }
+      .phone { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; padding: .8em; width: 640px; }
+      .phone h2 { font-size: 1em; margin: 0 0 .5em; display: flex; justify-content: space-between; }
+      table.state { border-collapse: collapse; margin-bottom: .5em; }
+      table.state td { padding: 1px 8px 1px 0; }
+      table.state td:first-child { color: #666; }
+      .value { font-weight: 600; }
+      img.map { width: 640px; height: 360px; background: #e8e8e8; display: block; border-radius: 4px; }
+      .controls { display: flex; flex-wrap: wrap; gap: .3em; margin: .5em 0; align-items: center; }
+      .controls span { color: #666; margin-left: .4em; }
+      .controls span:first-child { min-width: 6.5em; margin-left: 0; }
+      button { font: inherit; padding: 2px 8px; border-radius: 4px; border: 1px solid #aab; background: #f8f8fb; cursor: pointer; }
+      button:hover { background: #e8ecf6; }
+      input, select { font: inherit; width: 7em; }
+      pre.transcript { height: 180px; overflow-y: auto; background: #111; color: #cfe; padding: .4em; margin: 0; font-size: 12px; }
+      #error { color: #ffb4b4; }
+    </style>
+    </head>
+    <body>
+    <header>
+      <h1>locemu serve</h1>
+      <span id="clock">clock</span>
+      <span id="advance-box" hidden><input id="advance-seconds" value="1" size="4"> s <button id="advance">Advance</button></span>
+      <span class="grow"></span>
+      <span id="error"></span>
+      <button id="new-phone">New phone</button>
+    </header>
+    <main id="phones"></main>
+    <template id="phone-template">
+      <section class="phone">
+        <h2><span>Phone <span data-role="id"></span></span><button data-action="delete">Delete</button></h2>
+        <table class="state">
+          <tr><td>Permission</td><td class="value" data-field="status"></td></tr>
+          <tr><td>Location Services</td><td class="value" data-field="services"></td></tr>
+          <tr><td>Accuracy</td><td class="value" data-field="accuracy"></td></tr>
+          <tr><td>App</td><td class="value" data-field="app"></td></tr>
+          <tr><td>Prompt</td><td class="value" data-field="prompt"></td></tr>
+          <tr><td>Last fix</td><td class="value" data-field="fix"></td></tr>
+          <tr><td>Playing</td><td class="value" data-field="playing"></td></tr>
+        </table>
+        <img class="map" data-role="map" alt="the phone's position on the map">
+        <div class="controls"><span>Permission</span>
+          <button data-post="privacy" data-body='{"action":"grant"}' data-name="grant">Grant</button>
+          <button data-post="privacy" data-body='{"action":"grant","always":true}' data-name="always">Grant always</button>
+          <button data-post="privacy" data-body='{"action":"revoke"}' data-name="revoke">Revoke</button>
+          <button data-post="privacy" data-body='{"action":"reset"}' data-name="reset">Reset</button>
+          <button data-post="privacy" data-body='{"action":"restrict"}' data-name="restrict">Restrict</button>
+        </div>
+        <div class="controls"><span>Services</span>
+          <button data-post="services" data-body='{"enabled":true}' data-name="services-on">On</button>
+          <button data-post="services" data-body='{"enabled":false}' data-name="services-off">Off</button>
+          <span>Accuracy</span>
+          <button data-post="accuracy" data-body='{"accuracy":"full"}' data-name="accuracy-full">Full</button>
+          <button data-post="accuracy" data-body='{"accuracy":"reduced"}' data-name="accuracy-reduced">Reduced</button>
+          <span>App</span>
+          <button data-post="app" data-body='{"state":"foreground"}' data-name="foreground">Foreground</button>
+          <button data-post="app" data-body='{"state":"background"}' data-name="background">Background</button>
+        </div>
+        <div class="controls"><span>Location</span>
+          <input data-input="lat" placeholder="lat"> <input data-input="lon" placeholder="lon">
+          <input data-input="altitude" placeholder="altitude m"> <input data-input="speed" placeholder="speed m/s">
+          <button data-action="set-location" data-name="set-location">Set</button>
+          <button data-action="clear-location" data-name="clear-location">Clear</button>
+        </div>
+        <div class="controls"><span>Prompt</span>
+          <select data-input="answer">
+            <option>allowWhileUsing</option><option>allowOnce</option><option>deny</option><option>none</option>
+          </select>
+          <input data-input="delay" placeholder="delay s">
+          <button data-action="prompt" data-name="prompt">Script</button>
+          <span>App calls</span>
+          <button data-post="calls/authorize" data-name="authorize">Authorize</button>
+          <button data-post="calls/request" data-name="request">Request</button>
+          <button data-post="calls/locate" data-name="locate">Locate</button>
+        </div>
+        <pre class="transcript" data-role="transcript"></pre>
+      </section>
+    </template>
+    <script>
+    "use strict";
+    const token = new URLSearchParams(location.search).get("token");
+    const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+    const cards = new Map();
+
+    function showError(message) { document.getElementById("error").textContent = message || ""; }
+
+    async function api(method, path, body) {
+      const response = await fetch(withToken(path), {
+        method, headers: body ? {"Content-Type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      const json = text ? JSON.parse(text) : null;
+      if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return null; }
+      showError("");
+      return json;
+    }
+
+    function fixText(fix) {
+      if (!fix) return "none";
+      if (fix.lat === undefined) return "no fix (mode " + fix.mode + ")";
+      let text = fix.lat.toFixed(6) + ", " + fix.lon.toFixed(6);
+      if (fix.altMSL !== undefined) text += ", " + fix.altMSL + " m";
+      if (fix.speed !== undefined) text += ", " + fix.speed + " m/s";
+      if (fix.eph !== undefined) text += " ±" + fix.eph + " m";
+      return text;
+    }
+
+    function render(state) {
+      const card = cards.get(state.id);
+      if (!card) return;
+      const field = (name) => card.element.querySelector('[data-field="' + name + '"]');
+      field("status").textContent = state.status;
+      field("services").textContent = state.services;
+      field("accuracy").textContent = state.accuracy;
+      field("app").textContent = state.app;
+      field("prompt").textContent = (state.promptOnScreen ? "on screen; " : "") + state.promptAnswer + " after " + state.promptDelay + " s";
+      field("fix").textContent = state.fixLost ? "lost" : fixText(state.lastFix);
+      const p = state.playing;
+      field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") : "nothing";
+      const fixKey = JSON.stringify(state.lastFix);
+      if (fixKey !== card.fixKey) {
+        card.fixKey = fixKey;
+        card.element.querySelector('[data-role="map"]').src = withToken("/phones/" + state.id + "/map.svg?v=" + Date.now());
+      }
+    }
+
+    async function refresh(id) {
+      const state = await api("GET", "/phones/" + id);
+      if (state) render(state);
+    }
+
+    function addCard(state) {
+      const element = document.getElementById("phone-template").content.firstElementChild.cloneNode(true);
+      const id = state.id;
+      element.id = "phone-" + id;
+      element.querySelector('[data-role="id"]').textContent = id;
+      for (const name of ["status", "services", "accuracy", "app", "fix"]) {
+        element.querySelector('[data-field="' + name + '"]').id = name + "-" + id;
+      }
+      element.querySelector('[data-role="map"]').id = "map-" + id;
+      element.querySelector('[data-role="transcript"]').id = "transcript-" + id;
+      for (const button of element.querySelectorAll("button[data-name]")) button.id = button.dataset.name + "-" + id;
+      for (const button of element.querySelectorAll("button[data-post]")) {
+        button.addEventListener("click", async () => {
+          const result = await api("POST", "/phones/" + id + "/" + button.dataset.post, JSON.parse(button.dataset.body || "{}"));
+          if (result && result.id) render(result);
+        });
+      }
+      const input = (name) => element.querySelector('[data-input="' + name + '"]').value.trim();
+      element.querySelector('[data-action="set-location"]').addEventListener("click", async () => {
+        const body = {lat: Number(input("lat")), lon: Number(input("lon"))};
+        if (input("altitude")) body.altitude = Number(input("altitude"));
+        if (input("speed")) body.speed = Number(input("speed"));
+        const result = await api("POST", "/phones/" + id + "/location", body);
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="clear-location"]').addEventListener("click", async () => {
+        const result = await api("DELETE", "/phones/" + id + "/location");
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="prompt"]').addEventListener("click", async () => {
+        const body = {answer: input("answer")};
+        if (input("delay")) body.delay = Number(input("delay"));
+        const result = await api("POST", "/phones/" + id + "/prompt", body);
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="delete"]').addEventListener("click", async () => {
+        if (await api("DELETE", "/phones/" + id) !== null) removeCard(id);
+      });
+      document.getElementById("phones").appendChild(element);
+      const events = new EventSource(withToken("/phones/" + id + "/events?history=200"));
+      const transcript = element.querySelector('[data-role="transcript"]');
+      events.onmessage = (message) => {
+        transcript.textContent += message.data + "\n";
+        transcript.scrollTop = transcript.scrollHeight;
+        refresh(id);
+        refreshClock();
+      };
+      events.onerror = () => { if (events.readyState === EventSource.CLOSED) removeCard(id); };
+      cards.set(id, {element, events, fixKey: undefined});
+      render(state);
+    }
+
+    function removeCard(id) {
+      const card = cards.get(id);
+      if (!card) return;
+      card.events.close();
+      card.element.remove();
+      cards.delete(id);
+    }
+
+    async function refreshClock() {
+      const clock = await api("GET", "/clock");
+      if (!clock) return;
+      document.getElementById("clock").textContent = (clock.virtual ? "virtual clock " : "real clock ") + clock.elapsed.toFixed(3) + " s";
+      document.getElementById("advance-box").hidden = !clock.virtual;
+    }
+
+    document.getElementById("new-phone").addEventListener("click", async () => {
+      const state = await api("POST", "/phones", {});
+      if (state) addCard(state);
+    });
+    document.getElementById("advance").addEventListener("click", async () => {
+      const seconds = Number(document.getElementById("advance-seconds").value);
+      if (await api("POST", "/clock/advance", {seconds})) { for (const id of cards.keys()) refresh(id); refreshClock(); }
+    });
+
+    (async () => {
+      const list = await api("GET", "/phones");
+      if (list) for (const state of list.phones) addCard(state);
+      refreshClock();
+      document.body.dataset.ready = "true";
+    })();
+    </script>
+    </body>
+    </html>
+    """#
+}
