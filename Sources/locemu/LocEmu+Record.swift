@@ -1,0 +1,287 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GPSD
+import Geo
+import LocationEmulatorClient
+import Traces
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension LocEmu {
+  struct Record: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Record a live receiver (through gpsd) or a served phone as a trace that replay and feed play back.",
+      discussion: """
+        Drive once with a USB GPS, replay the drive in CI for ever. To OUT.nmea goes the \
+        raw NMEA gpsd relays from its receiver, as received, after a '# Date:' header (the \
+        receiver's date, for sentences without one); to OUT.gpx a GPX track of gpsd's fixes \
+        with every member GPX holds (time, position, elevation, speed, course, accuracy as \
+        hdop/vdop, fix type). 'locemu replay' and 'locemu feed' play either back.
+
+        With --server URL [--phone ID], the fixes a phone of 'locemu serve' delivers to its \
+        app are recorded instead (as NMEA epochs or GPX points).
+
+        Recording ends after --count epochs, after --duration seconds, or on Ctrl-C / \
+        SIGTERM; the file is complete in every case (a GPX file gets its closing tags). \
+        OUT is not replaced unless --force.
+
+        Example: locemu record --gpsd 127.0.0.1:2947 drive.nmea --duration 600
+
+        Exit status: 0 recorded (also when interrupted); 1 gpsd or the server could not be \
+        reached, went away, or OUT cannot be written; 64 bad options.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The trace to write: .nmea (raw sentences) or .gpx.", valueName: "OUT"))
+    var output: String
+
+    @Option(help: ArgumentHelp("The gpsd to record (default 127.0.0.1:2947).", valueName: "HOST:PORT"))
+    var gpsd: Endpoint?
+
+    @Option(help: ArgumentHelp("Record a phone of 'locemu serve' instead.", valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("With --server: the phone.", valueName: "ID"))
+    var phone: String = "1"
+
+    @Option(help: ArgumentHelp("With --server: its token (default $LOCEMU_TOKEN).", valueName: "TOKEN"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("OUT's format; by default from its name.", valueName: "nmea|gpx"))
+    var format: Trace.Format?
+
+    @Option(parsing: .unconditional, help: "Stop after N epochs.")
+    var count: Int?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after S seconds.", valueName: "S"))
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up after S seconds without a connection.", valueName: "S"))
+    var timeout: Double = 10
+
+    @Flag(help: "Replace OUT if it exists.")
+    var force = false
+
+    var outputFormat: Trace.Format? {
+      if let format { return format }
+      if output.hasSuffix(".gpx") { return .gpx }
+      if output.hasSuffix(".nmea") || output.hasSuffix(".log") || output.hasSuffix(".txt") { return .nmea }
+      return nil
+    }
+
+    func validate() throws {
+      if gpsd != nil && server != nil { throw ValidationError("give --gpsd or --server, not both") }
+      if let server, URL(string: server)?.host == nil { throw ValidationError("--server: '\(server)' is not a URL") }
+      guard let outputFormat else { throw ValidationError("OUT must end in .nmea or .gpx (or give --format)") }
+      if outputFormat == .jsonl { throw ValidationError("record writes nmea or gpx (for fix records: locemu watch > FILE.jsonl)") }
+      if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+      if let duration, !(duration > 0 && duration <= 864_000) { throw ValidationError("--duration must be above 0 and at most 864000") }
+      guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be above 0 and at most 86400") }
+    }
+
+    func run() async throws {
+      if FileManager.default.fileExists(atPath: output) && !force {
+        printError("locemu record: \(output) exists; --force replaces it")
+        throw ExitCode(1)
+      }
+      guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
+        printError("locemu record: cannot write \(output): \(String(cString: strerror(errno)))")
+        throw ExitCode(1)
+      }
+      let sink = RecordingSink(file: file, format: outputFormat ?? .nmea, name: output)
+      let started = ContinuousClock.now
+      let recording = Task { [self] in
+        if let server {
+          try await recordServedPhone(EmulatorServer(url: URL(string: server), token: token).phone(phone), into: sink)
+        } else if outputFormat == .gpx {
+          try await recordFixes(into: sink)
+        } else {
+          try await recordSentences(into: sink)
+        }
+      }
+      // Ctrl-C, SIGTERM and --duration end the recording; the file is finished either way.
+      let stop: @Sendable () -> Void = { recording.cancel() }
+      let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler(handler: stop)
+        source.resume()
+        return source
+      }
+      defer { for source in signals { source.cancel() } }
+      let timer = duration.map { seconds in
+        Task {
+          try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+          stop()
+        }
+      }
+      var failure: (any Error)?
+      do {
+        try await recording.value
+      } catch is CancellationError {
+      } catch {
+        failure = error
+      }
+      timer?.cancel()
+      sink.finish()
+      let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 1)
+      printError("locemu record: \(output): \(sink.epochs) epochs in \(seconds) s")
+      if let failure {
+        // Nothing recorded: no empty trace left behind to be mistaken for one.
+        if sink.epochs == 0 { try? FileManager.default.removeItem(atPath: output) }
+        printError("locemu record: \(failure)")
+        throw ExitCode(1)
+      }
+    }
+
+    /// gpsd's raw sentences, as received. An epoch is a time stamp: it begins with the first
+    /// sentence whose time differs from the one before (sentences without a time, GSA and GSV,
+    /// belong to the epoch they come in), so `--count N` stops before the (N+1)-th begins.
+    func recordSentences(into sink: RecordingSink) async throws {
+      let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
+      var lastTime: Substring?
+      for try await sentence in GPSDSentenceSource(
+        host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)))
+      {
+        if let time = RecordingSink.time(in: sentence), time != lastTime {
+          if let count, sink.epochs >= count { return }
+          sink.epochs += 1
+          lastTime = time
+        }
+        sink.write(sentence: sentence)
+      }
+    }
+
+    /// gpsd's fixes (one per epoch, through libgps) as GPX points.
+    func recordFixes(into sink: RecordingSink) async throws {
+      let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
+      let source = GPSDSource(
+        configuration: .init(
+          host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)),
+          onEvent: gpsdEventReporter(command: "record")))
+      for try await fix in source where fix.hasFix {
+        sink.write(fix: fix)
+        if let count, sink.epochs >= count { return }
+      }
+    }
+
+    /// The fixes a served phone delivers to its app.
+    func recordServedPhone(_ phone: RemotePhone, into sink: RecordingSink) async throws {
+      let events = try await phone.transcript()
+      for try await event in events where event.event == "fix" {
+        guard let fix = FixRecord.fix(event.members) else { continue }
+        sink.write(fix: fix)
+        if let count, sink.epochs >= count { return }
+      }
+      throw EmulatorClientError.unreachable("the server ended phone \(phone.id)'s event stream")
+    }
+  }
+}
+
+/// Writes a recording as it comes: NMEA lines after a `# Date:` header, or a GPX track.
+/// Flushed line by line, so a crash loses at most the last epoch.
+final class RecordingSink: @unchecked Sendable {
+  private let file: FileHandle
+  private let format: Trace.Format
+  private let name: String
+  private let lock = NSLock()
+  private var gpx = GPXWriter()
+  private var started = false
+  /// NMEA lines held until a date is known (the header comes first).
+  private var held: [String] = []
+  var epochs = 0
+
+  init(file: FileHandle, format: Trace.Format, name: String) {
+    self.file = file
+    self.format = format
+    self.name = name
+  }
+
+  private func put(_ text: String) { file.write(Data(text.utf8)) }
+
+  /// A raw sentence. The header's date is the first one a sentence (RMC, ZDA) gives, or
+  /// today's (UTC) when 20 sentences came without one.
+  func write(sentence: String) {
+    lock.withLock {
+      if !started {
+        held.append(sentence)
+        guard let date = Self.date(in: sentence) ?? (held.count >= 20 ? Self.today() : nil) else { return }
+        startNMEA(date)
+        return
+      }
+      put(sentence + "\r\n")
+    }
+  }
+
+  private func startNMEA(_ date: String) {
+    started = true
+    put("# Date: \(date)\r\n# Recorded by locemu record\r\n")
+    for line in held { put(line + "\r\n") }
+    held.removeAll()
+  }
+
+  /// A fix: a GPX point, or an NMEA epoch (GGA, GSA, GSV, RMC, VTG).
+  func write(fix: LocationFix) {
+    lock.withLock {
+      epochs += 1
+      switch format {
+      case .gpx:
+        if !started {
+          started = true
+          put(gpx.header(name: name))
+        }
+        put(gpx.append(fix))
+      default:
+        var fix = fix
+        if fix.timestamp == nil { fix.timestamp = Date() }
+        if !started { startNMEA(Self.isoDate(fix.timestamp!)) }
+        for line in NMEAWriter.receiverEpoch(for: fix) { put(line + "\r\n") }
+      }
+    }
+  }
+
+  /// Ends the file: held sentences written, a GPX track closed.
+  func finish() {
+    lock.withLock {
+      switch format {
+      case .gpx:
+        if !started { put(gpx.header(name: name)) }
+        put(gpx.footer())
+      default:
+        if !started && !held.isEmpty { startNMEA(Self.today()) }
+      }
+      try? file.close()
+    }
+  }
+
+  /// `yyyy-mm-dd` from an RMC's date field or a ZDA's day, month and year.
+  static func date(in sentence: String) -> String? {
+    let body = sentence.split(separator: "*", maxSplits: 1).first ?? ""
+    let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+    guard let type = fields.first?.suffix(3) else { return nil }
+    if type == "RMC", fields.count > 9, fields[9].count == 6, let d = Int(fields[9]) {
+      return String(format: "20%02d-%02d-%02d", d % 100, d / 100 % 100, d / 10_000)
+    }
+    if type == "ZDA", fields.count > 4, let day = Int(fields[2]), let month = Int(fields[3]), let year = Int(fields[4]) {
+      return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+    return nil
+  }
+
+  /// The UTC time field of a GGA, RMC, GNS, ZDA (field 1) or GLL (field 5); nil when empty or absent.
+  static func time(in sentence: String) -> Substring? {
+    let body = sentence.split(separator: "*", maxSplits: 1).first ?? ""
+    let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+    guard let type = fields.first?.suffix(3) else { return nil }
+    let index = ["GGA": 1, "RMC": 1, "GNS": 1, "ZDA": 1, "GLL": 5][String(type)]
+    guard let index, fields.count > index, !fields[index].isEmpty else { return nil }
+    return fields[index]
+  }
+
+  static func isoDate(_ date: Date) -> String { String(FixRecord.iso8601(date).prefix(10)) }
+
+  static func today() -> String { isoDate(Date()) }
+}
