@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what the tests need, builds with warnings as errors, runs every
-# test in one process, builds and tests the example app package against the library, then runs
+# test in one process, fuzzes `locemu serve`'s HTTP API with schemathesis (tools/fuzz-serve.sh),
+# builds and tests the example app package against the library, then runs
 # the suite again under ThreadSanitizer. Each run is bounded: past 20 minutes its whole process
 # group is killed and the script fails with a message.
 set -euo pipefail
@@ -14,6 +15,8 @@ echo "==> building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> running the tests" >&2
 run_bounded 1200 swift test --skip-build
+echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)" >&2
+tools/fuzz-serve.sh 20
 echo "==> the example app (Examples/NearbyPets): its own package, tested on the library's public API" >&2
 run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
 # The same suite under ThreadSanitizer, in its own build folder (skip with LOCEMU_SKIP_TSAN=1).
