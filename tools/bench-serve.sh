@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# locemu serve under load, as clients see it (release build): 1,000 phones, 100 event-stream
+# clients, control requests/s with p50/p99 latency from keep-alive connections, and the time
+# from a revoke request to its event at a stream client (quiet and under load).
+# Usage: tools/bench-serve.sh [--phones N] [--clients N] [--workers W] [--seconds S]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+swift build -c release --product locemu >&2
+swift build -c release --product serve-benchmark >&2
+bin="$(swift build -c release --show-bin-path)"
+run_bounded 600 "$bin/serve-benchmark" "$bin/locemu" "$@"
