@@ -1,7 +1,8 @@
+import Dispatch
 public import Foundation
 
 #if canImport(FoundationNetworking)
-  public import FoundationNetworking
+  import FoundationNetworking
 #endif
 
 /// A running `locemu serve`, spoken to over its HTTP JSON API (the routes of `openapi.yaml`).
@@ -55,15 +56,21 @@ public struct EmulatorServer: Sendable {
       }
     }
     let request = urlRequest(method, path, body: data)
-    let answer: (Data, URLResponse)
-    do {
-      answer = try await URLSession.shared.data(for: request)
-    } catch {
-      throw .unreachable("cannot reach \(url.absoluteString): \((error as NSError).localizedDescription)")
+    // The completion-handler API, not `data(for:)`: cancelling a task awaiting that one makes
+    // swift-corelibs-foundation cancel the URLSession task from inside the task's cancellation
+    // handler, which can deadlock with the session's queue resuming the same task. A request
+    // here ends by its answer or its timeout.
+    let answer = await withCheckedContinuation { (done: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
+      URLSession.shared.dataTask(with: request) { data, response, error in done.resume(returning: (data, response, error)) }.resume()
     }
-    let status = (answer.1 as? HTTPURLResponse)?.statusCode ?? 0
-    guard (200..<300).contains(status) else { throw .refused(status: status, message: Self.message(answer.0, status: status)) }
-    return answer.0
+    guard let response = answer.1 as? HTTPURLResponse else {
+      throw .unreachable("cannot reach \(url.absoluteString): \((answer.2 as NSError?)?.localizedDescription ?? "no answer")")
+    }
+    let body = answer.0 ?? Data()
+    guard (200..<300).contains(response.statusCode) else {
+      throw .refused(status: response.statusCode, message: Self.message(body, status: response.statusCode))
+    }
+    return body
   }
 
   /// The server's `{"error": …}`, or the status.
@@ -127,9 +134,14 @@ final class EventConnection: @unchecked Sendable {
     return nil
   }
 
+  /// Off the caller's thread: URLSession's cancel waits on the session's queue, which a
+  /// cooperative thread must not do.
   func close() {
-    task.cancel()
-    session.invalidateAndCancel()
+    let (task, session) = (self.task, self.session)
+    DispatchQueue.global().async {
+      task.cancel()
+      session.invalidateAndCancel()
+    }
   }
 
   deinit { close() }

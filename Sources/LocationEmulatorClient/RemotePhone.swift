@@ -1,5 +1,5 @@
 public import Emulator
-public import Foundation
+import Foundation
 public import Geo
 
 /// A phone of a `locemu serve` process, from another process: what a test script sets
@@ -156,25 +156,50 @@ extension RemotePhone {
   public func mirror(into phone: EmulatedPhone) async throws(EmulatorClientError) {
     let events = try await transcript()
     let now = try await state()
+    // The served phone's position, held as a receiver holds it: sent again once a second, so
+    // a request made here gets it as it would on the served phone (nil while the fix is lost).
+    let held = Locked<LocationFix?>(now.fixLost ? nil : now.lastFix)
     await Self.apply(
       status: now.status, services: now.servicesEnabled, accuracy: now.accuracy, app: now.app, to: phone)
-    if let fix = now.lastFix { await phone.send(fix) }
-    do {
-      for try await event in events {
-        await Self.apply(
-          status: event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)),
-          services: event.string("services").map { $0 == "on" },
-          accuracy: event.string("accuracy").flatMap(LocationAccuracyAuthorization.init(rawValue:)),
-          app: event.string("app").flatMap(AppState.init(rawValue:)), to: phone)
-        if event.event == "fix", let fix = FixRecord.fix(event.members) { await phone.send(fix) }
+    if let fix = held.withLock({ $0 }) { await phone.send(fix) }
+    let ended: EmulatorClientError? = await withTaskGroup(of: EmulatorClientError?.self) { group in
+      group.addTask {
+        while (try? await Task.sleep(for: Self.holdInterval)) != nil {
+          if let fix = held.withLock({ $0 }) { await phone.send(fix) }
+        }
+        return nil
       }
-    } catch {
-      if Task.isCancelled { return }
-      throw .unreachable("phone \(id)'s event stream broke: \(error)")
+      group.addTask { [id] in
+        do {
+          for try await event in events {
+            await Self.apply(
+              status: event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)),
+              services: event.string("services").map { $0 == "on" },
+              accuracy: event.string("accuracy").flatMap(LocationAccuracyAuthorization.init(rawValue:)),
+              app: event.string("app").flatMap(AppState.init(rawValue:)), to: phone)
+            if event.event == "fix=lost" { held.withLock { $0 = nil } }
+            if event.event == "fix", let fix = FixRecord.fix(event.members) {
+              held.withLock { $0 = fix }
+              await phone.send(fix)
+            }
+          }
+        } catch {
+          if Task.isCancelled { return nil }
+          return .unreachable("phone \(id)'s event stream broke: \(error)")
+        }
+        if Task.isCancelled { return nil }
+        return .unreachable("the server ended phone \(id)'s event stream (the phone was deleted or the server stopped)")
+      }
+      // The stream's end (or the caller's cancellation) ends the holding too.
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
     }
-    if Task.isCancelled { return }
-    throw .unreachable("the server ended phone \(id)'s event stream (the phone was deleted or the server stopped)")
+    if let ended { throw ended }
   }
+
+  /// How often ``mirror(into:)`` sends the held position again.
+  public static let holdInterval = Duration.seconds(1)
 
   /// Sets what differs. `status` is what the app reads (denied while services are off): it is
   /// the app's own setting only while services are on.

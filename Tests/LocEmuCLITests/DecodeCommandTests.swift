@@ -33,6 +33,13 @@ struct DecodeCommandTests {
     return try await offPool { try runBlocking(arguments, stdin: stdin, bound: bound) }
   }
 
+  /// Runs a process that waits on the test (a stream, a recording, a run with a duration)
+  /// without taking one of the two process slots: the test's own `ctl` calls, which it waits
+  /// for, must not queue behind it.
+  static func runInBackground(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
+    try await offPool { try runBlocking(arguments, bound: bound) }
+  }
+
   static func runBlocking(_ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120)) throws -> Run {
     let process = Process()
     process.executableURL = locemuBinary

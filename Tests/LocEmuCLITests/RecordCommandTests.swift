@@ -88,7 +88,9 @@ struct RecordCommandTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let gpx = directory.appendingPathComponent("phone.gpx").path
-    let recording = Task { try await DecodeCommandTests.run(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(60)) }
+    let recording = Task {
+      try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(60))
+    }
     var tries = 0
     while try await server.object(["status"])["eventClients"] as? Int != 1 {
       tries += 1

@@ -76,10 +76,17 @@ struct ServeCommandTests {
       return Server(process: process, url: url, preamble: lines.dropLast(), token: token)
     }
 
+    /// `ctl` (outside the process slots: a quick client the test waits for, which must not
+    /// queue behind long-running processes of other tests).
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
-      try await DecodeCommandTests.run(
+      try await DecodeCommandTests.runInBackground(
         ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments,
         bound: .seconds(60))
+    }
+
+    /// `ctl` that waits on the test (an event stream), outside the process slots.
+    func ctlInBackground(_ arguments: [String]) async throws -> Run {
+      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(60))
     }
 
     /// `ctl` whose answer is a JSON object.
@@ -217,7 +224,7 @@ struct ServeCommandTests {
     let server = try await Server.start()
     defer { server.stop() }
     _ = try await server.object(["privacy", "grant"])
-    let listener = Task { try await server.ctl(["events", "--history", "100", "--count", "1000"]) }
+    let listener = Task { try await server.ctlInBackground(["events", "--history", "100", "--count", "1000"]) }
     // The stream is open once the server counts it (bounded: 200 tries).
     var tries = 0
     while try await server.object(["status"])["eventClients"] as? Int != 1 {
