@@ -93,7 +93,8 @@ let package = Package(
     .testTarget(
       name: "PhoneServerTests",
       dependencies: [
-        "PhoneServer", "Emulator", "PermissionHandling", .product(name: "Hummingbird", package: "hummingbird"),
+        "PhoneServer", "Emulator", "PermissionHandling", "Geo", "NMEA", "LocationTestSupport",
+        .product(name: "Hummingbird", package: "hummingbird"),
       ]
     ),
     .testTarget(

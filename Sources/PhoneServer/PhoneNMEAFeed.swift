@@ -7,8 +7,8 @@ import Traces
 /// source reports — set, walked on a route, played from a trace, read from gpsd — goes out as a
 /// receiver's epoch (GGA, GSA, GSV, RMC, VTG) to every client, when it happens on the phone's
 /// clock. Between fixes the receiver keeps talking once a second, as a real one does: the last
-/// position again while it holds a fix, empty sentences (no fix) while the fix is lost or before
-/// the first one. So `gpsd -N -n tcp://HOST:PORT` sees the emulated phone.
+/// position again while it holds a fix, empty sentences (no fix) while the fix is lost (from the
+/// next second on) or before the first one. So `gpsd -N -n tcp://HOST:PORT` sees the emulated phone.
 public final class PhoneNMEAFeed: Sendable {
   /// The phone's receiver reports at least this often.
   public static let interval = Duration.seconds(1)
@@ -41,12 +41,10 @@ public final class PhoneNMEAFeed: Sendable {
     async throws -> PhoneNMEAFeed
   {
     let feed = PhoneNMEAFeed(phone: phone, broadcaster: try await NMEABroadcaster.start(host: host, port: port, log: log))
-    let observation = phone.observe([.sourceFix, .applied]) { [weak feed] event in
-      switch event {
-      case .sourceFix(let fix): feed?.report(fix)
-      case .applied(.fix, _): feed?.report(nil)
-      default: break
-      }
+    // A lost fix shows in the next second's epoch, as a receiver's would (not in a second
+    // epoch with the time of the last one).
+    let observation = phone.observe(.sourceFix) { [weak feed] event in
+      if case .sourceFix(let fix) = event { feed?.report(fix) }
     }
     feed.state.withLock { $0.observation = observation }
     feed.report(nil)

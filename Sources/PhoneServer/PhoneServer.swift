@@ -134,12 +134,26 @@ public struct PhoneServer: Sendable {
     }
     router.post("phones") { request, _ in
       try await Self.handle(request) { body in
+        // Everything is checked before the phone is made: a refused request makes nothing.
         let settings = try Self.settings(body)
-        let phone = await hub.create(settings)
-        if let location = body["location"] {
-          guard let object = location as? [String: Any] else { throw APIError.bad("location must be an object") }
-          await phone.phone.send(try Self.fix(object))
+        var location: LocationFix?
+        if let value = body["location"] {
+          guard let object = value as? [String: Any] else { throw APIError.bad("location must be an object") }
+          location = try Self.fix(object)
         }
+        var run: TraceRun?
+        if let value = body["trace"] {
+          guard let object = value as? [String: Any] else { throw APIError.bad("trace must be an object with a path") }
+          run = try Self.traceRun(object)
+        }
+        if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
+        let phone = await hub.create(settings)
+        if var location {
+          location.timestamp = phone.phone.date
+          await phone.phone.send(location)
+        }
+        if let run { phone.start(run.trace, options: run.options(from: phone.phone.date)) }
+        try await Self.settle(hub.clock)
         return Self.json(phone.stateJSON, status: .created)
       }
     }
@@ -200,33 +214,9 @@ public struct PhoneServer: Sendable {
     router.post("phones/:id/trace") { request, context in
       try await Self.handle(request) { body in
         let phone = try Self.phone(hub, context)
-        guard let path = body["path"] as? String, path.hasPrefix("/") else {
-          throw APIError.bad("give \"path\": the trace file's absolute path on the server's machine")
-        }
-        var format: Trace.Format?
-        if body["format"] != nil {
-          format = Trace.Format(rawValue: try Self.string(body, "format", of: Trace.Format.allCases.map(\.rawValue)))
-        }
-        let speed = try Self.number(body, "speed") ?? 1
-        guard ReplayOptions.speedRange.contains(speed) else {
-          throw APIError.bad("speed must be \(ReplayOptions.speedRange.lowerBound) to \(ReplayOptions.speedRange.upperBound)")
-        }
-        let offset = try Self.number(body, "offset") ?? 0
-        guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
-        let loop = try Self.bool(body, "loop") ?? false
-        let trace: Trace
-        do {
-          trace = try Trace(path: path, format: format)
-          try Self.checkHasEpochs(trace)
-        } catch let error as APIError {
-          throw error
-        } catch {
-          throw APIError.bad("\(error)")
-        }
-        // The phone's date, not the trace's: the phone lives now.
-        let now = phone.phone.date
+        let run = try Self.traceRun(body)
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
-        phone.start(trace, options: ReplayOptions(speed: speed, loop: loop, startOffset: offset, timeBase: .startingAt(now)))
+        phone.start(run.trace, options: run.options(from: phone.phone.date))
         try await Self.settle(phone.phone.clock)
         return Self.json(phone.stateJSON)
       }
@@ -443,6 +433,46 @@ public struct PhoneServer: Sendable {
       try await clock.advance(by: .zero)
     } catch {
       throw APIError.conflict("\(error)")
+    }
+  }
+
+  /// A trace to play: `{"path", "format", "speed", "loop", "offset"}`, checked (the file is
+  /// read up to its first epoch).
+  struct TraceRun {
+    var trace: Trace
+    var speed: Double
+    var loop: Bool
+    var offset: Double
+
+    /// Stamped with the phone's date from `now` (the phone lives now, not when the trace was made).
+    func options(from now: Date) -> ReplayOptions {
+      ReplayOptions(speed: speed, loop: loop, startOffset: offset, timeBase: .startingAt(now))
+    }
+  }
+
+  static func traceRun(_ body: [String: Any]) throws -> TraceRun {
+    guard let path = body["path"] as? String, path.hasPrefix("/") else {
+      throw APIError.bad("give \"path\": the trace file's absolute path on the server's machine")
+    }
+    var format: Trace.Format?
+    if body["format"] != nil {
+      format = Trace.Format(rawValue: try string(body, "format", of: Trace.Format.allCases.map(\.rawValue)))
+    }
+    let speed = try number(body, "speed") ?? 1
+    guard ReplayOptions.speedRange.contains(speed) else {
+      throw APIError.bad("speed must be \(ReplayOptions.speedRange.lowerBound) to \(ReplayOptions.speedRange.upperBound)")
+    }
+    let offset = try number(body, "offset") ?? 0
+    guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
+    let loop = try bool(body, "loop") ?? false
+    do {
+      let trace = try Trace(path: path, format: format)
+      try checkHasEpochs(trace)
+      return TraceRun(trace: trace, speed: speed, loop: loop, offset: offset)
+    } catch let error as APIError {
+      throw error
+    } catch {
+      throw APIError.bad("\(error)")
     }
   }
 
