@@ -89,7 +89,7 @@ struct RecordCommandTests {
     defer { try? FileManager.default.removeItem(at: directory) }
     let gpx = directory.appendingPathComponent("phone.gpx").path
     let recording = Task {
-      try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(60))
+      try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(300))
     }
     var tries = 0
     while try await server.object(["status"])["eventClients"] as? Int != 1 {

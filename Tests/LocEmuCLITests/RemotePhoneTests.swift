@@ -6,6 +6,10 @@ import LocationTestSupport
 import PermissionHandling
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The Swift client against the real server process: an app in this process consumes a phone
 /// that `locemu ctl` (another process) drives.
 @Suite("LocationEmulatorClient")
@@ -115,23 +119,25 @@ struct RemotePhoneTests {
   }
 
   /// `locemu preview --server` runs the map features on a served phone: its grant and location
-  /// load the preview, and a revocation made with `ctl` while it runs takes the map away
-  /// (real clock for the preview: it runs 30 s, long enough for a loaded machine).
+  /// load the preview, and a revocation made with `ctl` while it runs takes the map away. The
+  /// preview runs until its standard input closes (`--control stdin`), and the test reads its
+  /// transcript as it comes: each step waits for the line it needs, whatever the machine's load.
   @Test func previewRunsTheMapFeaturesOnAServedPhone() async throws {
-    let server = try await Server.start(["--keep-alive", "0.1"])
+    let server = try await Server.start()
     defer { server.stop() }
     _ = try await server.object(["privacy", "grant"])
     _ = try await server.object(["location", "set", "52.2297,21.0122"])
-    let preview = Task {
-      try await DecodeCommandTests.runInBackground(
-        ["preview", "--server", server.url, "--json", "--duration", "30", "--announcements", ServeCommandTests.trace("announcements.json")],
-        bound: .seconds(90))
-    }
-    try await eventClients(server, 1)
+    let preview = try LiveProcess([
+      "preview", "--server", server.url, "--json", "--control", "stdin", "--announcements", ServeCommandTests.trace("announcements.json"),
+    ])
+    defer { preview.kill() }
+    #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "\(preview.lines)")
     _ = try await server.object(["privacy", "revoke"])
-    let run = try await preview.value
-    #expect(run.status == 0, "\(run.stderr)")
-    let lines = run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    #expect(await preview.waitForLine { $0.contains(#""preview":"permissionRequired""#) && preview.lines.contains { $0.contains(#""preview":"map""#) } })
+    preview.closeInput()
+    let status = await preview.finish()
+    #expect(status == 0, "\(preview.stderr)")
+    let lines = preview.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     let states = lines.filter { $0["event"] as? String == "preview" }.compactMap { $0["preview"] as? String }
     #expect(states.last == "permissionRequired" && states.contains("map"), "\(states)")
     let map = try #require(lines.last { $0["preview"] as? String == "map" })
@@ -141,5 +147,66 @@ struct RemotePhoneTests {
     let nobody = try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(try freeLoopbackPort())", "--duration", "5"])
     #expect(nobody.status == 1 && nobody.stderr.contains("cannot reach"))
     #expect(try await DecodeCommandTests.run(["preview", "--server", server.url, "--virtual-time"]).status == 64)
+  }
+}
+
+/// A `locemu` process the test talks to while it runs: its standard output read line by line
+/// as it comes, its standard input closed when the test says. Every wait is bounded; `kill()`
+/// ends it whatever happened.
+final class LiveProcess: @unchecked Sendable {
+  let process = Process()
+  private let input = Pipe()
+  private let output = Locked<[String]>([])
+  private let errors = Locked(Data())
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = locemuBinary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    let output = self.output, errors = self.errors
+    Thread {
+      var pending = Data()
+      while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
+        pending.append(chunk)
+        while let end = pending.firstIndex(of: 10) {
+          let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+          pending.removeSubrange(pending.startIndex...end)
+          output.withLock { $0.append(line) }
+        }
+      }
+    }.start()
+    Thread {
+      while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty { errors.withLock { $0.append(chunk) } }
+    }.start()
+  }
+
+  var lines: [String] { output.withLock { $0 } }
+  var stderr: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
+
+  /// Waits until a line satisfies `condition` (false after `limit`, or when the process ended without one).
+  func waitForLine(_ limit: Duration = .seconds(240), _ condition: @escaping (String) -> Bool) async -> Bool {
+    await waitUntil(limit) { self.lines.contains(where: condition) || !self.process.isRunning }
+    return lines.contains(where: condition)
+  }
+
+  func closeInput() { try? input.fileHandleForWriting.close() }
+
+  /// Waits (at most `limit`) for the process to end; its exit status, or nil if it had to be killed.
+  func finish(_ limit: Duration = .seconds(120)) async -> Int32? {
+    guard await waitUntil(limit, { !self.process.isRunning }) else {
+      kill()
+      return nil
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  func kill() {
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    closeInput()
   }
 }

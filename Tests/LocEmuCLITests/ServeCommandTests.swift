@@ -81,12 +81,12 @@ struct ServeCommandTests {
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
       try await DecodeCommandTests.runInBackground(
         ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments,
-        bound: .seconds(60))
+        bound: .seconds(300))
     }
 
     /// `ctl` that waits on the test (an event stream), outside the process slots.
     func ctlInBackground(_ arguments: [String]) async throws -> Run {
-      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(60))
+      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
     }
 
     /// `ctl` whose answer is a JSON object.
