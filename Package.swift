@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "Emulator", targets: ["Emulator"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "PetMap", targets: ["PetMap"]),
+    .library(name: "Basemap", targets: ["Basemap"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .library(name: "PhoneServer", targets: ["PhoneServer"]),
     .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
@@ -28,6 +29,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     // `locemu serve` ends its HTTP server with a graceful shutdown it triggers itself.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // The basemap: OpenStreetMap's PBF blocks decoded by generated messages (tools/generate-osm-proto.sh).
+    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+    // The basemap file: SQLite with an R*Tree index over the features (and MBTiles files).
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
@@ -46,7 +51,14 @@ let package = Package(
       ]
     ),
     .target(name: "PermissionHandling", dependencies: ["Emulator", "Geo"]),
-    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
+    // The system zlib: OpenStreetMap PBF blocks are zlib-compressed (Debian's zlib1g-dev).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(
+      name: "Basemap",
+      dependencies: ["Geo", "CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift")],
+      exclude: ["Proto"]
+    ),
+    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling", "Basemap"]),
     .target(
       name: "AnnouncementServer",
       dependencies: [
@@ -81,6 +93,7 @@ let package = Package(
       name: "locemu",
       dependencies: [
         "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer", "LocationEmulatorClient",
+        "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -123,7 +136,7 @@ let package = Package(
     .testTarget(
       name: "PetMapTests",
       dependencies: [
-        "PetMap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
+        "PetMap", "Basemap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
       ]
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+public import Basemap
 import Foundation
 public import Geo
 
@@ -34,6 +35,14 @@ public struct MapSnapshot: Sendable, Hashable {
   public var projection: SnapshotProjection
   /// Raster tiles drawn under the map (0 without a tile directory).
   public var tileCount: Int
+  /// Basemap features drawn (0 without a basemap, or where it has none).
+  public var basemapFeatureCount = 0
+
+  public init(svg: String, projection: SnapshotProjection, tileCount: Int) {
+    self.svg = svg
+    self.projection = projection
+    self.tileCount = tileCount
+  }
 }
 
 /// Where coordinates land in a snapshot: Web Mercator around the region's centre, scaled so
@@ -60,6 +69,11 @@ public struct SnapshotProjection: Sendable, Hashable {
   }
 
   /// The world coordinates of the top-left pixel.
+  /// The coordinate at pixel (`x`, `y`).
+  public func coordinate(x: Double, y: Double) -> Coordinate {
+    WebMercator.coordinate(x: origin.x + x / scale, y: origin.y + y / scale)
+  }
+
   var origin: (x: Double, y: Double) {
     let c = WebMercator.project(center)
     return (c.x - width / 2 / scale, c.y - height / 2 / scale)
@@ -102,11 +116,20 @@ public struct SVGMapSnapshotter: MapSnapshotting {
   public var outputPath: String?
   /// The radius drawn around the user, metres (nil: none).
   public var radiusMeters: Double?
+  /// OpenStreetMap features drawn under everything else (`locemu basemap build`), or nil.
+  public var basemap: Basemap?
+  /// Told when the basemap does not reach the region drawn (the snapshot is made without it).
+  public var warn: (@Sendable (String) -> Void)?
 
-  public init(tilesDirectory: String? = nil, outputPath: String? = nil, radiusMeters: Double? = 10_000) {
+  public init(
+    tilesDirectory: String? = nil, outputPath: String? = nil, radiusMeters: Double? = 10_000, basemap: Basemap? = nil,
+    warn: (@Sendable (String) -> Void)? = nil
+  ) {
     self.tilesDirectory = tilesDirectory
     self.outputPath = outputPath
     self.radiusMeters = radiusMeters
+    self.basemap = basemap
+    self.warn = warn
   }
 
   public func snapshot(_ request: MapSnapshotRequest) async throws -> MapSnapshot {
@@ -138,6 +161,18 @@ public struct SVGMapSnapshotter: MapSnapshotting {
       """
     let tiles = tileImages(projection)
     svg += tiles.svg
+    var basemapFeatures = 0
+    if let basemap {
+      let layer = try BasemapLayer.svg(basemap, projection: projection)
+      svg += layer.svg
+      basemapFeatures = layer.count
+      if !layer.covered {
+        let c = request.region.center
+        warn?(
+          "the basemap \(basemap.path) does not cover this region (around \(FixRecord.fixed(c.latitude, 4)),"
+            + "\(FixRecord.fixed(c.longitude, 4))): the snapshot is drawn without it")
+      }
+    }
     if let radiusMeters, let user = request.userLocation {
       let r = radiusMeters / projection.metersPerPixel
       let p = projection.point(for: user)
@@ -154,8 +189,15 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     }
     svg += scaleBar(projection)
     svg += legend(request.legend, width: w, height: h)
+    if let basemap, basemapFeatures > 0 {
+      // Top right, clear of the centre, the scale bar and the legend.
+      svg += "<text class=\"attribution\" x=\(num(Double(w) - 4)) y=\"12\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"9\" "
+        + "fill=\"#333333\" stroke=\"#FFFFFF\" stroke-width=\"2\" paint-order=\"stroke\">\(escaped(basemap.attribution))</text>\n"
+    }
     svg += "</svg>\n"
-    return MapSnapshot(svg: svg, projection: projection, tileCount: tiles.count)
+    var snapshot = MapSnapshot(svg: svg, projection: projection, tileCount: tiles.count)
+    snapshot.basemapFeatureCount = basemapFeatures
+    return snapshot
   }
 
   private func tileImages(_ projection: SnapshotProjection) -> (svg: String, count: Int) {

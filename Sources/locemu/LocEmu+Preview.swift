@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Emulator
+import Basemap
 import Foundation
 import LocationEmulatorClient
 import Geo
@@ -57,6 +58,11 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory.", valueName: "DIR"))
     var tiles: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build').", valueName: "FILE"))
+    var basemap: String?
+
     @Option(help: ArgumentHelp("The language of messages and the legend.", valueName: "en|pl"))
     var language: MapLanguage = .english
 
@@ -96,6 +102,7 @@ extension LocEmu {
       }
       if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
       if tiles != nil && snapshot == nil { throw ValidationError("--tiles needs --snapshot") }
+      if basemap != nil && snapshot == nil { throw ValidationError("--basemap needs --snapshot") }
     }
 
     static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
@@ -129,7 +136,18 @@ extension LocEmu {
           }
         }
       }
-      let snapshotter = snapshot.map { SVGMapSnapshotter(tilesDirectory: tiles, outputPath: $0) }
+      var map: Basemap?
+      if let basemap {
+        do {
+          map = try Basemap(path: basemap)
+        } catch {
+          printError("locemu preview: --basemap: \(error)")
+          throw ExitCode(1)
+        }
+      }
+      let snapshotter = snapshot.map {
+        SVGMapSnapshotter(tilesDirectory: tiles, outputPath: $0, basemap: map, warn: { printError("locemu preview: \($0)") })
+      }
       let factory = Factory(repository: repository, snapshotter: snapshotter, strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime

@@ -16,7 +16,7 @@ struct LocEmu: AsyncParsableCommand {
       """,
     version: LocEmu.version,
     subcommands: [
-      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self, Ctl.self, Record.self,
+      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self, Ctl.self, Record.self, BasemapCommand.self,
     ]
   )
 

@@ -9,7 +9,7 @@ import Testing
 /// What `--help`, `help` and `--version` tell a user (issue 16 item 12).
 struct HelpTests {
   static let subcommands = [
-    "decode", "replay", "convert", "watch", "feed", "permissions", "preview", "serve-announcements", "serve", "ctl",
+    "decode", "replay", "convert", "watch", "feed", "permissions", "preview", "serve-announcements", "serve", "ctl", "record", "basemap",
   ]
 
   /// Every subcommand's help shows at least one example command line and its exit status,

@@ -1,0 +1,267 @@
+import Foundation
+import GRDB
+import Geo
+
+/// Turns an OpenStreetMap extract (`.osm.pbf`) into a basemap file: the roads, railways,
+/// waterways, water, parks, forests, buildings and place and station labels the snapshot
+/// renderer draws, in an SQLite file with an R*Tree index over their bounding boxes, so that any
+/// region's features are found without reading the rest (`locemu basemap build`).
+///
+/// Two passes over the extract: the first finds the multipolygon relations worth keeping
+/// (lakes, parks, forests drawn from several ways) and the ways they need; the second keeps the
+/// nodes' positions, makes features of tagged ways and labelled nodes, and assembles those
+/// relations' rings.
+public enum BasemapBuilder {
+  /// What a build did.
+  public struct Summary: Sendable, CustomStringConvertible {
+    public var nodes = 0
+    public var ways = 0
+    public var relations = 0
+    public var features: [BasemapKind: Int] = [:]
+    /// Ways or relations left out because a node they need is not in the extract.
+    public var incomplete = 0
+    public var bytes = 0
+
+    public var description: String {
+      let kept = features.values.reduce(0, +)
+      let kinds = BasemapKind.allCases.compactMap { kind in features[kind].map { "\($0) \(kind)" } }.joined(separator: ", ")
+      return "\(nodes) nodes, \(ways) ways, \(relations) relations read; \(kept) features (\(kinds)); "
+        + "\(incomplete) incomplete left out; \(bytes) bytes"
+    }
+  }
+
+  /// Builds `output` from the extract at `pbf`; `output` is written whole or not at all.
+  /// - Throws: ``OSMPBFError`` for an extract that cannot be read; ``BasemapError`` when the
+  ///   output cannot be written or the extract holds nothing to draw.
+  public static func build(pbf: String, output: String) throws -> Summary {
+    var summary = Summary()
+    // Pass 1: the relations to keep, and the ways they are made of.
+    var relations: [(kind: BasemapKind, name: String?, outer: [Int64], inner: [Int64])] = []
+    var neededWays = Set<Int64>()
+    try forEachBlock(pbf) { block in
+      let strings = block.stringtable.s.map { String(decoding: $0, as: UTF8.self) }
+      for group in block.primitivegroup {
+        for relation in group.relations {
+          summary.relations += 1
+          let tags = Self.tags(relation.keys, relation.vals, strings)
+          guard tags["type"] == "multipolygon", let kind = BasemapKind.classify(tags, closed: true), kind.isArea else { continue }
+          var outer: [Int64] = [], inner: [Int64] = []
+          var id: Int64 = 0
+          for (index, delta) in relation.memids.enumerated() {
+            id += delta
+            guard index < relation.types.count, relation.types[index] == .way else { continue }
+            let role = index < relation.rolesSid.count ? strings[safe: Int(relation.rolesSid[index])] ?? "" : ""
+            if role == "inner" { inner.append(id) } else { outer.append(id) }
+          }
+          guard !outer.isEmpty else { continue }
+          relations.append((kind, tags["name"], outer, inner))
+          neededWays.formUnion(outer)
+          neededWays.formUnion(inner)
+        }
+      }
+    }
+
+    // Pass 2: nodes, then ways (the format's order), with the features they make.
+    var positions: [Int64: (lat: Int32, lon: Int32)] = [:]
+    var wayRefs: [Int64: [Int64]] = [:]
+    var features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])] = []
+    try forEachBlock(pbf) { block in
+      let strings = block.stringtable.s.map { String(decoding: $0, as: UTF8.self) }
+      let granularity = Int64(block.granularity)
+      func position(_ lat: Int64, _ lon: Int64) -> (lat: Int32, lon: Int32) {
+        // Nanodegrees to 1e-7 degrees.
+        (Int32(clamping: (block.latOffset + granularity * lat) / 100), Int32(clamping: (block.lonOffset + granularity * lon) / 100))
+      }
+      for group in block.primitivegroup {
+        for node in group.nodes {
+          summary.nodes += 1
+          let p = position(node.lat, node.lon)
+          positions[node.id] = p
+          let tags = Self.tags(node.keys, node.vals, strings)
+          if let kind = BasemapKind.classify(tags, closed: false, isNode: true) { features.append((kind, tags["name"], [[p]])) }
+        }
+        if group.hasDense {
+          let dense = group.dense
+          var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+          var kv = 0
+          for i in 0..<dense.id.count {
+            id += dense.id[i]
+            lat += i < dense.lat.count ? dense.lat[i] : 0
+            lon += i < dense.lon.count ? dense.lon[i] : 0
+            summary.nodes += 1
+            let p = position(lat, lon)
+            positions[id] = p
+            // keys_vals: key, value, key, value, …, 0 per node (empty when no node has tags).
+            var tags: [String: String] = [:]
+            while kv < dense.keysVals.count, dense.keysVals[kv] != 0 {
+              if kv + 1 < dense.keysVals.count, let k = strings[safe: Int(dense.keysVals[kv])],
+                let v = strings[safe: Int(dense.keysVals[kv + 1])]
+              {
+                tags[k] = v
+              }
+              kv += 2
+            }
+            kv += 1
+            if !tags.isEmpty, let kind = BasemapKind.classify(tags, closed: false, isNode: true) {
+              features.append((kind, tags["name"], [[p]]))
+            }
+          }
+        }
+        for way in group.ways {
+          summary.ways += 1
+          var refs: [Int64] = []
+          refs.reserveCapacity(way.refs.count)
+          var ref: Int64 = 0
+          for delta in way.refs {
+            ref += delta
+            refs.append(ref)
+          }
+          if neededWays.contains(way.id) { wayRefs[way.id] = refs }
+          guard refs.count >= 2 else { continue }
+          let tags = Self.tags(way.keys, way.vals, strings)
+          let closed = refs.count >= 4 && refs.first == refs.last
+          guard let kind = BasemapKind.classify(tags, closed: closed) else { continue }
+          guard let points = Self.points(refs, positions) else {
+            summary.incomplete += 1
+            continue
+          }
+          features.append((kind, tags["name"], [points]))
+        }
+      }
+    }
+
+    // Multipolygons: their ways joined end to end into rings.
+    for relation in relations {
+      guard let outer = Self.rings(relation.outer, wayRefs, positions), !outer.isEmpty else {
+        summary.incomplete += 1
+        continue
+      }
+      let inner = Self.rings(relation.inner, wayRefs, positions) ?? []
+      features.append((relation.kind, relation.name, outer + inner))
+    }
+    guard !features.isEmpty else { throw BasemapError(message: "\(pbf): nothing to draw (no roads, water, parks or labels)") }
+    for feature in features { summary.features[feature.kind, default: 0] += 1 }
+    summary.bytes = try write(features, to: output, source: pbf)
+    return summary
+  }
+
+  private static func forEachBlock(_ path: String, _ body: (OSMPBF_PrimitiveBlock) throws -> Void) throws {
+    let reader = try OSMPBFReader(path: path)
+    var sawHeader = false
+    while let block = try reader.next() {
+      switch block {
+      case .header: sawHeader = true
+      case .data(let data): try body(data)
+      }
+    }
+    guard sawHeader else { throw OSMPBFError(path: path, message: "not an OpenStreetMap PBF file (no header block)") }
+  }
+
+  static func tags(_ keys: [UInt32], _ values: [UInt32], _ strings: [String]) -> [String: String] {
+    var tags: [String: String] = [:]
+    for (k, v) in zip(keys, values) {
+      if let key = strings[safe: Int(k)], let value = strings[safe: Int(v)] { tags[key] = value }
+    }
+    return tags
+  }
+
+  static func points(_ refs: [Int64], _ positions: [Int64: (lat: Int32, lon: Int32)]) -> [(lat: Int32, lon: Int32)]? {
+    var out: [(lat: Int32, lon: Int32)] = []
+    out.reserveCapacity(refs.count)
+    for ref in refs {
+      guard let p = positions[ref] else { return nil }
+      out.append(p)
+    }
+    return out
+  }
+
+  /// Ways joined end to end into closed rings (a way may need reversing); nil when a way or a
+  /// node is missing, and rings that do not close are dropped.
+  static func rings(_ wayIDs: [Int64], _ wayRefs: [Int64: [Int64]], _ positions: [Int64: (lat: Int32, lon: Int32)])
+    -> [[(lat: Int32, lon: Int32)]]?
+  {
+    var open: [[Int64]] = []
+    for id in wayIDs {
+      guard let refs = wayRefs[id], refs.count >= 2 else { return nil }
+      open.append(refs)
+    }
+    var rings: [[Int64]] = []
+    while var ring = open.popLast() {
+      while ring.first != ring.last {
+        guard let index = open.firstIndex(where: { $0.first == ring.last || $0.last == ring.last }) else { break }
+        let next = open.remove(at: index)
+        ring += (next.first == ring.last ? next : next.reversed()).dropFirst()
+      }
+      if ring.count >= 4, ring.first == ring.last { rings.append(ring) }
+    }
+    var out: [[(lat: Int32, lon: Int32)]] = []
+    for ring in rings {
+      guard let points = points(ring, positions) else { return nil }
+      out.append(points)
+    }
+    return out
+  }
+
+  /// Writes the features through a temporary file renamed into place; the file's size.
+  static func write(
+    _ features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])], to output: String, source: String
+  ) throws -> Int {
+    let temporary = output + ".part-\(getpid())"
+    try? FileManager.default.removeItem(atPath: temporary)
+    do {
+      let queue = try DatabaseQueue(path: temporary)
+      try queue.write { db in
+        try db.execute(sql: "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        try db.execute(sql: "CREATE TABLE feature(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT, geometry BLOB NOT NULL)")
+        try db.execute(sql: "CREATE VIRTUAL TABLE feature_box USING rtree(id, minLat, maxLat, minLon, maxLon)")
+        var minLat = Int32.max, maxLat = Int32.min, minLon = Int32.max, maxLon = Int32.min
+        let insert = try db.makeStatement(sql: "INSERT INTO feature(id, kind, name, geometry) VALUES (?, ?, ?, ?)")
+        let box = try db.makeStatement(sql: "INSERT INTO feature_box(id, minLat, maxLat, minLon, maxLon) VALUES (?, ?, ?, ?, ?)")
+        for (index, feature) in features.enumerated() {
+          var fLat = (Int32.max, Int32.min), fLon = (Int32.max, Int32.min)
+          for ring in feature.rings {
+            for p in ring {
+              fLat = (min(fLat.0, p.lat), max(fLat.1, p.lat))
+              fLon = (min(fLon.0, p.lon), max(fLon.1, p.lon))
+            }
+          }
+          minLat = min(minLat, fLat.0)
+          maxLat = max(maxLat, fLat.1)
+          minLon = min(minLon, fLon.0)
+          maxLon = max(maxLon, fLon.1)
+          try insert.execute(arguments: [index + 1, feature.kind.rawValue, feature.name, Data(GeometryCoding.encode(feature.rings))])
+          try box.execute(arguments: [
+            index + 1, Double(fLat.0) / GeometryCoding.scale, Double(fLat.1) / GeometryCoding.scale,
+            Double(fLon.0) / GeometryCoding.scale, Double(fLon.1) / GeometryCoding.scale,
+          ])
+        }
+        let meta: [(String, String)] = [
+          ("format", Basemap.format), ("source", (source as NSString).lastPathComponent),
+          ("attribution", "© OpenStreetMap contributors (ODbL)"),
+          ("bounds", [minLat, maxLat, minLon, maxLon].map { String(Double($0) / GeometryCoding.scale) }.joined(separator: ",")),
+          ("features", String(features.count)),
+        ]
+        for (key, value) in meta { try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value]) }
+      }
+      try queue.vacuum()
+      try queue.close()
+      if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
+      try FileManager.default.moveItem(atPath: temporary, toPath: output)
+    } catch {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw BasemapError(message: "cannot write \(output): \(error)")
+    }
+    return (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+  }
+}
+
+/// A basemap that cannot be built, opened or read.
+public struct BasemapError: Error, Sendable, Hashable, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
+}
+
+extension Array {
+  subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
