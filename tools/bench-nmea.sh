@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages gpsd-clients libgps-dev libxml2-dev pkg-config
+ensure_apt_packages gpsd-clients libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
 big="${1:-1024}"
 swift build -c release --product nmea-benchmark >&2
 bench="$(swift build -c release --show-bin-path)/nmea-benchmark"

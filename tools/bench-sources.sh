@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev pkg-config gpsd gpsd-clients
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients
 big="${1:-1024}"
 swift build -c release --product source-benchmark >&2
 swift build -c release --product nmea-benchmark >&2

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev pkg-config
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
 echo "==> building locemu (release)" >&2
 swift build -c release --product locemu >&2
 bin="$(swift build -c release --show-bin-path)/locemu"

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev pkg-config gpsd gpsd-clients librsvg2-bin
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin
 runs=${1:-50}
 tsan_runs=${2:-10}
 swift build --build-tests -Xswiftc -warnings-as-errors >&2

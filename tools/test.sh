@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
 # chromium + chromium-driver: the web page of `locemu serve` is tested in a real headless browser.
-ensure_apt_packages libgps-dev libxml2-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver
 echo "==> building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> running the tests" >&2
