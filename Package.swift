@@ -100,6 +100,7 @@ let package = Package(
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
     .executableTarget(name: "permission-benchmark", dependencies: ["Emulator", "Geo"], path: "Sources/PermissionBenchmark"),
     .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
+    .executableTarget(name: "make-city-traces", dependencies: ["Basemap", "Traces", "Geo"], path: "Sources/MakeCityTraces"),
     .executableTarget(name: "basemap-benchmark", dependencies: ["Basemap", "PetMap", "Geo"], path: "Sources/BasemapBenchmark"),
     .executableTarget(name: "serve-benchmark", dependencies: ["LocationTestSupport"], path: "Sources/ServeBenchmark"),
     .executableTarget(

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The main job on a bundled trace: builds locemu (release) and runs the lost-pets map features
-# on the emulated phone, on a virtual clock (instant, deterministic): the bundled city walk as
-# the GPS, the bundled announcements as the backend; the app asks for permission at 1 s, the
-# user allows; the map preview loads with its pins (written to preview.svg); a tap opens the
-# fullscreen map, back returns.
+# The main job on bundled data: builds locemu (release) and runs the lost-pets map features on
+# the emulated phone, on a virtual clock (instant, deterministic): a walk along Helsinki's real
+# streets as the GPS, announcements around it as the backend, the city's OpenStreetMap extract
+# as the map; the app asks for permission at 1 s, the user allows; the map preview loads with
+# its pins over the streets (written to preview.svg, and preview.png when rsvg-convert is
+# there); a tap opens the fullscreen map, back returns.
 # Any arguments replace the default ones given to locemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +14,21 @@ ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
 echo "==> building locemu (release)" >&2
 swift build -c release --product locemu >&2
 bin="$(swift build -c release --show-bin-path)/locemu"
-if [ $# -eq 0 ]; then
-  set -- preview --virtual-time --trace traces/city-walk.nmea --announcements traces/announcements.json \
-    --snapshot preview.svg --at 1=authorize --at 4=tap --at 4.1=tap --at 6=back --duration 8
+if [ $# -gt 0 ]; then
+  echo "==> locemu $*" >&2
+  exec "$bin" "$@"
 fi
-echo "==> locemu $*" >&2
-exec "$bin" "$@"
+# The basemap of the bundled Helsinki extract (a fraction of a second), then the job.
+basemap="$(swift build -c release --show-bin-path)/helsinki.basemap"
+echo "==> locemu basemap build data/helsinki/Helsinki.osm.pbf $basemap" >&2
+"$bin" basemap build data/helsinki/Helsinki.osm.pbf "$basemap"
+set -- preview --virtual-time --trace traces/helsinki-walk.nmea --announcements traces/helsinki-announcements.json \
+  --basemap "$basemap" --snapshot preview.svg --at 1=authorize --at 4=tap --at 4.1=tap --at 6=back --duration 8
+echo "==> locemu ${*/$basemap/BASEMAP}" >&2
+"$bin" "$@"
+if command -v rsvg-convert >/dev/null; then
+  rsvg-convert -o preview.png preview.svg
+  echo "==> preview.svg and preview.png (the landing page's map preview)" >&2
+else
+  echo "==> preview.svg (the landing page's map preview; rsvg-convert from librsvg2-bin makes a PNG)" >&2
+fi
