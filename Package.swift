@@ -82,7 +82,8 @@ let package = Package(
     .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
-      name: "SampleTraces", dependencies: ["Traces"], path: "traces", exclude: ["README.md", "gpsd-corpus"],
+      name: "SampleTraces", dependencies: ["Traces"], path: "traces",
+      exclude: ["README.md", "gpsd-corpus", "helsinki-walk.nmea", "helsinki-drive.nmea", "helsinki-announcements.json"],
       sources: ["SampleTraces.swift"],
       resources: [
         .copy("city-walk.nmea"), .copy("old-town-route.gpx"), .copy("drive.nmea"), .copy("drive.gpx"), .copy("tunnel.nmea"),

@@ -54,6 +54,33 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "log").contains { $0["message"] as? String == "map preview tapped" })
   }
 
+  /// The main job of tools/run.sh (issue 15): Helsinki's walk, announcements and basemap; the
+  /// same transcript every run, the five newest pins around the walk, the streets under them.
+  @Test func preview_theHelsinkiMainJobDrawsTheStreetsUnderThePins() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("main-job-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let map = dir.appendingPathComponent("helsinki.basemap").path, svg = dir.appendingPathComponent("preview.svg").path
+    #expect(try await Self.run(["basemap", "build", Self.path("data/helsinki/Helsinki.osm.pbf"), map]).status == 0)
+    let job = [
+      "preview", "--virtual-time", "--json", "--trace", Self.path("traces/helsinki-walk.nmea"), "--announcements",
+      Self.path("traces/helsinki-announcements.json"), "--basemap", map, "--snapshot", svg, "--at", "1=authorize", "--at", "4=tap",
+      "--at", "4.1=tap", "--at", "6=back", "--duration", "8",
+    ]
+    let first = try await Self.run(job), second = try await Self.run(job)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == second.stdout)
+    let previews = Self.lines(try Self.objects(first), "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    let loaded = try #require(previews.last)
+    #expect(loaded["pinIds"] as? [String] == ["h-201", "h-202", "h-203", "h-204", "h-205"])
+    let center = try #require(loaded["center"] as? [Double])
+    #expect(abs(center[0] - 60.1712) < 0.001 && abs(center[1] - 24.9417) < 0.001)
+    let drawn = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(drawn.contains("class=\"basemap\"") && drawn.contains("© OpenStreetMap contributors"))
+    #expect(drawn.components(separatedBy: "class=\"pin\"").count - 1 == 5)
+  }
+
   @Test func preview_readableTranscriptAndSnapshot() async throws {
     let svg = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-cli-\(UUID().uuidString).svg").path
     defer { try? FileManager.default.removeItem(atPath: svg) }
