@@ -110,7 +110,8 @@ public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible
 /// Rendering runs off the caller's task (FR-002a). Tiles that are missing are left out; a file
 /// that cannot be written fails the snapshot (and so the preview, as a failed `MKMapSnapshotter` would).
 public struct SVGMapSnapshotter: MapSnapshotting {
-  /// A directory of `z/x/y.png` tiles (OpenStreetMap layout), or nil for a plain background.
+  /// A directory of `z/x/y.png` tiles (OpenStreetMap layout), an `.mbtiles` file, or nil for a
+  /// plain background.
   public var tilesDirectory: String?
   /// Where to write the SVG, or nil to keep it in memory only.
   public var outputPath: String?
@@ -211,16 +212,23 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     let firstY = max(0, Int((origin.y / tileWorld).rounded(.down)))
     let lastY = min(n - 1, Int(((origin.y + projection.height / projection.scale) / tileWorld).rounded(.down)))
     guard firstY <= lastY, lastX - firstX < 64 else { return ("", 0) }
+    // A directory of z/x/y.png files, or an MBTiles file.
+    let mbtiles = tilesDirectory.hasSuffix(".mbtiles") ? try? MBTiles(path: tilesDirectory) : nil
     var out = "", count = 0
     for ty in firstY...lastY {
       for tx in firstX...lastX {
         let wrapped = ((tx % n) + n) % n
-        let path = "\(tilesDirectory)/\(z)/\(wrapped)/\(ty).png"
-        guard let data = FileManager.default.contents(atPath: path) else { continue }
+        let data =
+          if let mbtiles { mbtiles.tile(z: z, x: wrapped, y: ty) } else {
+            FileManager.default.contents(atPath: "\(tilesDirectory)/\(z)/\(wrapped)/\(ty).png")
+          }
+        guard let data else { continue }
+        // PNG or JPEG (MBTiles may hold either), by their first bytes.
+        let type = data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"
         let x = (Double(tx) * tileWorld - origin.x) * projection.scale
         let y = (Double(ty) * tileWorld - origin.y) * projection.scale
         out += "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
-          + "xlink:href=\"data:image/png;base64,\(data.base64EncodedString())\"/>\n"
+          + "xlink:href=\"data:\(type);base64,\(data.base64EncodedString())\"/>\n"
         count += 1
       }
     }

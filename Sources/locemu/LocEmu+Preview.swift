@@ -55,7 +55,7 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Write the preview as an SVG image when the map loads.", valueName: "FILE.svg"))
     var snapshot: String?
 
-    @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
     var tiles: String?
 
     @Option(

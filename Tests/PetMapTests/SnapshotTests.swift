@@ -82,6 +82,24 @@ import Testing
     #expect(Array(colours[1].prefix(3)) == rgb(LegendItem.color(of: .missing)))
     // Without tiles there, the plain background.
     #expect(try SVGMapSnapshotter(tilesDirectory: "/nonexistent").render(MapSnapshotRequest(region: region)).tileCount == 0)
+
+    // The same tiles in an MBTiles file (SQLite; rows counted from the south), made by Python's sqlite3.
+    let mbtiles = tiles.appendingPathComponent("tiles.mbtiles").path
+    let rows = (-2...2).flatMap { dx in (-2...2).map { dy in "(\(z), \(Int(c.x * n) + dx), \((1 << z) - 1 - (Int(c.y * n) + dy)))" } }
+    let script = """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1]); tile = open(sys.argv[2], 'rb').read()
+      db.execute('CREATE TABLE metadata (name TEXT, value TEXT)'); db.execute("INSERT INTO metadata VALUES ('format', 'png')")
+      db.execute('CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)')
+      for z, x, y in [\(rows.joined(separator: ", "))]: db.execute('INSERT INTO tiles VALUES (?, ?, ?, ?)', (z, x, y, tile))
+      db.commit()
+      """
+    #expect(try run("/usr/bin/env", ["python3", "-c", script, mbtiles, png]).status == 0)
+    let fromFile = try SVGMapSnapshotter(tilesDirectory: mbtiles).render(MapSnapshotRequest(region: region, pins: [missing]))
+    #expect(fromFile.tileCount == snapshot.tileCount)
+    let again = try pixels(of: fromFile.svg, at: [(40, 40), (m.x, m.y)])
+    #expect(Array(again[0].prefix(3)) == [255, 0, 255])
+    #expect(Array(again[1].prefix(3)) == rgb(LegendItem.color(of: .missing)))
   }
 
   @Test func snapshot_US2_AS3_FR008_legendStaysInACornerClearOfTheCentre() throws {
