@@ -61,6 +61,19 @@ public final class FullscreenMapViewModel: Sendable {
   public func doubleTap(at point: ScreenPoint) { state.withLock { $0.doubleTap(at: point) } }
   public func resize(to size: ScreenSize) { state.withLock { $0.resize(to: size) } }
 
+  /// The map as the screen shows it now: the viewport's region at its zoom and size (points as
+  /// pixels), `pins` and the user on it, the legend in its corner, drawn by `renderer` (with its
+  /// basemap or tiles, if any).
+  public func snapshot(with renderer: SVGMapSnapshotter, pins: [PinModel], userLocation: Coordinate?) throws -> MapSnapshot {
+    let viewport = self.viewport
+    var renderer = renderer
+    renderer.radiusMeters = nil
+    return try renderer.render(
+      MapSnapshotRequest(
+        region: viewport.region, pins: pins, userLocation: userLocation, legend: legend, width: Int(viewport.size.width.rounded()),
+        height: Int(viewport.size.height.rounded())))
+  }
+
   /// The app moved to the background or came back: save, or restore, the viewport.
   public func appStateChanged(_ app: AppState) {
     switch app {

@@ -1,5 +1,6 @@
 public import Emulator
 public import Geo
+import Foundation
 public import PermissionHandling
 
 /// The lost-pets app's map features wired together on the emulator, as a ``ScenarioApp``: the
@@ -29,11 +30,13 @@ public final class MapFeaturesApp: ScenarioApp {
   ///   - snapshotter: renders the preview (nil: no image).
   ///   - defaultRegion: where the fullscreen map opens without a location or permission.
   ///   - screenSize: the fullscreen map view's size, points.
+  ///   - fullscreenSnapshotter: renders the fullscreen map each time it is shown (to its
+  ///     `outputPath`); nil: no image.
   public init(
     phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)?,
     snapshotter: (any MapSnapshotting)?, strings: MapStrings = MapStrings(),
     defaultRegion: MapRegion = FullscreenMapViewModel.warsaw, screenSize: ScreenSize = ScreenSize(width: 390, height: 844),
-    radiusMeters: Double = 10_000
+    radiusMeters: Double = 10_000, fullscreenSnapshotter: SVGMapSnapshotter? = nil
   ) {
     let emitter = self.emitter
     let emit: @Sendable (String, [TranscriptLine.Member]) -> Void = { event, members in
@@ -56,6 +59,18 @@ public final class MapFeaturesApp: ScenarioApp {
           userLocation: preview.userLocation, permissionGranted: state.isDelivering, defaultRegion: defaultRegion, size: screenSize,
           strings: strings, store: store)
         let viewport = model.viewport
+        // The fullscreen map as an image too, when asked (written where the snapshotter says).
+        if let fullscreenSnapshotter {
+          do {
+            let snapshot = try model.snapshot(
+              with: fullscreenSnapshotter, pins: preview.state.pins, userLocation: state.isDelivering ? preview.userLocation : nil)
+            if let path = fullscreenSnapshotter.outputPath {
+              try Data(snapshot.svg.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+          } catch {
+            emit("log", [.string("message", "fullscreen snapshot failed: \(error)")])
+          }
+        }
         emit(
           "fullscreenMap",
           [

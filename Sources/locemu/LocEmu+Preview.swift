@@ -55,6 +55,12 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Write the preview as an SVG image when the map loads.", valueName: "FILE.svg"))
     var snapshot: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Write the fullscreen map as an SVG image each time it is shown (its viewport's zoom, the legend; over --basemap or --tiles).",
+        valueName: "FILE.svg"))
+    var snapshotFullscreen: String?
+
     @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
     var tiles: String?
 
@@ -101,8 +107,11 @@ extension LocEmu {
         }
       }
       if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
-      if tiles != nil && snapshot == nil { throw ValidationError("--tiles needs --snapshot") }
-      if basemap != nil && snapshot == nil { throw ValidationError("--basemap needs --snapshot") }
+      if let snapshotFullscreen, !snapshotFullscreen.hasSuffix(".svg") { throw ValidationError("--snapshot-fullscreen must name an .svg file") }
+      if tiles != nil && snapshot == nil && snapshotFullscreen == nil { throw ValidationError("--tiles needs --snapshot or --snapshot-fullscreen") }
+      if basemap != nil && snapshot == nil && snapshotFullscreen == nil {
+        throw ValidationError("--basemap needs --snapshot or --snapshot-fullscreen")
+      }
     }
 
     static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
@@ -110,11 +119,14 @@ extension LocEmu {
     struct Factory: ScenarioOptions.AppFactory {
       var repository: (any AnnouncementRepository)?
       var snapshotter: (any MapSnapshotting)?
+      var fullscreenSnapshotter: SVGMapSnapshotter?
       var strings: MapStrings
 
       func make(runner: ScenarioRunner) throws -> (any ScenarioApp)? {
         // The app's own handler on the same phone: the runner's keeps reporting statusChange lines.
-        MapFeaturesApp(phone: runner.phone, repository: repository, snapshotter: snapshotter, strings: strings)
+        MapFeaturesApp(
+          phone: runner.phone, repository: repository, snapshotter: snapshotter, strings: strings,
+          fullscreenSnapshotter: fullscreenSnapshotter)
       }
     }
 
@@ -148,7 +160,10 @@ extension LocEmu {
       let snapshotter = snapshot.map {
         SVGMapSnapshotter(tilesDirectory: tiles, outputPath: $0, basemap: map, warn: { printError("locemu preview: \($0)") })
       }
-      let factory = Factory(repository: repository, snapshotter: snapshotter, strings: MapStrings(language))
+      let fullscreen = snapshotFullscreen.map {
+        SVGMapSnapshotter(tilesDirectory: tiles, outputPath: $0, basemap: map, warn: { printError("locemu preview: \($0)") })
+      }
+      let factory = Factory(repository: repository, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
       let source = announcements ?? ""

@@ -36,6 +36,18 @@ struct BasemapCommandTests {
     #expect(there.stderr.contains("does not cover this region"))
     #expect(!(try String(contentsOfFile: svg, encoding: .utf8)).contains("OpenStreetMap"))
 
+    // The fullscreen map as an image when it is shown: the screen's size, the legend, the basemap.
+    let full = dir.appendingPathComponent("full.svg").path
+    let shown = try await DecodeCommandTests.run([
+      "preview", "--virtual-time", "--fixed", "60.1716,24.9440", "--permission", "authorizedWhenInUse", "--basemap", map,
+      "--snapshot-fullscreen", full, "--at", "1=tap", "--duration", "2", "--json",
+    ])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let fullscreen = try String(contentsOfFile: full, encoding: .utf8)
+    #expect(fullscreen.contains("width=\"390\" height=\"844\""))
+    #expect(fullscreen.contains("class=\"legend\"") && fullscreen.contains("class=\"basemap\"") && fullscreen.contains("class=\"user\""))
+    #expect(try await DecodeCommandTests.run(["preview", "--snapshot-fullscreen", "x.png"]).status == 64)
+
     // Bad input: one line, exit 1; nothing written.
     let missing = try await DecodeCommandTests.run(["basemap", "build", dir.appendingPathComponent("none.osm.pbf").path, map + "2"])
     #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("no such file"))
