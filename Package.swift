@@ -70,7 +70,7 @@ let package = Package(
     .target(
       name: "PhoneServer",
       dependencies: [
-        "Emulator", "PermissionHandling", "Geo", "Traces", "PetMap", .product(name: "Hummingbird", package: "hummingbird"),
+        "Emulator", "PermissionHandling", "Geo", "Traces", "PetMap", "Basemap", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import PermissionHandling
 import PetMap
+public import Basemap
 import Traces
 import ServiceLifecycle
 import UnixSignals
@@ -32,6 +33,8 @@ public struct PhoneServer: Sendable {
   /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
   /// for a browser's page and event stream); else 401.
   public var token: String?
+  /// Streets, water and parks under the phones' maps (`/phones/{id}/map.svg`, the web page), or nil.
+  public var basemap: Basemap?
   /// How often every event stream gets a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
 
@@ -112,7 +115,7 @@ public struct PhoneServer: Sendable {
   /// The routes, for a server or a test.
   public func makeRouter() -> Router<BasicRequestContext> {
     let router = Router()
-    let hub = self.hub
+    let hub = self.hub, basemap = self.basemap
     if let token { router.add(middleware: TokenCheck(token: token)) }
     router.get("/") { _, _ in
       Response(
@@ -126,7 +129,7 @@ public struct PhoneServer: Sendable {
         guard radius >= 100, radius <= 1_000_000 else { throw APIError.bad("radius must be 100 to 1000000 metres") }
         return Response(
           status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-cache"],
-          body: ResponseBody(byteBuffer: ByteBuffer(string: Self.map(of: phone.phone, radius: radius))))
+          body: ResponseBody(byteBuffer: ByteBuffer(string: Self.map(of: phone.phone, radius: radius, basemap: basemap))))
       }
     }
     router.get("phones") { _, _ in
@@ -341,7 +344,7 @@ public struct PhoneServer: Sendable {
 
   /// The phone's position on the preview's map (16:9, `radius` around it, the circle the
   /// preview draws); a map of nothing that says so while the phone has no fix.
-  static func map(of phone: EmulatedPhone, radius: Double) -> String {
+  static func map(of phone: EmulatedPhone, radius: Double, basemap: Basemap?) -> String {
     guard let fix = phone.latestFix, fix.hasFix, let location = fix.coordinate, !phone.isFixLost else {
       return """
         <svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">\
@@ -350,7 +353,7 @@ public struct PhoneServer: Sendable {
         """
     }
     let request = MapSnapshotRequest(region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
-    return (try? SVGMapSnapshotter(radiusMeters: radius).render(request).svg) ?? ""
+    return (try? SVGMapSnapshotter(radiusMeters: radius, basemap: basemap).render(request).svg) ?? ""
   }
 
   enum APIError: Error {

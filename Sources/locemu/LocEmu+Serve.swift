@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basemap
 import Dispatch
 import Emulator
 import Foundation
@@ -73,6 +74,9 @@ extension LocEmu {
       help: ArgumentHelp("Seconds between keep-alive comments on event streams (a client that went away is noticed at the next).", valueName: "S"))
     var keepAlive: Double = 15
 
+    @Option(help: ArgumentHelp("Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build').", valueName: "FILE"))
+    var basemap: String?
+
     @OptionGroup var options: ScenarioOptions
 
     func validate() throws {
@@ -123,6 +127,16 @@ extension LocEmu {
       }
       var server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token)
       server.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
+      if let basemap {
+        do {
+          server.basemap = try Basemap(path: basemap)
+        } catch {
+          await feed?.stop()
+          await hub.shutdown()
+          printError("locemu serve: --basemap: \(error)")
+          throw ExitCode(1)
+        }
+      }
       let host = listen.host
       let stop = PhoneServer.StopHandle()
       let serving = Task {

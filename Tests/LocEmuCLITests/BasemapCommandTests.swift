@@ -48,6 +48,14 @@ struct BasemapCommandTests {
     #expect(fullscreen.contains("class=\"legend\"") && fullscreen.contains("class=\"basemap\"") && fullscreen.contains("class=\"user\""))
     #expect(try await DecodeCommandTests.run(["preview", "--snapshot-fullscreen", "x.png"]).status == 64)
 
+    // A served phone's map over the basemap too.
+    let server = try await ServeCommandTests.Server.start(["--basemap", map])
+    defer { server.stop() }
+    _ = try await server.object(["location", "set", "60.1716,24.9440"])
+    let url = URL(string: server.url + "/phones/1/map.svg?radius=500")!
+    let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
+    #expect(served.contains("class=\"basemap\"") && served.contains("class=\"user\""))
+
     // Bad input: one line, exit 1; nothing written.
     let missing = try await DecodeCommandTests.run(["basemap", "build", dir.appendingPathComponent("none.osm.pbf").path, map + "2"])
     #expect(missing.status == 1 && missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("no such file"))
