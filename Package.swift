@@ -140,6 +140,7 @@ let package = Package(
       name: "PetMapTests",
       dependencies: [
         "PetMap", "Basemap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
     .testTarget(

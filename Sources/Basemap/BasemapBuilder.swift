@@ -139,10 +139,123 @@ public enum BasemapBuilder {
       let inner = Self.rings(relation.inner, wayRefs, positions) ?? []
       features.append((relation.kind, relation.name, outer + inner))
     }
+    // The sea: coastline ways (land on their left, water on their right) closed along the
+    // extract's edge into water areas.
+    let coastlines = features.filter { $0.kind == .coastline }.map { $0.rings[0] }
+    if !coastlines.isEmpty {
+      var box = (south: Int32.max, north: Int32.min, west: Int32.max, east: Int32.min)
+      for p in positions.values {
+        box = (min(box.south, p.lat), max(box.north, p.lat), min(box.west, p.lon), max(box.east, p.lon))
+      }
+      for sea in Self.sea(coastlines, box: box) { features.append((.water, nil, sea)) }
+    }
     guard !features.isEmpty else { throw BasemapError(message: "\(pbf): nothing to draw (no roads, water, parks or labels)") }
     for feature in features { summary.features[feature.kind, default: 0] += 1 }
     summary.bytes = try write(features, to: output, source: pbf)
     return summary
+  }
+
+  /// Water areas from coastline ways. OpenStreetMap draws coastlines with the land on the left
+  /// and the water on the right. Ways are joined end to start into chains; a chain that closes
+  /// is an island (a hole in the sea); the open ones, which the extract cut at its edge, are
+  /// joined into sea polygons by walking the edge of their bounding box clockwise from one
+  /// chain's end to the next chain's start, which keeps the water inside. Islands inside a sea
+  /// polygon are its holes (drawn even-odd). No open chain: no sea (closed chains alone may be
+  /// islands in a lake or land in a sea the extract does not show).
+  /// - Parameter box: the extract's extent (south, north, west, east), whose edge closes the sea.
+  static func sea(_ ways: [[(lat: Int32, lon: Int32)]], box: (south: Int32, north: Int32, west: Int32, east: Int32))
+    -> [[[(lat: Int32, lon: Int32)]]]
+  {
+    typealias P = (lat: Int32, lon: Int32)
+    func same(_ a: P, _ b: P) -> Bool { a.lat == b.lat && a.lon == b.lon }
+    var open = ways.filter { $0.count >= 2 }
+    var chains: [[P]] = []
+    while !open.isEmpty {
+      var chain = open.removeFirst()
+      var grew = true
+      while grew, !same(chain[0], chain[chain.count - 1]) {
+        grew = false
+        if let i = open.firstIndex(where: { same($0[0], chain[chain.count - 1]) }) {
+          chain += open.remove(at: i).dropFirst()
+          grew = true
+        } else if let i = open.firstIndex(where: { same($0[$0.count - 1], chain[0]) }) {
+          chain = open.remove(at: i) + chain.dropFirst()
+          grew = true
+        }
+      }
+      chains.append(chain)
+    }
+    let islands = chains.filter { $0.count >= 4 && same($0[0], $0[$0.count - 1]) }
+    let cut = chains.filter { !same($0[0], $0[$0.count - 1]) }
+    guard !cut.isEmpty else { return [] }
+    // The box the edge walk follows (widened to every coastline point, in case).
+    var (south, north, west, east) = box
+    for chain in chains {
+      for p in chain {
+        south = min(south, p.lat)
+        north = max(north, p.lat)
+        west = min(west, p.lon)
+        east = max(east, p.lon)
+      }
+    }
+    guard north > south, east > west else { return [] }
+    // Position along the box's edge, clockwise from the north-west corner (y up: along the top
+    // eastwards, down the right side, along the bottom westwards, up the left side).
+    let width = Double(east) - Double(west), height = Double(north) - Double(south)
+    func perimeter(_ p: P) -> Double {
+      let x = Double(p.lon) - Double(west), y = Double(p.lat) - Double(south)
+      let distances = [(height - y, 0), (width - x, 1), (y, 2), (x, 3)]
+      switch distances.min(by: { $0.0 < $1.0 })!.1 {
+      case 0: return x
+      case 1: return width + (height - y)
+      case 2: return width + height + (width - x)
+      default: return 2 * width + height + y
+      }
+    }
+    let corners: [(at: Double, point: P)] = [
+      (0, (north, west)), (width, (north, east)), (width + height, (south, east)), (2 * width + height, (south, west)),
+    ]
+    let total = 2 * (width + height)
+    /// The box's corners passed walking clockwise from `a` to `b`.
+    func walk(from a: Double, to b: Double) -> [P] {
+      let span = (b - a + total).truncatingRemainder(dividingBy: total)
+      return corners.map { (($0.at - a + total).truncatingRemainder(dividingBy: total), $0.point) }
+        .filter { $0.0 > 0 && $0.0 < span }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+    var polygons: [[P]] = []
+    var unused = Set(cut.indices)
+    while let first = unused.min() {
+      unused.remove(first)
+      var ring = cut[first]
+      var current = first
+      while true {
+        let end = perimeter(cut[current][cut[current].count - 1])
+        // The next chain start clockwise from this end (possibly this chain's own start).
+        let next = cut.indices.filter { unused.contains($0) || $0 == first }
+          .min { a, b in
+            let da = (perimeter(cut[a][0]) - end + total).truncatingRemainder(dividingBy: total)
+            let db = (perimeter(cut[b][0]) - end + total).truncatingRemainder(dividingBy: total)
+            return da < db
+          }!
+        ring += walk(from: end, to: perimeter(cut[next][0]))
+        if next == first { break }
+        unused.remove(next)
+        ring += cut[next]
+        current = next
+      }
+      ring.append(ring[0])
+      polygons.append(ring)
+    }
+    // Each island goes with the sea polygon around it (its first point inside), as a hole.
+    func inside(_ p: P, _ ring: [P]) -> Bool {
+      var c = false
+      for (a, b) in zip(ring, ring.dropFirst()) where (a.lat > p.lat) != (b.lat > p.lat) {
+        let x = Double(b.lon - a.lon) * Double(p.lat - a.lat) / Double(b.lat - a.lat) + Double(a.lon)
+        if Double(p.lon) < x { c.toggle() }
+      }
+      return c
+    }
+    return polygons.map { polygon in [polygon] + islands.filter { inside($0[0], polygon) } }
   }
 
   private static func forEachBlock(_ path: String, _ body: (OSMPBF_PrimitiveBlock) throws -> Void) throws {

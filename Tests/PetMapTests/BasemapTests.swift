@@ -1,7 +1,8 @@
-import Basemap
+@testable import Basemap
 import Foundation
 import Geo
 import PetMap
+import SwiftProtobuf
 import Testing
 
 /// The basemap (issue 15): the bundled Helsinki extract built into an indexed file and drawn
@@ -180,5 +181,93 @@ struct BasemapTests {
       }
     }
     return best
+  }
+
+  /// The sea from coastlines: land on the left of a coastline, water on its right, closed
+  /// clockwise along the extract's edge; an island in it is a hole; no open coastline, no sea.
+  @Test func theSeaIsClosedAlongTheEdgeOnTheWaterSide() {
+    let box: (south: Int32, north: Int32, west: Int32, east: Int32) = (0, 100, 0, 100)
+    // West to east across the middle: the water is south of it.
+    let coast: [(lat: Int32, lon: Int32)] = [(50, 0), (55, 50), (50, 100)]
+    let island: [(lat: Int32, lon: Int32)] = [(20, 40), (25, 45), (20, 50), (20, 40)]
+    let sea = BasemapBuilder.sea([Array(coast.prefix(2)), Array(coast.suffix(2)), island], box: box)
+    #expect(sea.count == 1)
+    let outer = sea[0][0]
+    #expect(outer.map { [$0.lat, $0.lon] } == [[50, 0], [55, 50], [50, 100], [0, 100], [0, 0], [50, 0]])
+    #expect(sea[0].count == 2 && sea[0][1].map(\.lat) == island.map(\.lat))
+    // East to west: the water is north of it.
+    let north = BasemapBuilder.sea([coast.reversed()], box: box)
+    #expect(north[0][0].map { [$0.lat, $0.lon] } == [[50, 100], [55, 50], [50, 0], [100, 0], [100, 100], [50, 100]])
+    // Only an island: no sea.
+    #expect(BasemapBuilder.sea([island], box: box).isEmpty)
+    // Two coastlines cutting off the south-west and north-east corners, land between them: two
+    // sea polygons, each closed round its own corner.
+    let corners = BasemapBuilder.sea([[(30, 0), (0, 30)], [(70, 100), (100, 70)]], box: box)
+    #expect(corners.map { $0[0].map { [$0.lat, $0.lon] } } == [[[30, 0], [0, 30], [0, 0], [30, 0]], [[70, 100], [100, 70], [100, 100], [70, 100]]])
+  }
+
+  /// End to end on an extract written here with the generated messages: a coastline across it
+  /// (west to east) becomes sea south of it, drawn water-coloured; land north of it is not.
+  @Test func aCoastlineInAnExtractBecomesSeaOnTheMap() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coast-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // Nodes 1–2: the coastline at 60.10° N; 3–4: a street from the south-west to the north-east corner.
+    let nodes: [(id: Int64, lat: Double, lon: Double)] = [(1, 60.10, 24.90), (2, 60.10, 25.00), (3, 60.05, 24.90), (4, 60.15, 25.00)]
+    var dense = OSMPBF_DenseNodes()
+    var last: (id: Int64, lat: Int64, lon: Int64) = (0, 0, 0)
+    for node in nodes {
+      let lat = Int64((node.lat * 1e7).rounded()), lon = Int64((node.lon * 1e7).rounded())
+      dense.id.append(node.id - last.id)
+      dense.lat.append(lat - last.lat)
+      dense.lon.append(lon - last.lon)
+      last = (node.id, lat, lon)
+    }
+    var coast = OSMPBF_Way()
+    coast.id = 10
+    coast.keys = [1]
+    coast.vals = [2]
+    coast.refs = [1, 1]
+    var street = OSMPBF_Way()
+    street.id = 11
+    street.keys = [3]
+    street.vals = [4]
+    street.refs = [3, 1]
+    var nodesGroup = OSMPBF_PrimitiveGroup()
+    nodesGroup.dense = dense
+    var waysGroup = OSMPBF_PrimitiveGroup()
+    waysGroup.ways = [coast, street]
+    var block = OSMPBF_PrimitiveBlock()
+    block.stringtable.s = ["", "natural", "coastline", "highway", "residential"].map { Data($0.utf8) }
+    block.primitivegroup = [nodesGroup, waysGroup]
+    var header = OSMPBF_HeaderBlock()
+    header.requiredFeatures = ["OsmSchema-V0.6", "DenseNodes"]
+    var file = Data()
+    for (type, payload) in [("OSMHeader", try header.serializedData()), ("OSMData", try block.serializedData())] {
+      var blob = OSMPBF_Blob()
+      blob.raw = payload
+      let blobBytes = try blob.serializedData()
+      var blobHeader = OSMPBF_BlobHeader()
+      blobHeader.type = type
+      blobHeader.datasize = Int32(blobBytes.count)
+      let headerBytes = try blobHeader.serializedData()
+      file.append(contentsOf: withUnsafeBytes(of: UInt32(headerBytes.count).bigEndian) { Array($0) })
+      file.append(headerBytes)
+      file.append(blobBytes)
+    }
+    let extract = dir.appendingPathComponent("coast.osm.pbf").path, output = dir.appendingPathComponent("coast.basemap").path
+    try file.write(to: URL(fileURLWithPath: extract))
+    let summary = try BasemapBuilder.build(pbf: extract, output: output)
+    #expect(summary.features[.coastline] == 1 && summary.features[.water] == 1 && summary.features[.residential] == 1)
+
+    let map = try Basemap(path: output)
+    let center = Coordinate(latitude: 60.10, longitude: 24.95)!
+    let snapshot = try SVGMapSnapshotter(radiusMeters: nil, basemap: map).render(
+      MapSnapshotRequest(region: center.mapRegion(radiusMeters: 3_000).fitted(aspectRatio: 16.0 / 9.0)))
+    let p = snapshot.projection
+    let south = p.point(for: Coordinate(latitude: 60.085, longitude: 24.93)!), north = p.point(for: Coordinate(latitude: 60.115, longitude: 24.93)!)
+    let colours = try SnapshotTests().pixels(of: snapshot.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
+    #expect(colours[0] == Self.rgb("#AAD3DF"))
+    #expect(colours[1] != Self.rgb("#AAD3DF"))
   }
 }
