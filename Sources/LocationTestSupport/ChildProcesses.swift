@@ -131,13 +131,9 @@ public final class GPSDProcess: @unchecked Sendable {
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     self.process = process
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !loopbackAccepts(port) {
-      guard ContinuousClock.now < deadline, process.isRunning else {
-        kill()
-        throw LoopbackError(description: "gpsd did not start on port \(port) within 10 s")
-      }
-      Thread.sleep(forTimeInterval: 0.02)
+    guard waitForListener(process, port: port, limit: .seconds(10)) else {
+      kill()
+      throw LoopbackError(description: "gpsd did not start on port \(port) within 10 s")
     }
   }
 
@@ -159,13 +155,102 @@ public final class GPSDProcess: @unchecked Sendable {
 
 /// Whether something accepts TCP connections on loopback `port` now.
 public func loopbackAccepts(_ port: Int) -> Bool {
+  guard let fd = connectLoopback(port) else { return false }
+  close(fd)
+  return true
+}
+
+/// A TCP socket connected to 127.0.0.1:`port` (the caller closes it), or nil when nothing
+/// accepts there.
+public func connectLoopback(_ port: Int) -> Int32? {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  defer { close(fd) }
+  guard fd >= 0 else { return nil }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_addr.s_addr = inet_addr("127.0.0.1")
   address.sin_port = in_port_t(UInt16(port).bigEndian)
-  return withUnsafePointer(to: &address) {
+  let connected = withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+  }
+  guard connected else {
+    close(fd)
+    return nil
+  }
+  return fd
+}
+
+/// Waits (blocking, at most `limit`) until a child process just started accepts on loopback
+/// `port`; false when it ended first or the limit passed.
+public func waitForListener(_ process: Process, port: Int, limit: Duration) -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while !loopbackAccepts(port) {
+    guard ContinuousClock.now < deadline, process.isRunning else { return false }
+    Thread.sleep(forTimeInterval: 0.02)
+  }
+  return true
+}
+
+/// A keep-alive HTTP/1.1 connection to a server on loopback over a plain socket, for clients
+/// that must not go through URLSession: a benchmark measuring the server itself, chromedriver
+/// (whose header lines, without a space after the colon, FoundationNetworking refuses).
+/// Responses are read by their `Content-Length`. Blocking; every read is bounded.
+public final class LoopbackHTTPConnection {
+  public let fd: Int32
+  private var buffer: [UInt8] = []
+
+  /// - Parameter receiveTimeout: seconds a read may wait before the request fails.
+  public init(port: Int, receiveTimeout: Int = 60) throws {
+    guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to 127.0.0.1:\(port)") }
+    self.fd = fd
+    var yes: Int32 = 1
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  deinit { close(fd) }
+
+  /// Sends a request; a body goes as JSON.
+  public func write(_ method: String, _ path: String, body: Data? = nil) throws {
+    var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
+    if let body {
+      request += Data("Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+    } else {
+      request += Data("Content-Length: 0\r\n\r\n".utf8)
+    }
+    let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    guard sent == request.count else { throw LoopbackError(description: "cannot send a request") }
+  }
+
+  /// Reads one response: its status and body.
+  public func readResponse() throws -> (status: Int, body: Data) {
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
+        let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).lowercased()
+        var length = 0
+        for line in head.split(separator: "\r\n") where line.hasPrefix("content-length:") {
+          length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        if buffer.count >= end.upperBound + length {
+          let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+          let body = Data(buffer[end.upperBound..<(end.upperBound + length)])
+          buffer.removeFirst(end.upperBound + length)
+          return (status, body)
+        }
+      }
+      let n = recv(fd, &chunk, chunk.count, 0)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else {
+        throw LoopbackError(description: n < 0 ? "no answer within the receive timeout" : "the server closed the connection")
+      }
+      buffer.append(contentsOf: chunk[0..<n])
+    }
+  }
+
+  /// One request and its response.
+  public func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
+    try write(method, path, body: body)
+    return try readResponse()
   }
 }

@@ -40,66 +40,32 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
 
 func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
 
-/// A keep-alive HTTP/1.1 connection to the server.
+/// A keep-alive connection to the server (LocationTestSupport's); a failure ends the benchmark.
 final class Connection {
-  let fd: Int32
-  var buffer: [UInt8] = []
+  let http: LoopbackHTTPConnection
+  var fd: Int32 { http.fd }
 
   init(port: Int) {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    let ok = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    do {
+      http = try LoopbackHTTPConnection(port: port)
+    } catch {
+      fail("\(error)")
     }
-    guard ok else { fail("cannot connect to 127.0.0.1:\(port)") }
-    var yes: Int32 = 1
-    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
   }
-
-  deinit { close(fd) }
 
   func write(_ method: String, _ path: String, _ body: String? = nil) {
-    var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-    if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)" } else { text += "\r\n" }
-    let bytes = Array(text.utf8)
-    guard bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count else { fail("send failed") }
+    do { try http.write(method, path, body: body.map { Data($0.utf8) }) } catch { fail("\(error)") }
   }
 
-  /// Reads one response (head and Content-Length body); its status.
   func readResponse() -> Int { readResponseBody().status }
 
-  /// Reads one response; its status and body.
   func readResponseBody() -> (status: Int, body: String) {
-    while true {
-      if let end = find([13, 10, 13, 10]) {
-        let head = String(decoding: buffer[0..<end], as: UTF8.self).lowercased()
-        var length = 0
-        for line in head.split(separator: "\r\n") where line.hasPrefix("content-length:") {
-          length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        if buffer.count >= end + 4 + length {
-          let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-          let body = String(decoding: buffer[(end + 4)..<(end + 4 + length)], as: UTF8.self)
-          buffer.removeFirst(end + 4 + length)
-          return (status, body)
-        }
-      }
-      var chunk = [UInt8](repeating: 0, count: 16_384)
-      let n = recv(fd, &chunk, chunk.count, 0)
-      guard n > 0 else { fail("the server closed a connection") }
-      buffer.append(contentsOf: chunk[0..<n])
+    do {
+      let (status, body) = try http.readResponse()
+      return (status, String(decoding: body, as: UTF8.self))
+    } catch {
+      fail("\(error)")
     }
-  }
-
-  func find(_ pattern: [UInt8]) -> Int? {
-    guard buffer.count >= pattern.count else { return nil }
-    for i in 0...(buffer.count - pattern.count) where buffer[i] == pattern[0] && Array(buffer[i..<(i + pattern.count)]) == pattern {
-      return i
-    }
-    return nil
   }
 
   func request(_ method: String, _ path: String, _ body: String? = nil) -> Int {

@@ -23,20 +23,9 @@ struct RecordCommandTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let nmea = directory.appendingPathComponent("drive.nmea").path, gpx = directory.appendingPathComponent("drive.gpx").path
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      SourceCommandTests.root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", "10", Self.trace("drive.nmea"), "--",
-      "sh", "-c",
-      "\"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(nmea)' --count 15 && \"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(gpx)' --count 8",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = locemuBinary.path
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let finished = try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
+    let finished = try await SourceCommandTests.withGPSD(
+      feeding: "drive.nmea", speed: 10,
+      script: "\"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(nmea)' --count 15 && \"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(gpx)' --count 8")
     #expect(finished.status == 0, "\(finished.stderr)")
     #expect(finished.stderr.contains("\(nmea): 15 epochs"))
 

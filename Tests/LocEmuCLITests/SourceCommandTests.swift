@@ -144,19 +144,8 @@ struct SourceCommandTests {
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
   func watchReadsATraceThroughARealGPSD() async throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      Self.root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", "10", Self.trace("drive.nmea"), "--",
-      "sh", "-c", "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 20",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = locemuBinary.path
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let finished = try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
+    let finished = try await Self.withGPSD(
+      feeding: "drive.nmea", speed: 10, script: "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 20")
     let stdout = finished.stdout, stderr = finished.stderr
     #expect(finished.status == 0, "\(stderr)")
     let decoded = try await Self.run(["decode", Self.trace("drive.nmea")]).lines
@@ -176,17 +165,26 @@ struct SourceCommandTests {
     #expect(pids.allSatisfy { kill($0, 0) != 0 })
   }
 
+  /// `tools/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, and the shell `script` run against
+  /// it (`$LOCEMU`, `$GPSD_PORT` in its environment); its output once everything has stopped.
+  static func withGPSD(feeding trace: String, speed: Int, script: String) async throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), Self.trace(trace), "--", "sh", "-c", script,
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LOCEMU"] = locemuBinary.path
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    return try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
+  }
+
   private static func readAll(port: Int) throws -> String {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard let fd = connectLoopback(port) else { throw CocoaError(.fileReadUnknown) }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard connected else { throw CocoaError(.fileReadUnknown) }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var data = [UInt8]()

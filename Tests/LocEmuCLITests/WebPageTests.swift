@@ -37,13 +37,9 @@ struct WebPageTests {
       driver.standardError = FileHandle.nullDevice
       try driver.run()
 
-      let deadline = ContinuousClock.now + .seconds(20)
-      while !loopbackAccepts(port) {
-        guard ContinuousClock.now < deadline, driver.isRunning else {
-          stop()
-          throw LoopbackError(description: "chromedriver did not start within 20 s")
-        }
-        Thread.sleep(forTimeInterval: 0.02)
+      guard waitForListener(driver, port: port, limit: .seconds(20)) else {
+        stop()
+        throw LoopbackError(description: "chromedriver did not start within 20 s")
       }
     }
 
@@ -53,7 +49,7 @@ struct WebPageTests {
     func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
       let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
       let port = self.port
-      let (status, answer) = try await offPool { try WebPageTests.http(port: port, method, path, body: data) }
+      let (status, answer) = try await offPool { try LoopbackHTTPConnection(port: port).request(method, path, body: data) }
       guard status == 200 else {
         throw LoopbackError(description: "WebDriver \(method) \(path): \(String(decoding: answer, as: UTF8.self).prefix(400))")
       }
@@ -110,7 +106,7 @@ struct WebPageTests {
     func stop() {
       if !session.isEmpty {
         // chromedriver closes the browser it started.
-        _ = try? WebPageTests.http(port: port, "DELETE", "/session/\(session)", body: nil)
+        _ = try? LoopbackHTTPConnection(port: port).request("DELETE", "/session/\(session)")
         session = ""
       }
       if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
@@ -145,55 +141,5 @@ struct WebPageTests {
     // A change made elsewhere (ctl) reaches the page through its event stream.
     _ = try await server.object(["services", "off"])
     #expect(try await browser.waitForText("#services-1", "off"))
-  }
-
-  /// One HTTP/1.1 request to loopback `port` with `Connection: close`; the status and body
-  /// (read to the end of the connection). Blocking, with a 60 s receive bound.
-  static func http(port: Int, _ method: String, _ path: String, body: Data?) throws -> (Int, Data) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 60, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard connected else { throw LoopbackError(description: "cannot connect to 127.0.0.1:\(port)") }
-    var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n".utf8)
-    if let body {
-      request += Data("Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
-    } else {
-      request += Data("Content-Length: 0\r\n\r\n".utf8)
-    }
-    let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    guard sent == request.count else { throw LoopbackError(description: "cannot send to 127.0.0.1:\(port)") }
-    // Until the head, then as many bytes as it says (chromedriver keeps the connection open).
-    var answer = Data()
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    var bodyStart: Int?
-    var length = 0
-    while bodyStart.map({ answer.count < $0 + length }) ?? true {
-      let n = recv(fd, &buffer, buffer.count, 0)
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else {
-        if n < 0 { throw LoopbackError(description: "no answer from 127.0.0.1:\(port) within 60 s") }
-        break
-      }
-      answer.append(contentsOf: buffer[0..<n])
-      if bodyStart == nil, let end = answer.firstRange(of: Data("\r\n\r\n".utf8)) {
-        bodyStart = end.upperBound - answer.startIndex
-        let head = String(decoding: answer[..<end.lowerBound], as: UTF8.self).lowercased()
-        for line in head.split(separator: "\r\n") where line.hasPrefix("content-length:") {
-          length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-      }
-    }
-    guard let end = answer.firstRange(of: Data("\r\n\r\n".utf8)) else { throw LoopbackError(description: "not an HTTP answer") }
-    let head = String(decoding: answer[..<end.lowerBound], as: UTF8.self)
-    let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
-    return (status, answer[end.upperBound...])
   }
 }

@@ -20,16 +20,8 @@ struct PhoneNMEAFeedTests {
     private let received = Locked(Data())
 
     init(port: Int) throws {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to the feed") }
       self.fd = fd
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      let ok = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-      }
-      guard ok else { throw LoopbackError(description: "cannot connect to the feed") }
       let received = self.received
       Thread {
         var buffer = [UInt8](repeating: 0, count: 8192)
