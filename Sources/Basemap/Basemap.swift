@@ -19,11 +19,8 @@ public final class Basemap: Sendable {
   /// - Throws: ``BasemapError`` when the file is missing or is not a basemap.
   public init(path: String) throws {
     self.path = path
-    guard FileManager.default.isReadableFile(atPath: path) else { throw BasemapError(message: "\(path): no such file") }
-    var configuration = Configuration()
-    configuration.readonly = true
+    queue = try Self.openReadOnly(path)
     do {
-      queue = try DatabaseQueue(path: path, configuration: configuration)
       let meta = try queue.read { db in
         try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"] as String, $0["value"] as String) })
       }
@@ -71,6 +68,21 @@ public final class Basemap: Sendable {
       }
     } catch {
       throw BasemapError(message: "\(path): cannot be read: \(error)")
+    }
+  }
+}
+
+extension Basemap {
+  /// An existing SQLite file (a basemap, an MBTiles file) opened for reading only.
+  /// - Throws: ``BasemapError`` when it is not there or SQLite cannot open it.
+  static func openReadOnly(_ path: String) throws -> DatabaseQueue {
+    guard FileManager.default.isReadableFile(atPath: path) else { throw BasemapError(message: "\(path): no such file") }
+    var configuration = Configuration()
+    configuration.readonly = true
+    do {
+      return try DatabaseQueue(path: path, configuration: configuration)
+    } catch {
+      throw BasemapError(message: "\(path): cannot be opened: \(error)")
     }
   }
 }

@@ -11,11 +11,8 @@ public final class MBTiles: Sendable {
   /// - Throws: ``BasemapError`` when the file is missing or has no `tiles` table.
   public init(path: String) throws {
     self.path = path
-    guard FileManager.default.isReadableFile(atPath: path) else { throw BasemapError(message: "\(path): no such file") }
-    var configuration = Configuration()
-    configuration.readonly = true
+    queue = try Basemap.openReadOnly(path)
     do {
-      queue = try DatabaseQueue(path: path, configuration: configuration)
       _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tiles LIMIT 1") }
     } catch {
       throw BasemapError(message: "\(path): not an MBTiles file (no tiles table)")

@@ -164,8 +164,4 @@ enum BasemapLayer {
   /// One decimal: a tenth of a pixel is enough, and keeps the file small.
   static func f(_ value: Double) -> String { FixRecord.fixed(value, 1) }
 
-  static func escaped(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;")
-  }
 }

@@ -275,7 +275,8 @@ private func num(_ value: Double, quoted: Bool = true) -> String {
   return quoted ? "\"\(text)\"" : text
 }
 
-private func escaped(_ text: String) -> String {
+/// `text` as SVG text or an attribute value: `&`, `<`, `>` and `"` escaped.
+func escaped(_ text: String) -> String {
   text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
 }

@@ -78,17 +78,7 @@ extension LocEmu {
     @Flag(help: "Also print every fix the app's location stream delivers.")
     var showFixes = false
 
-    @Option(
-      help: ArgumentHelp(
-        "Run the map features on a phone of 'locemu serve' (its permission, services, accuracy, app state and fixes, as they change) instead of a source and start state of its own.",
-        valueName: "URL"))
-    var server: String?
-
-    @Option(help: ArgumentHelp("With --server: the phone.", valueName: "ID"))
-    var phone: String = "1"
-
-    @Option(help: ArgumentHelp("With --server: its token (default $LOCEMU_TOKEN).", valueName: "TOKEN"))
-    var token: String?
+    @OptionGroup(title: "A served phone") var served: ServedPhoneOptions
 
     @OptionGroup var options: ScenarioOptions
 
@@ -99,8 +89,7 @@ extension LocEmu {
       if let announcements, Self.isURL(announcements), URL(string: announcements)?.host == nil {
         throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
       }
-      if let server {
-        guard URL(string: server)?.host != nil else { throw ValidationError("--server: '\(server)' is not a URL") }
+      if served.server != nil {
         if options.virtualTime { throw ValidationError("--server follows a phone on the real clock; drop --virtual-time") }
         if options.fixed != nil || options.trace != nil || options.gpsd != nil {
           throw ValidationError("--server is the source: drop --fixed, --trace and --gpsd")
@@ -168,8 +157,7 @@ extension LocEmu {
       let json = self.json, live = !options.virtualTime
       let source = announcements ?? ""
       let warned = Locked(false)
-      let follow = server.map { EmulatorServer(url: URL(string: $0), token: token).phone(phone) }
-      try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: follow) { line in
+      try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: served.remote) { line in
         // The spec carries on without pins when the backend fails; say so once where a user looks.
         if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
           message.json.contains("announcements unavailable"),

@@ -41,14 +41,7 @@ extension LocEmu {
     @Option(help: ArgumentHelp("The gpsd to record (default 127.0.0.1:2947).", valueName: "HOST:PORT"))
     var gpsd: Endpoint?
 
-    @Option(help: ArgumentHelp("Record a phone of 'locemu serve' instead.", valueName: "URL"))
-    var server: String?
-
-    @Option(help: ArgumentHelp("With --server: the phone.", valueName: "ID"))
-    var phone: String = "1"
-
-    @Option(help: ArgumentHelp("With --server: its token (default $LOCEMU_TOKEN).", valueName: "TOKEN"))
-    var token: String?
+    @OptionGroup(title: "A served phone") var served: ServedPhoneOptions
 
     @Option(help: ArgumentHelp("OUT's format; by default from its name.", valueName: "nmea|gpx"))
     var format: Trace.Format?
@@ -73,8 +66,7 @@ extension LocEmu {
     }
 
     func validate() throws {
-      if gpsd != nil && server != nil { throw ValidationError("give --gpsd or --server, not both") }
-      if let server, URL(string: server)?.host == nil { throw ValidationError("--server: '\(server)' is not a URL") }
+      if gpsd != nil && served.server != nil { throw ValidationError("give --gpsd or --server, not both") }
       guard let outputFormat else { throw ValidationError("OUT must end in .nmea or .gpx (or give --format)") }
       if outputFormat == .jsonl { throw ValidationError("record writes nmea or gpx (for fix records: locemu watch > FILE.jsonl)") }
       if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -94,8 +86,8 @@ extension LocEmu {
       let sink = RecordingSink(file: file, format: outputFormat ?? .nmea, name: output)
       let started = ContinuousClock.now
       let recording = Task { [self] in
-        if let server {
-          try await recordServedPhone(EmulatorServer(url: URL(string: server), token: token).phone(phone), into: sink)
+        if let remote = served.remote {
+          try await recordServedPhone(remote, into: sink)
         } else if outputFormat == .gpx {
           try await recordFixes(into: sink)
         } else {
@@ -259,8 +251,7 @@ final class RecordingSink: @unchecked Sendable {
 
   /// `yyyy-mm-dd` from an RMC's date field or a ZDA's day, month and year.
   static func date(in sentence: String) -> String? {
-    let body = sentence.split(separator: "*", maxSplits: 1).first ?? ""
-    let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+    let fields = Self.fields(of: sentence)
     guard let type = fields.first?.suffix(3) else { return nil }
     if type == "RMC", fields.count > 9, fields[9].count == 6, let d = Int(fields[9]) {
       return String(format: "20%02d-%02d-%02d", d % 100, d / 100 % 100, d / 10_000)
@@ -273,12 +264,16 @@ final class RecordingSink: @unchecked Sendable {
 
   /// The UTC time field of a GGA, RMC, GNS, ZDA (field 1) or GLL (field 5); nil when empty or absent.
   static func time(in sentence: String) -> Substring? {
-    let body = sentence.split(separator: "*", maxSplits: 1).first ?? ""
-    let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+    let fields = Self.fields(of: sentence)
     guard let type = fields.first?.suffix(3) else { return nil }
     let index = ["GGA": 1, "RMC": 1, "GNS": 1, "ZDA": 1, "GLL": 5][String(type)]
     guard let index, fields.count > index, !fields[index].isEmpty else { return nil }
     return fields[index]
+  }
+
+  /// A sentence's comma-separated fields, its checksum left off (the first is `$TTSSS`).
+  static func fields(of sentence: String) -> [Substring] {
+    (sentence.split(separator: "*", maxSplits: 1).first ?? "").split(separator: ",", omittingEmptySubsequences: false)
   }
 
   static func isoDate(_ date: Date) -> String { String(FixRecord.iso8601(date).prefix(10)) }
