@@ -25,27 +25,13 @@ func residentBytes() -> Int {
   return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
 }
 
-/// The epochs of a trace decoded once, read by many phones: each reader is an index into the same array.
-final class SharedTraceReader: TraceReader {
-  let epochs: [TraceEpoch]
-  var index = 0
-  init(_ epochs: [TraceEpoch]) { self.epochs = epochs }
-  func next() throws -> TraceEpoch? {
-    guard index < epochs.count else { return nil }
-    defer { index += 1 }
-    return epochs[index]
-  }
-  var summary: String { "" }
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 let phoneCount = arguments.first.flatMap(Int.init) ?? 10_000
 let tracePath = arguments.dropFirst().first ?? "traces/city-walk.nmea"
 
-let reader = try Trace(path: tracePath).makeReader()
-var decoded: [TraceEpoch] = []
-while let epoch = try reader.next() { decoded.append(epoch) }
-let epochs = decoded
+// The epochs of the trace decoded once, read by many phones: each reader is an index into the same array.
+let trace = try DecodedTrace.decode(Trace(path: tracePath))
+let epochs = trace.epochs
 let traceSeconds = (epochs.last?.traceTime ?? 0) - (epochs.first?.traceTime ?? 0)
 
 let before = residentBytes()
@@ -60,7 +46,7 @@ for i in 0..<phoneCount {
   let phone = EmulatedPhone(
     .init(
       name: "phone \(i)", permission: PermissionState(appStatus: .notDetermined), promptAnswer: .allowOnce, promptDelay: .seconds(2),
-      source: .replay(options: ReplayOptions(speed: 1)) { SharedTraceReader(epochs) }),
+      source: .replay(options: ReplayOptions(speed: 1)) { trace.makeReader() }),
     clock: clock)
   observations.append(phone.observe(.location) { _ in deliveries.add(1, ordering: .relaxed) })
   // The scenario, staggered over a minute so that the phones do not all act at once.

@@ -1,19 +1,30 @@
 import Foundation
 import Geo
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Reads JSON lines of fix records — what `locemu decode`, `replay` and `watch` print, and
 /// gpsd's own TPV reports (`gpspipe -w`) — as a trace, one epoch per record, streaming.
 ///
 /// Members are gpsd's names: `time`, `mode`, `lat`, `lon`, `altMSL`, `altHAE`, `speed`,
 /// `track`, `eph`, `epv` (see ``FixRecord``). Other gpsd reports (`VERSION`, `SKY`, …) are
-/// skipped and counted; a line that is not a JSON object, or a fix record with a bad member,
-/// is counted as corrupt and skipped.
+/// skipped and counted; a line that is not a JSON object, a fix record with a bad member, or
+/// a line longer than ``TraceLimits/jsonLineBytes`` (skipped as it is read, never held) is
+/// counted as corrupt and skipped. ``TraceLimits/junkBytes`` read without one JSON object
+/// end the read with a ``TraceFileError``: the input is not JSON lines.
 public final class FixRecordTraceReader: TraceReader {
   public let path: String
   private let input: ByteInput
   private let buffer: UnsafeMutableRawBufferPointer
   private var carry: [UInt8] = []
-  private var lines: [[UInt8]] = []
+  /// The line being read is over the limit: its bytes are dropped up to its line break.
+  private var skippingLongLine = false
+  /// Lines read and not yet parsed; nil for a line over the limit.
+  private var lines: [[UInt8]?] = []
   private var lineIndex = 0
   private var finished = false
   private var lineNumber = 0
@@ -21,11 +32,16 @@ public final class FixRecordTraceReader: TraceReader {
   private var otherReports = 0
   private var corrupt: [Int] = []
   private var corruptCount = 0
+  private var junk = JunkLimit(what: "JSON object on a line")
 
   /// Opens `path` (`-` for standard input).
-  public init(path: String) throws {
-    self.path = path
-    input = try ByteInput(path: path)
+  public convenience init(path: String) throws {
+    self.init(input: try ByteInput(path: path))
+  }
+
+  init(input: ByteInput) {
+    path = input.path
+    self.input = input
     buffer = .allocate(byteCount: 64 * 1024, alignment: 16)
   }
 
@@ -57,6 +73,10 @@ public final class FixRecordTraceReader: TraceReader {
         let line = lines[lineIndex]
         lineIndex += 1
         lineNumber += 1
+        guard let line else {
+          _ = countCorrupt()
+          continue
+        }
         if let epoch = parse(line) { return epoch }
       }
       if finished { return nil }
@@ -70,19 +90,38 @@ public final class FixRecordTraceReader: TraceReader {
     let n = try input.read(into: buffer)
     if n == 0 {
       finished = true
-      if !carry.isEmpty { lines.append(carry) }
+      if skippingLongLine {
+        lines.append(nil)
+      } else if !carry.isEmpty {
+        lines.append(carry)
+      }
       carry = []
       return
     }
+    let base = UnsafeRawPointer(buffer.baseAddress!)
     var start = 0
-    let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-    for i in 0..<n where bytes[i] == 0x0A {
-      carry.append(contentsOf: bytes[start..<i])
-      lines.append(carry)
-      carry.removeAll(keepingCapacity: true)
-      start = i + 1
+    while start < n {
+      let end = memchr(base + start, 0x0A, n - start).map { base.distance(to: UnsafeRawPointer($0)) }
+      let stop = end ?? n
+      if !skippingLongLine {
+        if carry.count + (stop - start) > TraceLimits.jsonLineBytes {
+          skippingLongLine = true
+          carry.removeAll(keepingCapacity: false)
+        } else {
+          carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: stop - start))
+        }
+      }
+      guard let end else { break }
+      if skippingLongLine {
+        lines.append(nil)
+        skippingLongLine = false
+      } else {
+        lines.append(carry)
+        carry.removeAll(keepingCapacity: true)
+      }
+      start = end + 1
     }
-    carry.append(contentsOf: bytes[start..<n])
+    try junk.read(n, path: path)
   }
 
   private func parse(_ line: [UInt8]) -> TraceEpoch? {
@@ -90,6 +129,7 @@ public final class FixRecordTraceReader: TraceReader {
     guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
       return countCorrupt()
     }
+    junk.good()
     if let kind = object["class"] as? String, kind != "TPV" {
       otherReports += 1
       return nil

@@ -173,8 +173,10 @@ final class GPXPointStream {
     input?.close()
   }
 
-  /// No network, no entity expansion (a GPX needs neither); large text nodes allowed.
-  private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOWARNING.rawValue)
+  /// No network, no entity expansion (a GPX needs neither), and libxml2's own limits kept
+  /// (no `XML_PARSE_HUGE`: a text node over 10 MB or a tree over 256 deep is an error, so a
+  /// hostile document cannot make the reader hold it).
+  private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue)
 
   private func setUp(context: UnsafeMutableRawPointer) throws {
     guard let reader else { throw GPXError(line: 0, message: "libxml2 could not start a reader") }

@@ -56,9 +56,13 @@ public final class GPXTraceReader: TraceReader {
 
   /// Opens `path` (`-` for standard input) as a stream.
   /// - Throws: ``TraceFileError`` when it cannot be opened.
-  public init(path: String, pace: TracePace = .walk, interval: Double = 1) throws {
-    stream = try GPXPointStream(input: ByteInput(path: path))
-    self.path = path
+  public convenience init(path: String, pace: TracePace = .walk, interval: Double = 1) throws {
+    try self.init(input: ByteInput(path: path), pace: pace, interval: interval)
+  }
+
+  init(input: ByteInput, pace: TracePace = .walk, interval: Double = 1) throws {
+    stream = try GPXPointStream(input: input)
+    self.path = input.path
     self.pace = pace
     self.interval = interval
   }

@@ -29,26 +29,28 @@ public enum NMEAFileDecoder {
 
   /// Decodes `path` (`-` for standard input) and calls `onFix` for every epoch.
   ///
+  /// A directory or a device is refused; ``TraceLimits/junkBytes`` read without a single
+  /// well-formed sentence end the decoding with a ``TraceFileError`` (not an NMEA log).
+  ///
   /// - Returns: what the decoder counted.
   /// - Throws: ``TraceFileError`` when the file cannot be opened or read; whatever `onFix` throws.
   @discardableResult
   public static func decode(
     path: String, options: NMEAEpochAssembler.Options = .init(), _ onFix: (NMEAFix) throws -> Void
   ) throws -> NMEADecoderStatistics {
-    let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY)
-    guard fd >= 0 else { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
-    defer { if fd != 0 { close(fd) } }
+    let input = try ByteInput(path: path)
+    defer { input.close() }
     var decoder = NMEADecoder(options: options)
+    var junk = JunkLimit(what: "NMEA sentence")
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
     defer { buffer.deallocate() }
     while true {
-      let n = read(fd, buffer.baseAddress, chunkSize)
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw TraceFileError(path: path, message: String(cString: strerror(errno)))
-      }
+      let n = try input.read(into: buffer)
       if n == 0 { break }
+      let wellFormed = decoder.statistics.accepted + decoder.statistics.unknown
       try decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), onFix)
+      if decoder.statistics.accepted + decoder.statistics.unknown > wellFormed { junk.good() }
+      try junk.read(n, path: path)
     }
     try decoder.finish(onFix)
     return decoder.statistics

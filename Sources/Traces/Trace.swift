@@ -26,8 +26,12 @@ public struct Trace: Sendable, Hashable {
     }
   }
 
+  /// The file's path, or the name of a trace held in memory.
   public var path: String
   public var format: Format
+  /// The trace's bytes when it is held in memory (``init(bytes:name:format:nmeaOptions:pace:keepSentences:)``);
+  /// nil when it is read from ``path``.
+  public var bytes: TraceBytes?
   /// For NMEA logs without dates.
   public var nmeaOptions: NMEAEpochAssembler.Options
   /// For GPX points without times.
@@ -48,30 +52,60 @@ public struct Trace: Sendable, Hashable {
     self.keepSentences = keepSentences
   }
 
+  /// A trace held in memory (uploaded to a server, say), read as a file would be.
+  /// - Parameters:
+  ///   - name: what messages and summaries call it.
+  ///   - format: nil to tell from the name's extension, else from the first bytes.
+  public init(
+    bytes: TraceBytes, name: String, format: Format? = nil, nmeaOptions: NMEAEpochAssembler.Options = .init(),
+    pace: TracePace = .walk, keepSentences: Bool = false
+  ) {
+    self.path = name
+    self.bytes = bytes
+    self.format = format ?? Trace.format(ofName: name) ?? Trace.format(ofHead: Array(bytes.bytes.prefix(512)))
+    self.nmeaOptions = nmeaOptions
+    self.pace = pace
+    self.keepSentences = keepSentences
+  }
+
   /// Opens a new reader at the start of the trace.
   public func makeReader() throws -> any TraceReader {
-    switch format {
-    case .nmea: try NMEATraceReader(path: path, options: nmeaOptions, keepSentences: keepSentences)
-    case .gpx: try GPXTraceReader(path: path, pace: pace)
-    case .jsonl: try FixRecordTraceReader(path: path)
+    let input = try bytes.map { ByteInput(bytes: $0, name: path) } ?? ByteInput(path: path)
+    return switch format {
+    case .nmea: NMEATraceReader(input: input, options: nmeaOptions, keepSentences: keepSentences)
+    case .gpx: try GPXTraceReader(input: input, pace: pace)
+    case .jsonl: FixRecordTraceReader(input: input)
     }
+  }
+
+  /// The format a file name's extension says, if it says one.
+  static func format(ofName path: String) -> Format? {
+    let name = path.lowercased()
+    if name.hasSuffix(".gpx") { return .gpx }
+    if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
+    if name.hasSuffix(".nmea") { return .nmea }
+    return nil
   }
 
   /// The format from the file name's extension, else from its first non-blank bytes: `<` is GPX
   /// (a KML or other XML document then fails with a message saying it is not GPX), `{` is JSON
-  /// lines of fix records, anything else NMEA.
+  /// lines of fix records, anything else NMEA; a pipe or FIFO (not read twice) is NMEA unless
+  /// its name says otherwise.
   /// - Throws: ``TraceFileError`` when the file cannot be opened or is a directory.
   public static func detectFormat(_ path: String) throws -> Format {
-    let name = path.lowercased()
-    if name.hasSuffix(".gpx") { return .gpx }
-    if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
+    if let format = format(ofName: path), format != .nmea { return format }
     if path == "-" { return format(ofHead: StandardInput.peek()) }
+    // Opened even when the name says NMEA, so that a missing file or a device is refused here.
     let fd = try ByteInput.open(path)
     defer { close(fd) }
+    if format(ofName: path) == .nmea { return .nmea }
+    // A pipe cannot be read twice: its first bytes are not taken to tell its format (give
+    // the format for a pipe of GPX or fix records).
+    var status = stat()
+    if fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFREG { return .nmea }
     var head = [UInt8](repeating: 0, count: 512)
     let n = read(fd, &head, head.count)
     if n < 0 { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
-    if name.hasSuffix(".nmea") { return .nmea }
     return format(ofHead: Array(head[0..<n]))
   }
 

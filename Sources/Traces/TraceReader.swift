@@ -74,16 +74,22 @@ public final class NMEATraceReader: TraceReader {
   private let buffer: UnsafeMutableRawBufferPointer
   private var dayOffset = 0.0
   private var lastTimeOfDay: Double?
+  private var junk: JunkLimit
 
   /// Opens `path` (`-` for standard input).
   /// - Parameters:
   ///   - options: date resolution for logs without dates, see ``NMEAEpochAssembler/Options``.
   ///   - keepSentences: whether to keep each epoch's raw sentences (for feeding them on).
-  public init(path: String, options: NMEAEpochAssembler.Options = .init(), keepSentences: Bool = false) throws {
-    input = try ByteInput(path: path)
-    self.path = path
+  public convenience init(path: String, options: NMEAEpochAssembler.Options = .init(), keepSentences: Bool = false) throws {
+    self.init(input: try ByteInput(path: path), options: options, keepSentences: keepSentences)
+  }
+
+  init(input: ByteInput, options: NMEAEpochAssembler.Options, keepSentences: Bool) {
+    self.input = input
+    path = input.path
     self.keepSentences = keepSentences
     decoder = NMEADecoder(options: options)
+    junk = JunkLimit(what: "NMEA sentence")
     buffer = .allocate(byteCount: NMEAFileDecoder.chunkSize, alignment: 16)
   }
 
@@ -123,7 +129,11 @@ public final class NMEATraceReader: TraceReader {
       framer.finish { frame in handle(frame) }
       decoder.finishEpochs(lineCount: framer.lineCount) { fix in complete(fix) }
     } else {
+      let wellFormed = decoder.statistics.accepted + decoder.statistics.unknown
       framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { frame in handle(frame) }
+      // Input with no sentence in it (random bytes, a file without line breaks) ends the read.
+      if decoder.statistics.accepted + decoder.statistics.unknown > wellFormed { junk.good() }
+      try junk.read(n, path: path)
     }
   }
 

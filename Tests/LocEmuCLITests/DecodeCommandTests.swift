@@ -40,9 +40,11 @@ struct DecodeCommandTests {
     try await offPool { try runBlocking(arguments, bound: bound) }
   }
 
-  static func runBlocking(_ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120)) throws -> Run {
+  static func runBlocking(
+    _ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120), executable: URL = locemuBinary
+  ) throws -> Run {
     let process = Process()
-    process.executableURL = locemuBinary
+    process.executableURL = executable
     process.arguments = arguments
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
@@ -144,6 +146,48 @@ struct DecodeCommandTests {
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr == "locemu decode: cannot read /nonexistent/trace.nmea: No such file or directory\n")
+  }
+
+  /// Runs locemu under GNU time: the run, and its peak resident memory in MB.
+  static func runMeasured(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> (run: Run, peakMB: Double) {
+    await processSlots.acquire()
+    defer { processSlots.release() }
+    let run = try await offPool {
+      try runBlocking(
+        ["-f", "locemu-peak-kb %M", locemuBinary.path] + arguments, bound: bound, executable: URL(fileURLWithPath: "/usr/bin/time"))
+    }
+    let line = try #require(run.stderr.split(separator: "\n").last { $0.hasPrefix("locemu-peak-kb ") })
+    let kb = try #require(Double(line.dropFirst("locemu-peak-kb ".count)))
+    var own = run
+    // GNU time's own lines: the figure, and "Command exited with non-zero status N".
+    own.stderr = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("locemu-peak-kb ") && !$0.hasPrefix("Command exited with non-zero status") }
+      .joined(separator: "\n")
+    return (own, kb / 1024)
+  }
+
+  /// Input that never ends or never breaks a line: /dev/zero is refused at once, and a 1 GB
+  /// file without a line break (sparse, so the test writes nothing) ends after the readers'
+  /// junk limit — each with exit 1, one line on standard error, in bounded time and memory.
+  @Test func endlessOrFlatInputEndsBoundedWithOneLine() async throws {
+    let flat = FileManager.default.temporaryDirectory.appendingPathComponent("flat-\(UUID()).jsonl")
+    #expect(FileManager.default.createFile(atPath: flat.path, contents: nil))
+    defer { try? FileManager.default.removeItem(at: flat) }
+    let handle = try FileHandle(forWritingTo: flat)
+    try handle.truncate(atOffset: 1 << 30)
+    try handle.close()
+    for arguments in [
+      ["replay", "/dev/zero", "--format", "jsonl"], ["replay", "/dev/urandom"], ["decode", "/dev/zero"],
+      ["replay", flat.path, "--format", "jsonl"], ["replay", flat.path, "--format", "nmea"], ["decode", flat.path],
+      ["convert", flat.path, "-", "--to", "gpx"],
+    ] {
+      let (run, peakMB) = try await Self.runMeasured(arguments)
+      #expect(run.status == 1, "\(arguments): \(run.stderr)")
+      #expect(run.elapsed < .seconds(10), "\(arguments): \(run.elapsed)")
+      #expect(peakMB < 100, "\(arguments): \(peakMB) MB")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+      #expect(run.stdout.isEmpty, "\(arguments)")
+    }
   }
 
   @Test func garbageIsCountedNotFatal() async throws {
