@@ -78,7 +78,7 @@ let package = Package(
       ]
     ),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
-    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo"]),
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "Traces"]),
     .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
@@ -96,6 +96,8 @@ let package = Package(
         "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer", "LocationEmulatorClient",
         "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ]
     ),
     .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),

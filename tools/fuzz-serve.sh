@@ -30,7 +30,7 @@ spec = yaml.safe_load(open("openapi.yaml"))
 del spec["paths"]["/phones/{id}/events"]["get"]
 yaml.safe_dump(spec, open(sys.argv[1], "w"))
 PY
-"$bin/locemu" serve --virtual-time --listen 127.0.0.1:0 --phones 3 2>"$work/serve.err" &
+"$bin/locemu" serve --virtual-time --listen 127.0.0.1:0 --phones 3 --traces traces 2>"$work/serve.err" &
 server_pid=$!
 for _ in $(seq 100); do grep -q '^listening on' "$work/serve.err" && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$work/serve.err")

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
+# librsvg2-bin: rsvg-convert turns the map snapshots into the PNGs the job promises.
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin
 echo "==> building locemu (release)" >&2
 swift build -c release --product locemu >&2
 bin="$(swift build -c release --show-bin-path)/locemu"

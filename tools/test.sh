@@ -10,13 +10,16 @@ cd "$(dirname "$0")/.."
 ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
 # chromium + chromium-driver: the web page of `locemu serve` is tested in a real headless browser.
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver
+# time: GNU time measures a command's peak memory in the bounded-input tests.
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver time
 echo "==> building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> running the tests" >&2
 run_bounded 1200 swift test --skip-build
 echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)" >&2
 tools/fuzz-serve.sh 20
+echo "==> hostile requests against locemu serve (tools/hostile-serve.py)" >&2
+run_bounded 600 python3 tools/hostile-serve.py "$(swift build --show-bin-path)/locemu"
 echo "==> the example app (Examples/NearbyPets): its own package, tested on the library's public API" >&2
 run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
 # The same suite under ThreadSanitizer, in its own build folder (skip with LOCEMU_SKIP_TSAN=1).

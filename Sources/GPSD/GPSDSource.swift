@@ -55,7 +55,11 @@ public struct GPSDSource: LocationSource {
 
   /// Something that happened to the session other than a fix.
   public enum Event: Sendable, Hashable {
+    /// The session reached gpsd and asked for its reports.
     case connected(endpoint: String)
+    /// gpsd's first report on a connection (its `VERSION`, as a rule): gpsd, not just something
+    /// listening on the port, answered.
+    case answered(endpoint: String)
     /// The connection was lost or refused; the session retries after `retryIn`.
     case disconnected(GPSDError, retryIn: Duration)
     /// Not fatal: gpsd or its device reported a problem.
@@ -157,6 +161,7 @@ final class GPSDSession: Sendable {
     let poll = Int32(clamping: configuration.pollInterval.components.seconds * 1_000_000
       + configuration.pollInterval.components.attoseconds / 1_000_000_000_000)
     var message = locemu_gps_message()
+    var answered = false
     while !isCancelled {
       guard locemu_gps_waiting(gps, poll) != 0 else {
         // Nothing more arrived within the poll interval: whatever was merged is complete.
@@ -166,6 +171,10 @@ final class GPSDSession: Sendable {
       guard locemu_gps_read(gps, &message) == 0 else {
         if let fix = collapser.flush() { continuation.yield(fix) }
         return .cannotConnect(endpoint: endpoint, message: "connection closed by gpsd")
+      }
+      if !answered {
+        answered = true
+        configuration.onEvent?(.answered(endpoint: endpoint))
       }
       switch message.kind {
       case LOCEMU_MESSAGE_TPV:

@@ -31,7 +31,7 @@ public struct EmulatorServer: Sendable {
   /// A phone of the server (it is not asked whether it exists until it is used).
   public func phone(_ id: String = "1") -> RemotePhone { RemotePhone(server: self, id: id) }
 
-  func urlRequest(_ method: String, _ path: String, body: Data? = nil) -> URLRequest {
+  func urlRequest(_ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json") -> URLRequest {
     let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
     var request = URLRequest(url: URL(string: base + "/" + path)!)
     request.httpMethod = method
@@ -39,7 +39,7 @@ public struct EmulatorServer: Sendable {
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     if let body {
       request.httpBody = body
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+      request.setValue(contentType, forHTTPHeaderField: "Content-Type")
     }
     return request
   }
@@ -55,7 +55,17 @@ public struct EmulatorServer: Sendable {
         throw .badRequest("the body is not JSON: \(error)")
       }
     }
-    let request = urlRequest(method, path, body: data)
+    return try await send(urlRequest(method, path, body: data))
+  }
+
+  /// One request with `body` as it is (a trace uploaded, say); the answer's body when its status is 2xx.
+  /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
+  @discardableResult
+  public func send(_ method: String, _ path: String, body: Data, contentType: String) async throws(EmulatorClientError) -> Data {
+    try await send(urlRequest(method, path, body: body, contentType: contentType))
+  }
+
+  private func send(_ request: URLRequest) async throws(EmulatorClientError) -> Data {
     // The completion-handler API, not `data(for:)`: cancelling a task awaiting that one makes
     // swift-corelibs-foundation cancel the URLSession task from inside the task's cancellation
     // handler, which can deadlock with the session's queue resuming the same task. A request

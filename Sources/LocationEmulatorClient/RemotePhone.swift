@@ -1,5 +1,6 @@
 public import Emulator
-import Foundation
+public import Foundation
+public import Traces
 public import Geo
 
 /// A phone of a `locemu serve` process, from another process: what a test script sets
@@ -96,6 +97,42 @@ public final class RemotePhone: Sendable {
     var body: [String: any Sendable] = ["answer": answer.rawValue]
     if let delay { body["delay"] = delay.seconds }
     return try await post("prompt", body)
+  }
+
+  /// Plays a trace on the phone from now, stamped with the phone's time, in place of what it
+  /// played: `contents` (NMEA, GPX or JSON lines of fix records, as read from a file here) go
+  /// to the server in the request; the server reads no file of its machine for it.
+  /// - Parameters:
+  ///   - name: what the phone's state calls the trace.
+  ///   - format: nil to tell from `name`'s extension, else from the first bytes.
+  ///   - speed: trace seconds per clock second; `loop`: start again at the end; `offset`:
+  ///     seconds of the trace to skip.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 (not a trace), 413 (over the
+  ///   server's `--max-trace-bytes`).
+  @discardableResult
+  public func playTrace(
+    _ contents: Data, name: String = "upload", format: Trace.Format? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
+  ) async throws(EmulatorClientError) -> RemotePhoneState {
+    var query = URLComponents()
+    query.queryItems =
+      [
+        URLQueryItem(name: "name", value: name), URLQueryItem(name: "speed", value: "\(speed)"),
+        URLQueryItem(name: "loop", value: "\(loop)"), URLQueryItem(name: "offset", value: "\(offset)"),
+      ] + (format.map { [URLQueryItem(name: "format", value: $0.rawValue)] } ?? [])
+    let path = "\(path)/trace?" + (query.percentEncodedQuery ?? "")
+    return try RemotePhoneState(json: try await server.send("POST", path, body: contents, contentType: "application/octet-stream"))
+  }
+
+  /// Plays the trace `name` from the server's trace directory (`locemu serve --traces DIR`),
+  /// as ``playTrace(_:name:format:speed:loop:offset:)`` plays an uploaded one.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 404 when the directory has no such trace.
+  @discardableResult
+  public func playTrace(
+    named name: String, format: Trace.Format? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
+  ) async throws(EmulatorClientError) -> RemotePhoneState {
+    var body: [String: any Sendable] = ["name": name, "speed": speed, "loop": loop, "offset": offset]
+    if let format { body["format"] = format.rawValue }
+    return try await post("trace", body)
   }
 
   private func post(_ route: String, _ body: [String: any Sendable]) async throws(EmulatorClientError) -> RemotePhoneState {
@@ -290,6 +327,8 @@ public struct RemotePhoneState: Sendable, Hashable {
   public var lastFix: LocationFix?
   /// Time on the phone's clock since it started.
   public var elapsed: Duration
+  /// The state as the server sent it (every member, those above and the rest), one JSON object.
+  public var json: String
 
   /// The permission state these members make.
   public var permission: PermissionState {
@@ -306,6 +345,7 @@ public struct RemotePhoneState: Sendable, Hashable {
       let app = (o["app"] as? String).flatMap(AppState.init(rawValue:))
     else { throw .badRequest("the server's answer is not a phone's state: \(String(decoding: data.prefix(200), as: UTF8.self))") }
     self.id = id
+    json = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     self.status = status
     self.accuracy = accuracy
     self.app = app

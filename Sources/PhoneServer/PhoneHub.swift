@@ -13,7 +13,13 @@ public import Traces
 /// fire by themselves.
 public final class PhoneHub: Sendable {
   public let clock: EmulatorClock
-  private let state = Locked<(next: Int, phones: [String: ServedPhone])>((1, [:]))
+  private let state = Locked<(next: Int, phones: [String: ServedPhone], maxPhones: Int)>((1, [:], .max))
+
+  /// Phones held at once; ``create(_:source:sourceName:)`` makes none beyond it. No limit by default.
+  public var maxPhones: Int {
+    get { state.withLock { $0.maxPhones } }
+    set { state.withLock { $0.maxPhones = newValue } }
+  }
 
   /// - Parameter virtualTime: a virtual clock that moves only when told; else the real one.
   public init(virtualTime: Bool) {
@@ -29,13 +35,17 @@ public final class PhoneHub: Sendable {
 
   /// Makes a phone with `settings` and starts it; its id is the next number ("1", "2", …).
   /// - Parameter sourceName: what `source` is, for the phone's state (nil: no source).
-  public func create(_ settings: PhoneSettings, source: PhoneSource = .none, sourceName: String? = nil) async -> ServedPhone {
-    let number = state.withLock { s -> Int in
+  /// - Returns: the phone; nil when the hub already holds ``maxPhones``.
+  public func create(_ settings: PhoneSettings, source: PhoneSource = .none, sourceName: String? = nil) async -> ServedPhone? {
+    let clock = self.clock
+    let made = state.withLock { s -> ServedPhone? in
+      guard s.phones.count < s.maxPhones else { return nil }
       defer { s.next += 1 }
-      return s.next
+      let phone = ServedPhone(number: s.next, settings: settings, source: source, sourceName: sourceName, clock: clock)
+      s.phones[phone.id] = phone
+      return phone
     }
-    let phone = ServedPhone(number: number, settings: settings, source: source, sourceName: sourceName, clock: clock)
-    state.withLock { $0.phones[phone.id] = phone }
+    guard let phone = made else { return nil }
     await phone.start()
     return phone
   }
@@ -199,14 +209,17 @@ public final class ServedPhone: Sendable {
   /// called; finishes when the phone is deleted, when the client falls more than
   /// ``clientBacklog`` lines behind, or when it is cancelled (``EventSubscription/cancel()``:
   /// the server does so when writing to the client fails).
-  public func events(history: Int = 0) -> EventSubscription {
+  /// - Parameter maxClients: nil (no subscription) when the phone has this many clients already.
+  public func events(history: Int = 0, maxClients: Int = .max) -> EventSubscription? {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
-    let key = transcript.withLock { t -> UInt64 in
+    let key = transcript.withLock { t -> UInt64? in
+      guard t.subscribers.count < maxClients else { return nil }
       for line in t.history.suffix(max(0, history)) { continuation.yield(line) }
       t.next += 1
       t.subscribers[t.next] = continuation
       return t.next
     }
+    guard let key else { return nil }
     continuation.onTermination = { [weak self] _ in
       self?.transcript.withLock { $0.subscribers[key] = nil }
     }
@@ -289,9 +302,9 @@ extension ServedPhone {
     play(.script(route.script(fixes)), Playback(kind: .route, name: "\(route.waypoints.count) waypoints", total: fixes.count))
   }
 
-  /// Plays `trace` with `options` from now; what played before stops.
-  public func start(_ trace: Trace, options: ReplayOptions) {
-    play(.trace(trace, options: options), Playback(kind: .trace, name: trace.path))
+  /// Plays `trace` (decoded once, held in memory) with `options` from now; what played before stops.
+  public func start(_ trace: DecodedTrace, options: ReplayOptions) {
+    play(.replay(options: options) { trace.makeReader() }, Playback(kind: .trace, name: trace.name, total: nil))
   }
 
   /// Stops what the source plays (a route, a trace, the starting source); no effect when nothing does.

@@ -8,8 +8,9 @@ import PermissionHandling
 import PetMap
 public import Basemap
 import Traces
-import ServiceLifecycle
+public import ServiceLifecycle
 import UnixSignals
+import NIOPosix
 
 #if canImport(Glibc)
   import Glibc
@@ -17,18 +18,39 @@ import UnixSignals
 
 /// The HTTP JSON API of `locemu serve` over a ``PhoneHub`` (routes in the README and in
 /// `openapi.yaml`): phones listed, made, read and deleted; location, permission, services,
-/// accuracy, app state and the prompt's script set; the app's own calls made; the transcript
-/// streamed as server-sent events; a virtual clock advanced.
+/// accuracy, app state and the prompt's script set; the app's own calls made; traces played
+/// (uploaded, or named from the server's trace directory); the transcript streamed as
+/// server-sent events; a virtual clock advanced.
 ///
 /// Bad input is a 4xx with `{"error": "…"}` and changes nothing: an unknown phone 404, a body
-/// that is not the JSON asked for or a value out of range 400, a body over 1 MB 413.
+/// that is not the JSON asked for or a value out of range 400, a body that does not arrive in
+/// time 408, a body over its limit 413, a limit reached (phones, event clients, bytes being
+/// received at once) 429. No request makes the server read a file outside its trace directory.
 public struct PhoneServer: Sendable {
   public let hub: PhoneHub
   public var host: String
   public var port: Int
 
-  /// Request bodies larger than this are refused (413).
-  public static let maxBody = 1 << 20
+  /// What the server accepts, and how much of it at once.
+  public struct Limits: Sendable, Hashable {
+    /// A JSON request body (1 MB).
+    public var maxBodyBytes = 1 << 20
+    /// Phones held at once (``PhoneHub/maxPhones`` enforces it).
+    public var maxPhones = 10_000
+    /// Event-stream clients of one phone at once.
+    public var maxEventClientsPerPhone = 64
+    /// How long a request body may take to arrive in full.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Body bytes held at once across every request being received (64 MB): past it a
+    /// request is refused with 429 rather than held.
+    public var maxBodyBytesInFlight = 64 << 20
+
+    public init() {}
+  }
+
+  public var limits = Limits()
+  /// Where traces come from: uploads, and names in the server's trace directory.
+  public var traces: TraceIntake
 
   /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
   /// for a browser's page and event stream); else 401.
@@ -37,12 +59,16 @@ public struct PhoneServer: Sendable {
   public var basemap: Basemap?
   /// How often every event stream gets a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
+  /// How long a shutdown (SIGINT, SIGTERM) waits for the phones and the requests in flight
+  /// before it cancels them; cancelling is given as long again, then ``run(services:handlesSignals:onListening:)`` returns.
+  public var shutdownGrace: Duration = .seconds(2)
 
-  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
+  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil, traces: TraceIntake? = nil) {
     self.hub = hub
     self.host = host
     self.port = port
     self.token = token
+    self.traces = traces ?? (try! TraceIntake(directory: nil))
   }
 
   /// Whether `host` is a loopback address (the only ones served without a token).
@@ -56,66 +82,47 @@ public struct PhoneServer: Sendable {
     return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
   }
 
-  /// Ends a running server with a graceful shutdown: it stops accepting, lets the responses
-  /// in flight finish (end the event streams first, with ``PhoneHub/shutdown()``), and
-  /// ``PhoneServer/run(handlesSignals:stop:onListening:)`` returns.
-  public final class StopHandle: Sendable {
-    private let state = Locked<(group: ServiceGroup?, requested: Bool)>((nil, false))
-
-    public init() {}
-
-    public func stop() async {
-      let group = state.withLock { s -> ServiceGroup? in
-        s.requested = true
-        return s.group
-      }
-      await group?.triggerGracefulShutdown()
-    }
-
-    func attach(_ group: ServiceGroup) async {
-      let requested = state.withLock { s -> Bool in
-        s.group = group
-        return s.requested
-      }
-      if requested { await group.triggerGracefulShutdown() }
-    }
-  }
-
-  /// Serves until SIGINT/SIGTERM (with `handlesSignals`), `stop`, or the task's cancellation.
+  /// Serves until SIGINT/SIGTERM (with `handlesSignals`) or the task's cancellation, as one
+  /// `ServiceGroup`: the phones (with the event streams' keep-alives), `services` (an NMEA
+  /// feed, say), and the HTTP server. On a signal they stop in that order, each given
+  /// ``shutdownGrace``: the phones first (which ends every event stream, so no response is
+  /// left open), then `services`, then the server stops accepting and finishes what it is
+  /// sending; what is still running after the grace (a request stuck on a slow client) is
+  /// cancelled, so the call returns within about twice the grace.
   /// - Parameter onListening: called once with the port the server listens on.
-  /// - Throws: ``PhoneServerError`` when the address cannot be bound.
+  /// - Throws: ``PhoneServerError`` when the address cannot be bound; what a service throws.
   public func run(
-    handlesSignals: Bool = true, stop: StopHandle? = nil, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    services: [any Service] = [], handlesSignals: Bool = true, onListening: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws {
     var logger = Logger(label: "locemu.serve")
     logger.logLevel = .critical
     let app = Application(
-      router: makeRouter(), configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
+      router: makeRouter(),
+      configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
       onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)
-    let group = ServiceGroup(
-      configuration: .init(
-        services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger))
-    await stop?.attach(group)
-    // Keep-alives on every event stream, on real time (a network matter, not the phones'), so
-    // a client that went away is noticed while its phone is quiet.
-    let hub = self.hub, interval = keepAliveInterval
-    let keepAlive = Task {
-      while (try? await Task.sleep(for: interval)) != nil {
-        for phone in hub.phones { phone.keepAlive() }
-      }
-    }
-    defer { keepAlive.cancel() }
+    // Shut down last to first: the phones, then the services, then the server.
+    var configuration = ServiceGroupConfiguration(
+      services: [app] + services + [PhonesService(hub: hub, keepAliveInterval: keepAliveInterval)],
+      gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger)
+    configuration.maximumGracefulShutdownDuration = shutdownGrace
+    configuration.maximumCancellationDuration = shutdownGrace
+    let group = ServiceGroup(configuration: configuration)
     do {
       try await group.run()
     } catch let error as IOError {
       throw PhoneServerError(description: String(cString: strerror(error.errnoCode)))
+    } catch let error as ServiceGroupError {
+      // Past the grace: what was stuck was cancelled; the server is down all the same.
+      logger.debug("\(error)")
     }
   }
 
   /// The routes, for a server or a test.
   public func makeRouter() -> Router<BasicRequestContext> {
     let router = Router()
-    let hub = self.hub, basemap = self.basemap
+    let hub = self.hub, basemap = self.basemap, limits = self.limits, traces = self.traces
+    let reader = BodyReader(timeout: limits.bodyTimeout, budget: ByteBudget(limit: limits.maxBodyBytesInFlight))
+    hub.maxPhones = limits.maxPhones
     if let token { router.add(middleware: TokenCheck(token: token)) }
     router.get("/") { _, _ in
       Response(
@@ -136,7 +143,7 @@ public struct PhoneServer: Sendable {
       Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
     }
     router.post("phones") { request, _ in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         // Everything is checked before the phone is made: a refused request makes nothing.
         let settings = try Self.settings(body)
         var location: LocationFix?
@@ -146,11 +153,13 @@ public struct PhoneServer: Sendable {
         }
         var run: TraceRun?
         if let value = body["trace"] {
-          guard let object = value as? [String: Any] else { throw APIError.bad("trace must be an object with a path") }
-          run = try Self.traceRun(object)
+          guard let object = value as? [String: Any] else { throw APIError.bad("trace must be an object with a name or data") }
+          run = try await Self.traceRun(object, traces)
         }
         if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
-        let phone = await hub.create(settings)
+        guard let phone = await hub.create(settings) else {
+          throw APIError.busy("this server holds its limit of \(limits.maxPhones) phones (--max-phones): delete one first")
+        }
         if var location {
           location.timestamp = phone.phone.date
           await phone.phone.send(location)
@@ -171,7 +180,7 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/location") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         var fix = try Self.fix(body)
         fix.timestamp = phone.phone.date
@@ -190,7 +199,7 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/route") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         guard let list = body["waypoints"] as? [Any], !list.isEmpty, list.count <= 10_000 else {
           throw APIError.bad("give \"waypoints\": 1 to 10000 objects with lat and lon")
@@ -215,9 +224,15 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/trace") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let run = try Self.traceRun(body)
+        let run: TraceRun
+        if Self.isJSON(request) {
+          run = try await Self.traceRun(Self.jsonObject(reader.collect(request, upTo: limits.maxBodyBytes)), traces)
+        } else {
+          // The body is the trace; how to play it is in the query.
+          run = try await Self.traceRun(uploaded: request, reader, traces)
+        }
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         phone.start(run.trace, options: run.options(from: phone.phone.date))
         try await Self.settle(phone.phone.clock)
@@ -225,7 +240,7 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/privacy") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         let action = try Self.string(body, "action", of: ["grant", "revoke", "reset", "restrict"])
         let always = try Self.bool(body, "always") ?? false
@@ -240,28 +255,28 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/services") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         guard let enabled = try Self.bool(body, "enabled") else { throw APIError.bad("give \"enabled\": true or false") }
         return try await Self.apply(.services(enabled), to: phone)
       }
     }
     router.post("phones/:id/accuracy") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         let accuracy = try Self.string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue))
         return try await Self.apply(.accuracy(LocationAccuracyAuthorization(rawValue: accuracy)!), to: phone)
       }
     }
     router.post("phones/:id/app") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         let state = try Self.string(body, "state", of: ["foreground", "background"])
         return try await Self.apply(state == "background" ? .background : .foreground, to: phone)
       }
     }
     router.post("phones/:id/prompt") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         let answer = PromptAnswer(rawValue: try Self.string(body, "answer", of: PromptAnswer.allCases.map(\.rawValue)))!
         var delay: Duration?
@@ -290,7 +305,7 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/events") { request, context in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         let phone = try Self.phone(hub, context)
         guard let text = body["event"] as? String else { throw APIError.bad("give \"event\", e.g. \"permission=denied\"") }
         let event: ScenarioEvent
@@ -307,7 +322,12 @@ public struct PhoneServer: Sendable {
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
         let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
-        let subscription = phone.events(history: max(0, min(history, ServedPhone.historyLimit)))
+        guard
+          let subscription = phone.events(
+            history: max(0, min(history, ServedPhone.historyLimit)), maxClients: limits.maxEventClientsPerPhone)
+        else {
+          throw APIError.busy("phone \(phone.id) has its limit of \(limits.maxEventClientsPerPhone) event-stream clients")
+        }
         return Response(
           status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
           body: ResponseBody { writer in
@@ -320,11 +340,17 @@ public struct PhoneServer: Sendable {
           })
       }
     }
+    router.get("traces") { _, _ in
+      let names = try await NIOThreadPool.singleton.runIfActive { traces.names() }
+      return Self.json(
+        "{\"directory\":\(traces.directory != nil),\"maxBytes\":\(traces.maxBytes),\"names\":["
+          + names.map(JSONText.quoted).joined(separator: ",") + "]}")
+    }
     router.get("clock") { _, _ in
       Self.json("{\"virtual\":\(hub.clock.isVirtual),\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
     }
     router.post("clock/advance") { request, _ in
-      try await Self.handle(request) { body in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
         guard hub.clock.isVirtual else { throw APIError.conflict("the clock is real time: start the server with --virtual-time") }
         guard let seconds = try Self.number(body, "seconds"), seconds >= 0, seconds <= 864_000 else {
           throw APIError.bad("give \"seconds\": 0 to 864000")
@@ -357,21 +383,32 @@ public struct PhoneServer: Sendable {
   }
 
   enum APIError: Error {
-    case bad(String), notFound(String), conflict(String), tooLarge
+    case bad(String), notFound(String), conflict(String), busy(String)
+    /// A body over `limit` bytes.
+    case tooLarge(Int)
+    /// A trace refused with its own status and message.
+    case trace(TraceIntakeError)
+    /// A body that did not arrive within the time.
+    case timeout(Duration)
 
     var status: HTTPResponse.Status {
       switch self {
       case .bad: .badRequest
       case .notFound: .notFound
       case .conflict: .conflict
+      case .busy: .tooManyRequests
       case .tooLarge: .contentTooLarge
+      case .trace(let error): HTTPResponse.Status(code: error.status)
+      case .timeout: .requestTimeout
       }
     }
 
     var message: String {
       switch self {
-      case .bad(let m), .notFound(let m), .conflict(let m): m
-      case .tooLarge: "the body is over \(PhoneServer.maxBody) bytes"
+      case .bad(let m), .notFound(let m), .conflict(let m), .busy(let m): m
+      case .tooLarge(let limit): "the body is over this server's limit of \(limit) bytes"
+      case .trace(let error): error.message
+      case .timeout(let limit): "the body did not arrive within \(limit.seconds) s"
       }
     }
   }
@@ -387,23 +424,26 @@ public struct PhoneServer: Sendable {
 
   /// Reads the body as a JSON object (an empty body is `{}`) and runs `body`; API errors
   /// become their status with `{"error": …}`.
-  static func handle(_ request: Request, _ body: ([String: Any]) async throws -> Response) async throws -> Response {
+  static func handle(
+    _ request: Request, _ reader: BodyReader, limit: Int, _ body: ([String: Any]) async throws -> Response
+  ) async throws -> Response {
     try await guarded {
-      let buffer: ByteBuffer
-      do {
-        buffer = try await request.body.collect(upTo: maxBody)
-      } catch {
-        throw APIError.tooLarge
-      }
-      var object: [String: Any] = [:]
-      if buffer.readableBytes > 0 {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else {
-          throw APIError.bad("the body must be a JSON object")
-        }
-        object = parsed
-      }
-      return try await body(object)
+      try await body(try jsonObject(try await reader.collect(request, upTo: limit)))
     }
+  }
+
+  /// A body as a JSON object; an empty one is `{}`.
+  static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> [String: Any] {
+    guard !bytes.isEmpty else { return [:] }
+    guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+      throw APIError.bad("the body must be a JSON object")
+    }
+    return parsed
+  }
+
+  /// Whether the request says its body is JSON (`Content-Type: application/json`).
+  static func isJSON(_ request: Request) -> Bool {
+    request.headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
   }
 
   static func errorResponse(_ error: APIError) -> Response {
@@ -439,10 +479,9 @@ public struct PhoneServer: Sendable {
     }
   }
 
-  /// A trace to play: `{"path", "format", "speed", "loop", "offset"}`, checked (the file is
-  /// read up to its first epoch).
+  /// A trace to play and how: decoded once (off the event loop), played from memory.
   struct TraceRun {
-    var trace: Trace
+    var trace: DecodedTrace
     var speed: Double
     var loop: Bool
     var offset: Double
@@ -453,9 +492,57 @@ public struct PhoneServer: Sendable {
     }
   }
 
-  static func traceRun(_ body: [String: Any]) throws -> TraceRun {
-    guard let path = body["path"] as? String, path.hasPrefix("/") else {
-      throw APIError.bad("give \"path\": the trace file's absolute path on the server's machine")
+  /// A trace run from JSON: `{"name" | "data", "format", "speed", "loop", "offset"}` — `name`
+  /// a trace in the server's directory, `data` the trace's text itself.
+  static func traceRun(_ body: [String: Any], _ traces: TraceIntake) async throws -> TraceRun {
+    if body["path"] != nil {
+      throw APIError.bad(
+        "a request cannot name a file of the server's machine: send the trace as the body, give its text as \"data\", or \"name\" a trace in the server's --traces directory"
+      )
+    }
+    let options = try traceOptions { name in
+      guard let value = body[name], !(value is NSNull) else { return nil }
+      return value
+    }
+    let trace: DecodedTrace
+    switch (body["name"], body["data"]) {
+    case (let name as String, nil):
+      do { trace = try await traces.load(name: name, format: options.format) } catch { throw APIError.trace(error) }
+    case (nil, let data as String):
+      let bytes = TraceBytes(Array(data.utf8))
+      do { trace = try await traces.load(bytes: bytes, name: "data", format: options.format) } catch { throw APIError.trace(error) }
+    default:
+      throw APIError.bad("give the trace as \"name\" (a trace in the server's --traces directory) or \"data\" (its text), one of them")
+    }
+    return TraceRun(trace: trace, speed: options.speed, loop: options.loop, offset: options.offset)
+  }
+
+  /// A trace run from an upload: the body is the trace (NMEA, GPX or JSON lines, at most the
+  /// intake's ``TraceIntake/maxBytes``); `format`, `speed`, `loop`, `offset` and `name` in the query.
+  static func traceRun(uploaded request: Request, _ reader: BodyReader, _ traces: TraceIntake) async throws -> TraceRun {
+    let query = request.uri.queryParameters
+    let options = try traceOptions { name -> Any? in
+      guard let text = query[name[...]].map(String.init) else { return nil }
+      if name == "format" { return text }
+      if text == "true" || text == "false" { return text == "true" }
+      guard let number = Double(text) else { throw APIError.bad("\(name) must be a \(name == "loop" ? "boolean" : "number")") }
+      return number
+    }
+    let name = query["name"].map(String.init) ?? "upload"
+    let bytes = try await reader.collect(request, upTo: traces.maxBytes)
+    guard !bytes.isEmpty else { throw APIError.bad("the body is empty: send the trace (NMEA, GPX or JSON lines) as the body") }
+    do {
+      let trace = try await traces.load(bytes: TraceBytes(bytes), name: name, format: options.format)
+      return TraceRun(trace: trace, speed: options.speed, loop: options.loop, offset: options.offset)
+    } catch {
+      throw APIError.trace(error)
+    }
+  }
+
+  /// The members of a trace run other than the trace, from JSON or the query, checked.
+  static func traceOptions(_ value: (String) throws -> Any?) throws -> (format: Trace.Format?, speed: Double, loop: Bool, offset: Double) {
+    let body: [String: Any] = try ["format", "speed", "loop", "offset"].reduce(into: [:]) { body, name in
+      if let v = try value(name) { body[name] = v }
     }
     var format: Trace.Format?
     if body["format"] != nil {
@@ -467,25 +554,7 @@ public struct PhoneServer: Sendable {
     }
     let offset = try number(body, "offset") ?? 0
     guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
-    let loop = try bool(body, "loop") ?? false
-    do {
-      let trace = try Trace(path: path, format: format)
-      try checkHasEpochs(trace)
-      return TraceRun(trace: trace, speed: speed, loop: loop, offset: offset)
-    } catch let error as APIError {
-      throw error
-    } catch {
-      throw APIError.bad("\(error)")
-    }
-  }
-
-  /// Refuses a trace with no epoch before it replaces what the phone plays.
-  static func checkHasEpochs(_ trace: Trace) throws {
-    let reader = try trace.makeReader()
-    defer { reader.close() }
-    guard try reader.next() != nil else {
-      throw APIError.bad("\(trace.path): no epochs read as \(trace.format.displayName)")
-    }
+    return (format, speed, try bool(body, "loop") ?? false, offset)
   }
 
   static func string(_ body: [String: Any], _ name: String, of allowed: [String]) throws -> String {

@@ -6,7 +6,9 @@
 ///
 /// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
 /// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID`, `#transcript-ID`, and buttons `#grant-ID`,
-/// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …
+/// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …, and for a
+/// trace `#trace-file-ID` (a file of the browser's machine, uploaded), `#trace-name-ID` (the
+/// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`.
 enum WebPage {
   static let html = #"""
     <!doctype html>
@@ -84,6 +86,13 @@ enum WebPage {
           <button data-action="set-location" data-name="set-location">Set</button>
           <button data-action="clear-location" data-name="clear-location">Clear</button>
         </div>
+        <div class="controls"><span>Trace</span>
+          <input type="file" data-input="trace-file" accept=".nmea,.gpx,.jsonl,.ndjson,.log,.txt" style="width: 14em">
+          <select data-input="trace-name" style="width: 12em"><option value="">server's traces…</option></select>
+          <input data-input="trace-speed" placeholder="speed ×">
+          <label><input type="checkbox" data-input="trace-loop" style="width: auto"> loop</label>
+          <button data-action="play-trace" data-name="play-trace">Play</button>
+        </div>
         <div class="controls"><span>Prompt</span>
           <select data-input="answer">
             <option>allowWhileUsing</option><option>allowOnce</option><option>deny</option><option>none</option>
@@ -103,6 +112,7 @@ enum WebPage {
     const token = new URLSearchParams(location.search).get("token");
     const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
     const cards = new Map();
+    let serverTraces = [];
 
     function showError(message) { document.getElementById("error").textContent = message || ""; }
 
@@ -162,6 +172,12 @@ enum WebPage {
       element.querySelector('[data-role="map"]').id = "map-" + id;
       element.querySelector('[data-role="transcript"]').id = "transcript-" + id;
       for (const button of element.querySelectorAll("button[data-name]")) button.id = button.dataset.name + "-" + id;
+      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop"]) {
+        element.querySelector('[data-input="' + name + '"]').id = name + "-" + id;
+      }
+      const names = element.querySelector('[data-input="trace-name"]');
+      for (const name of serverTraces) names.add(new Option(name, name));
+      names.hidden = serverTraces.length === 0;
       for (const button of element.querySelectorAll("button[data-post]")) {
         button.addEventListener("click", async () => {
           const result = await api("POST", "/phones/" + id + "/" + button.dataset.post, JSON.parse(button.dataset.body || "{}"));
@@ -178,6 +194,28 @@ enum WebPage {
       });
       element.querySelector('[data-action="clear-location"]').addEventListener("click", async () => {
         const result = await api("DELETE", "/phones/" + id + "/location");
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="play-trace"]').addEventListener("click", async () => {
+        // A file of this machine goes up as the request's body; a name plays the server's own.
+        const file = element.querySelector('[data-input="trace-file"]').files[0];
+        const name = input("trace-name");
+        const speed = input("trace-speed") || "1";
+        const loop = element.querySelector('[data-input="trace-loop"]').checked;
+        let result = null;
+        if (file) {
+          const query = new URLSearchParams({name: file.name, speed, loop: String(loop)});
+          const response = await fetch(withToken("/phones/" + id + "/trace?" + query), {method: "POST", headers: {"Content-Type": "application/octet-stream"}, body: file});
+          const json = await response.json().catch(() => null);
+          if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return; }
+          showError("");
+          result = json;
+        } else if (name) {
+          result = await api("POST", "/phones/" + id + "/trace", {name, speed: Number(speed), loop});
+        } else {
+          showError("choose a trace file, or one of the server's traces");
+          return;
+        }
         if (result) render(result);
       });
       element.querySelector('[data-action="prompt"]').addEventListener("click", async () => {
@@ -228,6 +266,8 @@ enum WebPage {
     });
 
     (async () => {
+      const traces = await api("GET", "/traces");
+      if (traces) serverTraces = traces.names;
       const list = await api("GET", "/phones");
       if (list) for (const state of list.phones) addCard(state);
       refreshClock();

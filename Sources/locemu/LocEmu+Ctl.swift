@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LocationEmulatorClient
+import Traces
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -18,8 +19,10 @@ extension LocEmu {
           location start [--speed MPS] [--interval S] LAT,LON LAT,LON …
                                                   walk a route (default 1.4 m/s, a fix a second)
           location run TRACE [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]
-                                                  play a trace file (the server reads it), stamped
-                                                  with the phone's time
+                                                  play a trace file of this machine (uploaded to
+                                                  the server), stamped with the phone's time
+          location run --named NAME [options]     play a trace of the server's --traces directory
+          traces                                  the server's traces and its size limit
           location clear                          no more fixes (the receiver lost the sky)
           privacy grant [--always] | revoke | reset | restrict
           services on|off
@@ -91,19 +94,36 @@ extension LocEmu {
         if let v = flags.numbers["--interval"] { body["interval"] = v }
         await request("POST", "\(p)/route", body)
       case ("location", "run"):
-        let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--offset"], switches: ["--loop"], strings: ["--format"])
+        let flags = Flags(
+          Array(words.dropFirst()), numbers: ["--speed", "--offset"], switches: ["--loop"], strings: ["--format", "--named"])
         flags.noneLeft()
-        guard let path = flags.positional.first, flags.positional.count == 1 else {
-          usage("location run TRACE [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]")
+        let named = flags.strings["--named"]
+        guard (named == nil) == (flags.positional.count == 1), flags.positional.count <= 1 else {
+          usage("location run TRACE | --named NAME [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]")
         }
-        // The server opens the file: give it the whole path (it runs on this machine unless
-        // --server says otherwise, and then the path is the server's).
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var body: [String: any Sendable] = ["path": absolute, "loop": flags.switches.contains("--loop")]
-        if let v = flags.numbers["--speed"] { body["speed"] = v }
-        if let v = flags.numbers["--offset"] { body["offset"] = v }
-        if let v = flags.strings["--format"] { body["format"] = v }
-        await request("POST", "\(p)/trace", body)
+        var format: Trace.Format?
+        if let text = flags.strings["--format"] {
+          guard let f = Trace.Format(rawValue: text) else { usage("--format: nmea, gpx or jsonl") }
+          format = f
+        }
+        let phone = client.phone(self.phone)
+        let (speed, loop, offset) = (flags.numbers["--speed"] ?? 1, flags.switches.contains("--loop"), flags.numbers["--offset"] ?? 0)
+        if let named {
+          await printState { () throws(EmulatorClientError) in try await phone.playTrace(named: named, format: format, speed: speed, loop: loop, offset: offset) }
+        }
+        // The file is read here and sent in the request: the server reads no file of its machine.
+        let path = flags.positional[0]
+        let contents: Data
+        do {
+          // At most 1 GB here; the server states its own, smaller, limit (413 beyond it).
+          contents = Data(try TraceBytes.read(path: path, maxBytes: 1 << 30).bytes)
+        } catch {
+          printError("locemu ctl: \(error)")
+          Glibc.exit(1)
+        }
+        let name = (path as NSString).lastPathComponent
+        await printState { () throws(EmulatorClientError) in try await phone.playTrace(contents, name: name, format: format, speed: speed, loop: loop, offset: offset) }
+      case ("traces", nil): await request("GET", "traces")
       case ("location", "clear") where words.count == 1: await request("DELETE", "\(p)/location")
       case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
         let always = words.dropFirst().contains("--always")
@@ -185,6 +205,17 @@ extension LocEmu {
         let data = try await client.send(method, path, json: body)
         let text = String(decoding: data, as: UTF8.self)
         if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
+        Glibc.exit(0)
+      } catch {
+        fail(error)
+      }
+    }
+
+    /// Runs a client call that answers the phone's state, and prints it as the server sent it.
+    func printState(_ call: () async throws(EmulatorClientError) -> RemotePhoneState) async -> Never {
+      do {
+        let state = try await call()
+        FileHandle.standardOutput.write(Data((state.json + "\n").utf8))
         Glibc.exit(0)
       } catch {
         fail(error)

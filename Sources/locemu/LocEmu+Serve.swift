@@ -1,11 +1,12 @@
 import ArgumentParser
 import Basemap
-import Dispatch
 import Emulator
 import Foundation
 import Geo
 import PermissionHandling
 import PhoneServer
+import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
   import Glibc
@@ -43,11 +44,18 @@ extension LocEmu {
         is made and printed ('token …' on standard error); then every request must carry \
         it (Authorization: Bearer TOKEN, or ?token=TOKEN for a browser) or gets 401.
 
+        Traces for served phones come in the request (the body is the trace, at most \
+        --max-trace-bytes) or by name from --traces DIR (a regular file inside DIR, its \
+        real path checked); no request reads any other file. Limits answer 413 (too big), \
+        408 (a body slower than --body-timeout) or 429 (--max-phones, \
+        --max-event-clients, too much being received at once).
+
         Example: locemu serve --virtual-time --listen 127.0.0.1:0
 
-        Exit status: 0 when interrupted (SIGINT or SIGTERM: the phones are stopped and the \
-        server ends cleanly); 1 when the address cannot be bound or a file cannot be read; \
-        64 for bad options.
+        Exit status: 0 when interrupted (SIGINT or SIGTERM: the phones are stopped, the \
+        requests in flight get 2 s to finish and are then cancelled; the process ends within \
+        5 s whatever a client does); 1 when the address cannot be bound or a file cannot be \
+        read; 64 for bad options.
         """
     )
 
@@ -77,11 +85,30 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build').", valueName: "FILE"))
     var basemap: String?
 
+    @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
+    var traces: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest trace a request may play, uploaded or from --traces.", valueName: "BYTES"))
+    var maxTraceBytes: Int = TraceIntake.defaultMaxBytes
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Phones held at once: POST /phones beyond it is refused (429).", valueName: "N"))
+    var maxPhones: Int = PhoneServer.Limits().maxPhones
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Event-stream clients of one phone at once (429 beyond).", valueName: "N"))
+    var maxEventClients: Int = PhoneServer.Limits().maxEventClientsPerPhone
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a request body may take to arrive (408 beyond).", valueName: "S"))
+    var bodyTimeout: Double = PhoneServer.Limits().bodyTimeout.seconds
+
     @OptionGroup var options: ScenarioOptions
 
     func validate() throws {
       guard keepAlive >= 0.05, keepAlive <= 3600 else { throw ValidationError("--keep-alive must be 0.05 to 3600 seconds") }
-      guard (0...10_000).contains(phones) else { throw ValidationError("--phones must be 0 to 10000") }
+      guard (1...1_000_000).contains(maxPhones) else { throw ValidationError("--max-phones must be 1 to 1000000") }
+      guard (0...min(10_000, maxPhones)).contains(phones) else { throw ValidationError("--phones must be 0 to 10000 and at most --max-phones") }
+      guard (1...100_000).contains(maxEventClients) else { throw ValidationError("--max-event-clients must be 1 to 100000") }
+      guard (1...(1 << 30)).contains(maxTraceBytes) else { throw ValidationError("--max-trace-bytes must be 1 to 1073741824") }
+      guard bodyTimeout >= 0.1, bodyTimeout <= 3600 else { throw ValidationError("--body-timeout must be 0.1 to 3600 seconds") }
       if nmeaListen != nil && phones < 1 { throw ValidationError("--nmea-listen serves phone 1: give --phones 1 or more") }
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
         throw ValidationError("--at, --duration and --control script a run; a served phone is driven by requests")
@@ -93,6 +120,13 @@ extension LocEmu {
 
     func run() async throws {
       let scenario = try options.makeScenario(command: "serve", mapEvents: false)
+      let intake: TraceIntake
+      do {
+        intake = try TraceIntake(directory: traces, maxBytes: maxTraceBytes)
+      } catch {
+        printError("locemu serve: --traces: \(error)")
+        throw ExitCode(1)
+      }
       let sourceGiven = options.fixed != nil || options.trace != nil || options.gpsd != nil
       let source = sourceGiven ? try options.source(command: "serve") : .none
       let hub = PhoneHub(virtualTime: options.virtualTime)
@@ -111,71 +145,67 @@ extension LocEmu {
         token = PhoneServer.makeToken()
         printError("token \(token!) (every request needs 'Authorization: Bearer TOKEN'; locemu ctl --token or $LOCEMU_TOKEN)")
       }
-      let feed: PhoneNMEAFeed?
-      if let nmeaListen, let first = hub.phone("1") {
-        do {
-          feed = try await PhoneNMEAFeed.start(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
-        } catch {
-          await hub.shutdown()
-          printError("locemu serve: --nmea-listen: \(error)")
-          throw ExitCode(1)
-        }
-        let shown = nmeaListen.host.contains(":") ? "[\(nmeaListen.host)]" : nmeaListen.host
-        printError("nmea on tcp://\(shown):\(feed?.port ?? 0)")
-      } else {
-        feed = nil
-      }
-      var server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token)
+      var server = PhoneServer(hub: hub, host: listen.host, port: listen.port, token: token, traces: intake)
       server.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
+      server.limits.maxPhones = maxPhones
+      server.limits.maxEventClientsPerPhone = maxEventClients
+      server.limits.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
       if let basemap {
         do {
           server.basemap = try Basemap(path: basemap)
         } catch {
-          await feed?.stop()
           await hub.shutdown()
           printError("locemu serve: --basemap: \(error)")
           throw ExitCode(1)
         }
       }
+      var services: [any Service] = []
+      if let nmeaListen, let first = hub.phone("1") {
+        do {
+          let feed = try await PhoneNMEAFeed.start(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
+          services.append(NMEAFeedService(feed: feed))
+          printError("nmea on tcp://\(Endpoint.shown(nmeaListen.host)):\(feed.port)")
+        } catch {
+          await hub.shutdown()
+          printError("locemu serve: --nmea-listen: \(error)")
+          throw ExitCode(1)
+        }
+      }
       let host = listen.host
-      let stop = PhoneServer.StopHandle()
-      let serving = Task {
-        try await server.run(handlesSignals: false, stop: stop) { port in
-          let shown = host.contains(":") ? "[\(host)]" : host
-          printError("listening on http://\(shown):\(port)")
+      // SIGINT/SIGTERM end the server (the service group's graceful shutdown: phones, feed,
+      // then the server, each bounded). Should anything still hold the process past the
+      // bound, the watchdog ends it: a signal always ends `serve`.
+      let grace = server.shutdownGrace
+      let watchdog = Task.detached {
+        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
+          // Cancelled when the server ended in time.
+          guard (try? await Task.sleep(for: grace * 2 + .seconds(1))) != nil else { return }
+          printError("locemu serve: stopping took longer than \((grace * 2 + .seconds(1)).seconds) s; exiting")
+          Foundation.exit(0)
         }
       }
-      // SIGINT/SIGTERM end the server: the phones stop first (which ends every event stream,
-      // so no response is left open for the graceful shutdown to wait on), then the server
-      // stops accepting and finishes what it is sending, and the process ends with 0.
-      let stopping = Locked(false)
-      let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-          guard !stopping.withLock({ stopped in defer { stopped = true }; return stopped }) else { return }
-          Task {
-            await feed?.stop()
-            await hub.shutdown()
-            await stop.stop()
-          }
-        }
-        source.resume()
-        return source
-      }
-      defer { for source in signals { source.cancel() } }
+      defer { watchdog.cancel() }
       do {
-        try await serving.value
-      } catch is CancellationError {
+        try await server.run(services: services) { port in
+          printError("listening on http://\(Endpoint.shown(host)):\(port)")
+        }
       } catch let error as PhoneServerError {
-        await feed?.stop()
         await hub.shutdown()
         printError("locemu serve: cannot listen on \(listen): \(error)")
         throw ExitCode(1)
       }
-      await feed?.stop()
-      await hub.shutdown()
       printError("locemu serve: stopped")
     }
+  }
+}
+
+/// An NMEA feed started before the server, as a service of its group: stopped (its clients
+/// closed, its port released) on graceful shutdown or cancellation.
+struct NMEAFeedService: Service {
+  let feed: PhoneNMEAFeed
+
+  func run() async {
+    try? await gracefulShutdown()
+    await feed.stop()
   }
 }

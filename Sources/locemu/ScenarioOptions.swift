@@ -69,7 +69,9 @@ struct ScenarioOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: ArgumentHelp("With --trace: replay speed (default 1).", valueName: "X"))
   var speed: Double?
 
-  @Option(help: ArgumentHelp("Source: a live gpsd.", valueName: "HOST:PORT"))
+  @Option(
+    help: ArgumentHelp(
+      "Source: a live gpsd. A run that ends before gpsd ever answered says so and exits 1.", valueName: "HOST:PORT"))
   var gpsd: Endpoint?
 
   @Option(
@@ -185,7 +187,8 @@ struct ScenarioOptions: ParsableArguments {
     return "fixed \(fixed ?? "52.2297,21.0122")"
   }
 
-  func source(command: String) throws -> PhoneSource {
+  /// - Parameter answered: set when a gpsd source first hears from gpsd (nil: not watched).
+  func source(command: String, answered: Locked<Bool>? = nil) throws -> PhoneSource {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
       try t.check(command: command, wholeFile: false)
@@ -202,7 +205,7 @@ struct ScenarioOptions: ParsableArguments {
         GPSDSource(
           configuration: .init(
             host: gpsd.host, port: gpsd.port, connectTimeout: .milliseconds(Int64(gpsdTimeout * 1000)),
-            onEvent: gpsdEventReporter(command: command))))
+            onEvent: gpsdEventReporter(command: command, answered: answered))))
     }
     let point = fixed.flatMap(Self.point) ?? (Coordinate(latitude: 52.2297, longitude: 21.0122)!, nil)
     return .fixed(point.coordinate, horizontalAccuracy: fixedAccuracy ?? 5, altitude: point.altitude)
@@ -224,8 +227,10 @@ struct ScenarioOptions: ParsableArguments {
     let scenario = try makeScenario(command: command, mapEvents: factory != nil)
     let timeout = Duration.milliseconds(Int64(requestTimeout * 1000))
     let clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
+    // Whether the live source ever answered: a run that ends before it did is no success.
+    let gpsdAnswered = Locked(false)
     let runner = ScenarioRunner(
-      scenario: scenario, source: follow == nil ? try source(command: command) : .none, clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
+      scenario: scenario, source: follow == nil ? try source(command: command, answered: gpsdAnswered) : .none, clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
       startDate: virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date(), emit: write)
     let app = try factory?.make(runner: runner)
     let control = self.control != nil ? Self.standardInputEvents(command: command, mapEvents: factory != nil) : nil
@@ -276,6 +281,10 @@ struct ScenarioOptions: ParsableArguments {
       printError("locemu \(command): \(error)")
       throw ExitCode(1)
     }
+    if let gpsd, follow == nil, trace == nil, !gpsdAnswered.withLock({ $0 }) {
+      printError("locemu \(command): gpsd at \(gpsd) never answered")
+      throw ExitCode(1)
+    }
   }
 
   /// Events from standard input, one per line (blank lines and # comments skipped; bad lines reported and skipped).
@@ -306,13 +315,15 @@ struct ScenarioOptions: ParsableArguments {
 /// Reports a gpsd session's connections, losses and problems on standard error as
 /// `locemu COMMAND: …` lines (fixes go elsewhere). Failed attempts before the first
 /// connection are not reported one by one: if they last, the command ends with one line.
-func gpsdEventReporter(command: String) -> @Sendable (GPSDSource.Event) -> Void {
+/// - Parameter answered: set when gpsd first answers (nil: not watched).
+func gpsdEventReporter(command: String, answered: Locked<Bool>? = nil) -> @Sendable (GPSDSource.Event) -> Void {
   let everConnected = Locked(false)
   return { event in
     switch event {
     case .connected(let endpoint):
       everConnected.withLock { $0 = true }
       printError("locemu \(command): connected to gpsd at \(endpoint)")
+    case .answered: answered?.withLock { $0 = true }
     case .disconnected(let error, let retry):
       guard everConnected.withLock({ $0 }) else { return }
       printError("locemu \(command): \(error); retrying in \(FixRecord.fixed(retry.seconds, 1)) s")

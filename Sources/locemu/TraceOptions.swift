@@ -92,7 +92,10 @@ struct Endpoint: ExpressibleByArgument, CustomStringConvertible {
     self.port = port
   }
 
-  var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+  var description: String { "\(Self.shown(host)):\(port)" }
+
+  /// A host as a URL shows it: an IPv6 address in brackets.
+  static func shown(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 }
 
 extension Trace.Format: ExpressibleByArgument {}

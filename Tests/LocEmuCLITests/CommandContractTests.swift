@@ -105,6 +105,24 @@ struct CommandContractTests {
     #expect(run.lines.last?.contains(#""event":"end""#) == true)
   }
 
+  /// A run that ends (its duration) before gpsd ever answered is no success: it says so and
+  /// exits 1, however short the run and however long --gpsd-timeout (issue 22, item 5). A
+  /// silent listener (accepts, never speaks) is no answer either.
+  @Test func aRunThatEndsBeforeGPSDEverAnsweredSaysSoAndFails() async throws {
+    let port = try freeLoopbackPort()
+    let silent = try SilentListener()
+    for (command, target) in [("permissions", port), ("preview", port), ("permissions", silent.port)] {
+      let arguments = [command, "--gpsd", "127.0.0.1:\(target)", "--duration", "2"]
+      let run = try await Self.run(arguments)
+      #expect(run.status == 1, "\(arguments)")
+      // The silent listener's connection is reported before it.
+      #expect(run.stderr.hasSuffix("locemu \(command): gpsd at 127.0.0.1:\(target) never answered\n"), "\(arguments): \(run.stderr)")
+      #expect(run.stderr.split(separator: "\n").count == (target == port ? 1 : 2), "\(arguments): \(run.stderr)")
+      // The transcript still ends with its end line (JSON from permissions, text from preview).
+      #expect(run.lines.last?.contains(command == "preview" ? " end " : #""event":"end""#) == true, "\(arguments)")
+    }
+  }
+
   /// Item 7: a gpsd that accepts and says nothing ends the watch after --timeout, not twice that.
   @Test func watchGivesUpOnASilentGPSDAfterItsTimeout() async throws {
     let silent = try SilentListener()

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationEmulatorClient
 import LocationTestSupport
 import Testing
 
@@ -295,10 +296,58 @@ struct ServeCommandTests {
     #expect((state["playing"] as? [String: Any])?["ended"] as? Bool == true)
     // A trace that cannot be read is refused and changes nothing.
     let missing = try await server.ctl(["location", "run", "/nonexistent/walk.nmea"])
-    #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/walk.nmea"))
+    #expect(missing.status == 1 && missing.stderr == "locemu ctl: cannot read /nonexistent/walk.nmea: No such file or directory\n")
+    let notATrace = try await server.ctl(["location", "run", Self.trace("README.md")])
+    #expect(notATrace.status == 1 && notATrace.stderr.contains("'README.md': no epochs read as NMEA"), "\(notATrace.stderr)")
     #expect(try await server.ctl(["location", "run", Self.trace("city-walk.nmea"), "--speed", "0"]).status == 1)
     #expect(try await server.ctl(["location", "run"]).status == 64)
     #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
+  }
+
+  /// Traces by name come from the server's --traces directory only (issue 22): a name is
+  /// played, a name that leads outside is "no such trace" whatever is there, and a server
+  /// without a directory says how to send the trace instead.
+  @Test func namedTracesComeFromTheServersDirectoryOnly() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path])
+    defer { server.stop() }
+    let listed = try await server.object(["traces"])
+    #expect((listed["names"] as? [String])?.contains("city-walk.nmea") == true && listed["maxBytes"] as? Int == 16 << 20)
+    let state = try await server.object(["location", "run", "--named", "city-walk.nmea", "--speed", "2", "--loop"])
+    #expect((state["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    for name in ["../Package.swift", Self.root.appendingPathComponent("Package.swift").path, "/etc/passwd", "nope.nmea"] {
+      let refused = try await server.ctl(["location", "run", "--named", name])
+      #expect(refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"), "\(name): \(refused.stderr)")
+    }
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    let plain = try await Server.start()
+    defer { plain.stop() }
+    let none = try await plain.ctl(["location", "run", "--named", "city-walk.nmea"])
+    #expect(none.status == 1 && none.stderr.contains("this server has no trace directory"), "\(none.stderr)")
+    #expect(try await plain.object(["traces"])["directory"] as? Bool == false)
+  }
+
+  /// --max-phones and --max-event-clients: beyond them a request is refused with 429 and a
+  /// message, and what exists goes on.
+  @Test func limitsOnPhonesAndEventClientsAnswer429() async throws {
+    let server = try await Server.start(["--max-phones", "3", "--max-event-clients", "2"])
+    defer { server.stop() }
+    _ = try await server.object(["phones", "create"])
+    _ = try await server.object(["phones", "create"])
+    let refused = try await server.ctl(["phones", "create"])
+    #expect(refused.status == 1 && refused.stderr.contains("limit of 3 phones"), "\(refused.stderr)")
+    _ = try await server.ctl(["phones", "delete", "3"])
+    #expect(try await server.ctl(["phones", "create"]).status == 0)
+    let client = EmulatorServer(url: URL(string: server.url))
+    let first = try await client.events("phones/1/events")
+    let second = try await client.events("phones/1/events")
+    do {
+      _ = try await client.events("phones/1/events")
+      Issue.record("a third event client was let in")
+    } catch {
+      guard case .refused(let status, _) = error else { throw error }
+      #expect(status == 429)
+    }
+    _ = (first, second)
   }
 
   /// With a token every request needs it (401 without); beyond loopback one is made and printed.

@@ -49,8 +49,8 @@ struct PhoneServerTests {
   /// leaves no task, subscriber or event client behind.
   @Test func aHubOnVirtualTimeIsExactAndStopsClean() async throws {
     let hub = PhoneHub(virtualTime: true)
-    let phone = await hub.create(PhoneSettings(promptAnswer: .allowWhileUsing, promptDelay: 2))
-    let events = phone.events(history: 10).lines
+    let phone = try #require(await hub.create(PhoneSettings(promptAnswer: .allowWhileUsing, promptDelay: 2)))
+    let events = try #require(phone.events(history: 10)).lines
     phone.runner.apply(.authorize)
     try await hub.advance(by: .zero)
     #expect(phone.phone.state.promptShown)
@@ -94,7 +94,7 @@ struct PhoneServerTests {
   /// stops the walk.
   @Test func aHubWalksARouteOnItsClock() async throws {
     let hub = PhoneHub(virtualTime: true)
-    let phone = await hub.create(PhoneSettings(permission: .authorizedWhenInUse))
+    let phone = try #require(await hub.create(PhoneSettings(permission: .authorizedWhenInUse)))
     let a = Coordinate(latitude: 52.2297, longitude: 21.0122)!
     let b = Coordinate(latitude: 52.2297, longitude: 21.0142)!
     let route = RouteWalk(waypoints: [a, b], speed: 10, interval: .seconds(1))
@@ -114,15 +114,15 @@ struct PhoneServerTests {
   /// and the phone and its other clients go on.
   @Test func aClientThatFallsBehindIsDroppedAndItsStreamEnds() async throws {
     let hub = PhoneHub(virtualTime: true)
-    let phone = await hub.create(PhoneSettings())
-    let slow = phone.events().lines
+    let phone = try #require(await hub.create(PhoneSettings()))
+    let slow = try #require(phone.events()).lines
     for i in 0..<(ServedPhone.clientBacklog + 10) { phone.runner.apply(.services(i % 2 == 1)) }
     try await hub.advance(by: .zero)
     #expect(phone.eventClientCount == 0)
     var received = 0
     for await _ in slow { received += 1 }
     #expect(received == ServedPhone.clientBacklog)
-    let fresh = phone.events().lines
+    let fresh = try #require(phone.events()).lines
     phone.runner.apply(.services(false))
     #expect(phone.eventClientCount == 1)
     await hub.shutdown()
@@ -135,9 +135,9 @@ struct PhoneServerTests {
   /// every client as the empty line and is not kept for later clients.
   @Test func aCancelledClientIsForgottenAndKeepAlivesReachEveryone() async throws {
     let hub = PhoneHub(virtualTime: true)
-    let phone = await hub.create(PhoneSettings())
-    let gone = phone.events()
-    let staying = phone.events()
+    let phone = try #require(await hub.create(PhoneSettings()))
+    let gone = try #require(phone.events())
+    let staying = try #require(phone.events())
     #expect(phone.eventClientCount == 2)
     gone.cancel()
     #expect(phone.eventClientCount == 1)
