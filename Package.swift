@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The library that app packages and their tests depend on: the NMEA decoder, geodesy, traces,
+// the gpsd client, the emulated phone, the permission handler, the seed's map features, the
+// client of a served phone, the bundled traces and a test kit. Its only package dependency is
+// swift-collections; the tools (locemu, the phone server, the basemap's database) are the
+// package in Tools/, and the micro-benchmarks the one in Benchmarks/.
 let package = Package(
   name: "LocationEmulator",
   products: [
@@ -11,28 +16,13 @@ let package = Package(
     .library(name: "Emulator", targets: ["Emulator"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "PetMap", targets: ["PetMap"]),
-    .library(name: "Basemap", targets: ["Basemap"]),
-    .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
-    .library(name: "PhoneServer", targets: ["PhoneServer"]),
     .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
-    .library(name: "LocationTestSupport", targets: ["LocationTestSupport"]),
+    .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
     .library(name: "SampleTraces", targets: ["SampleTraces"]),
-    .executable(name: "locemu", targets: ["locemu"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // The announcements server (locemu serve-announcements); no traits: no swift-configuration, no TLS.
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Deque and Heap: the emulator clock's queue of effects and its timers.
-    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    // `locemu serve` ends its HTTP server with a graceful shutdown it triggers itself.
-    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    // The basemap: OpenStreetMap's PBF blocks decoded by generated messages (tools/generate-osm-proto.sh).
-    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
-    // The basemap file: SQLite with an R*Tree index over the features (and MBTiles files).
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
   ],
   targets: [
     .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
@@ -51,35 +41,11 @@ let package = Package(
       ]
     ),
     .target(name: "PermissionHandling", dependencies: ["Emulator", "Geo"]),
-    // The system zlib: OpenStreetMap PBF blocks are zlib-compressed (Debian's zlib1g-dev).
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(
-      name: "Basemap",
-      dependencies: ["Geo", "CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift")],
-      exclude: ["Proto"]
-    ),
-    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling", "Basemap"]),
-    .target(
-      name: "AnnouncementServer",
-      dependencies: [
-        "PetMap", "Geo", .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
-      ]
-    ),
-    // `locemu serve`: emulated phones over HTTP (Hummingbird).
-    .target(
-      name: "PhoneServer",
-      dependencies: [
-        "Emulator", "PermissionHandling", "Geo", "Traces", "PetMap", "Basemap", .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-      ]
-    ),
+    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
     .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "Traces"]),
-    .target(name: "LocationTestSupport", dependencies: ["Geo", "Emulator"]),
+    // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
+    .target(name: "EmulatorTesting", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
       name: "SampleTraces", dependencies: ["Traces"], path: "traces",
@@ -90,65 +56,16 @@ let package = Package(
         .copy("tunnel.gpx"), .copy("announcements.json"),
       ]
     ),
-    .executableTarget(
-      name: "locemu",
-      dependencies: [
-        "NMEA", "Geo", "Traces", "GPSD", "Emulator", "PermissionHandling", "PetMap", "AnnouncementServer", "PhoneServer", "LocationEmulatorClient",
-        "Basemap",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-      ]
-    ),
-    .executableTarget(name: "nmea-benchmark", dependencies: ["NMEA", "Traces"], path: "Sources/NMEABenchmark"),
-    .executableTarget(name: "permission-benchmark", dependencies: ["Emulator", "Geo"], path: "Sources/PermissionBenchmark"),
-    .executableTarget(name: "fleet-benchmark", dependencies: ["Emulator", "Traces", "Geo"], path: "Sources/FleetBenchmark"),
-    .executableTarget(name: "make-city-traces", dependencies: ["Basemap", "Traces", "Geo"], path: "Sources/MakeCityTraces"),
-    .executableTarget(name: "basemap-benchmark", dependencies: ["Basemap", "PetMap", "Geo"], path: "Sources/BasemapBenchmark"),
-    .executableTarget(name: "serve-benchmark", dependencies: ["LocationTestSupport"], path: "Sources/ServeBenchmark"),
-    .executableTarget(
-      name: "source-benchmark", dependencies: ["Traces", "GPSD", "Geo", "LocationTestSupport"], path: "Sources/SourceBenchmark"),
-    .testTarget(
-      name: "PhoneServerTests",
-      dependencies: [
-        "PhoneServer", "Emulator", "PermissionHandling", "Geo", "NMEA", "LocationTestSupport",
-        .product(name: "Hummingbird", package: "hummingbird"),
-      ]
-    ),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "Geo", "Traces", "LocationTestSupport"],
+      dependencies: ["NMEA", "Geo", "Traces", "EmulatorTesting"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "PermissionHandling", "LocationTestSupport"]),
-    .testTarget(
-      name: "TracesTests",
-      dependencies: ["Traces", "Geo", "NMEA", "Emulator", "LocationTestSupport"]
-    ),
-    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Geo", "Traces", "LocationTestSupport"]),
-    .testTarget(
-      name: "PermissionTests",
-      dependencies: [
-        "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
-      ]
-    ),
-    .executableTarget(
-      name: "petmap-benchmark",
-      dependencies: ["PetMap", "AnnouncementServer", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport"],
-      path: "Sources/PetMapBenchmark"
-    ),
-    .testTarget(
-      name: "PetMapTests",
-      dependencies: [
-        "PetMap", "Basemap", "Emulator", "PermissionHandling", "Geo", "LocationTestSupport",
-        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-      ]
-    ),
-    .testTarget(
-      name: "LocEmuCLITests",
-      dependencies: ["LocationTestSupport", "Traces", "Geo", "NMEA", "LocationEmulatorClient", "Emulator", "PermissionHandling"],
-      resources: [.copy("Fixtures")]),
+    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "PermissionHandling", "EmulatorTesting"]),
+    .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "NMEA", "Emulator", "EmulatorTesting"]),
+    .testTarget(name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Geo", "EmulatorTesting"]),
+    .testTarget(name: "PetMapTests", dependencies: ["PetMap", "Emulator", "PermissionHandling", "Geo", "EmulatorTesting"]),
   ]
 )
 

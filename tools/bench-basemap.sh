@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin
-swift build -c release --product basemap-benchmark >&2
-"$(swift build -c release --show-bin-path)/basemap-benchmark" "${1:-data/helsinki/Helsinki.osm.pbf}" "${2:-20}"
+swift build --package-path Benchmarks -c release --product basemap-benchmark >&2
+"$(swift build --package-path Benchmarks -c release --show-bin-path)/basemap-benchmark" "${1:-data/helsinki/Helsinki.osm.pbf}" "${2:-20}"

@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build -c release --product fleet-benchmark >&2
-"$(swift build -c release --show-bin-path)/fleet-benchmark" "${1:-10000}" "${2:-traces/city-walk.nmea}"
+swift build --package-path Benchmarks -c release --product fleet-benchmark >&2
+"$(swift build --package-path Benchmarks -c release --show-bin-path)/fleet-benchmark" "${1:-10000}" "${2:-traces/city-walk.nmea}"

@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build -c release --product permission-benchmark >&2
-"$(swift build -c release --show-bin-path)/permission-benchmark" "${1:-1000}" "${2:-10000}"
+swift build --package-path Benchmarks -c release --product permission-benchmark >&2
+"$(swift build --package-path Benchmarks -c release --show-bin-path)/permission-benchmark" "${1:-1000}" "${2:-10000}"

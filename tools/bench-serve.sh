@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build -c release --product locemu >&2
-swift build -c release --product serve-benchmark >&2
-bin="$(swift build -c release --show-bin-path)"
+swift build --package-path Tools -c release --product locemu >&2
+swift build --package-path Tools -c release --product serve-benchmark >&2
+bin="$(swift build --package-path Tools -c release --show-bin-path)"
 run_bounded 600 "$bin/serve-benchmark" "$bin/locemu" "$@"

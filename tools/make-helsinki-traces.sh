@@ -10,9 +10,9 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build --product locemu >&2
-swift build --product make-city-traces >&2
-bin="$(swift build --show-bin-path)"
+swift build --package-path Tools --product locemu >&2
+swift build --package-path Tools --product make-city-traces >&2
+bin="$(swift build --package-path Tools --show-bin-path)"
 map=$(mktemp --suffix=.basemap)
 trap 'rm -f "$map"' EXIT
 "$bin/locemu" basemap build data/helsinki/Helsinki.osm.pbf "$map"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the whole test suite in one process RUNS times (default 50) while two busy loops keep both
+# Runs the whole test suite (the library's, then the tools') RUNS times (default 50) while two busy loops keep both
 # cores occupied, then TSAN_RUNS times (default 10) under ThreadSanitizer, each run bounded by
 # tools/lib.sh's run_bounded; prints the passes, failures and hangs. Builds first (both builds).
 # Usage: tools/stress.sh [RUNS] [TSAN_RUNS]
@@ -10,8 +10,10 @@ ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin
 runs=${1:-50}
 tsan_runs=${2:-10}
-swift build --build-tests -Xswiftc -warnings-as-errors >&2
-swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors >&2
+for pkg in . Tools; do
+  swift build --package-path "$pkg" --build-tests -Xswiftc -warnings-as-errors >&2
+  swift build --package-path "$pkg" --build-tests --sanitize=thread --scratch-path "$pkg/.build-tsan" -Xswiftc -warnings-as-errors >&2
+done
 logs=$(mktemp -d)
 # Two busy loops, one per core, in a process group of their own; stopped however the script ends.
 set +m
@@ -29,6 +31,8 @@ tally() { # NAME RUNS COMMAND...
   done
   echo "$name: $n runs with both cores busy: $pass passed, $fail failed, $hang hung"
 }
-tally suite "$runs" swift test --skip-build
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+both() { swift test --skip-build "$@" && swift test --package-path Tools --skip-build "$@"; }
+tsan() { swift test --skip-build --sanitize=thread --scratch-path .build-tsan && swift test --package-path Tools --skip-build --sanitize=thread --scratch-path Tools/.build-tsan; }
+tally suite "$runs" both
+TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" tsan
 echo "logs: $logs"

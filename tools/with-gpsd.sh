@@ -23,10 +23,10 @@ while [[ $# -gt 0 && $1 != -- ]]; do feed_args+=("$1"); shift; done
 shift
 
 if [[ -z ${LOCEMU:-} ]]; then
-  LOCEMU="$(cd "$here" && swift build --show-bin-path)/locemu"
+  LOCEMU="$(cd "$here" && swift build --package-path Tools --show-bin-path)/locemu"
   if [[ ! -x $LOCEMU ]]; then
     echo "with-gpsd: building locemu" >&2
-    (cd "$here" && swift build --product locemu >&2)
+    (cd "$here" && swift build --package-path Tools --product locemu >&2)
   fi
 fi
 GPSD=${GPSD:-$(command -v gpsd || echo /usr/sbin/gpsd)}

@@ -1,5 +1,4 @@
-public import Basemap
-import Foundation
+public import Foundation
 public import Geo
 
 #if canImport(Glibc)
@@ -68,19 +67,89 @@ public struct SnapshotProjection: Sendable, Hashable {
     return (width / 2 + d.dx * scale, height / 2 + d.dy * scale)
   }
 
-  /// The world coordinates of the top-left pixel.
   /// The coordinate at pixel (`x`, `y`).
   public func coordinate(x: Double, y: Double) -> Coordinate {
     WebMercator.coordinate(x: origin.x + x / scale, y: origin.y + y / scale)
   }
 
-  var origin: (x: Double, y: Double) {
+  /// The world coordinates (``WebMercator``) of the top-left pixel.
+  public var origin: (x: Double, y: Double) {
     let c = WebMercator.project(center)
     return (c.x - width / 2 / scale, c.y - height / 2 / scale)
   }
 
   /// Ground metres per pixel at the centre.
   public var metersPerPixel: Double { WebMercator.metersPerWorldUnit(atLatitude: center.latitude) / scale }
+}
+
+/// What a snapshot draws under its search circle, pins and user: a basemap of streets and
+/// water, raster tiles, a shoreline. Layers are drawn in the order given.
+public protocol MapSnapshotLayer: Sendable {
+  /// The layer's SVG for a snapshot drawn with `projection`.
+  /// - Throws: when the layer's data cannot be read (the snapshot fails with it).
+  func draw(_ projection: SnapshotProjection) throws -> MapLayerDrawing
+}
+
+/// What a ``MapSnapshotLayer`` drew.
+public struct MapLayerDrawing: Sendable, Hashable {
+  /// SVG elements, in the snapshot's pixels.
+  public var svg: String
+  /// Raster tiles drawn (counted in ``MapSnapshot/tileCount``).
+  public var tiles: Int
+  /// Vector features drawn (counted in ``MapSnapshot/basemapFeatureCount``).
+  public var features: Int
+  /// Credit for the data, shown at the top right when something was drawn.
+  public var attribution: String?
+  /// Set when the layer's data does not reach the region: what to tell the user.
+  public var notCovered: String?
+
+  public init(svg: String, tiles: Int = 0, features: Int = 0, attribution: String? = nil, notCovered: String? = nil) {
+    self.svg = svg
+    self.tiles = tiles
+    self.features = features
+    self.attribution = attribution
+    self.notCovered = notCovered
+  }
+}
+
+/// Raster tiles from a local directory in OpenStreetMap's `z/x/y.png` layout, drawn at the
+/// zoom whose tiles come out at 1–2 times their size. Missing tiles are left out.
+public struct TileDirectoryLayer: MapSnapshotLayer {
+  public var path: String
+
+  public init(path: String) { self.path = path }
+
+  public func draw(_ projection: SnapshotProjection) -> MapLayerDrawing {
+    let path = self.path
+    return Self.draw(projection) { z, x, y in FileManager.default.contents(atPath: "\(path)/\(z)/\(x)/\(y).png") }
+  }
+
+  /// Tiles from any store, `tile(z, x, y)` giving a PNG or JPEG (by its first bytes) or nil.
+  public static func draw(_ projection: SnapshotProjection, tile: (Int, Int, Int) -> Data?) -> MapLayerDrawing {
+    // The zoom whose tiles are drawn at 1–2× their size.
+    let z = max(0, min(19, Int(log2(projection.scale / 256).rounded(.down))))
+    let n = 1 << z
+    let tileWorld = 1 / Double(n), tilePixels = tileWorld * projection.scale
+    let origin = projection.origin
+    let firstX = Int((origin.x / tileWorld).rounded(.down)), lastX = Int(((origin.x + projection.width / projection.scale) / tileWorld).rounded(.down))
+    let firstY = max(0, Int((origin.y / tileWorld).rounded(.down)))
+    let lastY = min(n - 1, Int(((origin.y + projection.height / projection.scale) / tileWorld).rounded(.down)))
+    guard firstY <= lastY, lastX - firstX < 64 else { return MapLayerDrawing(svg: "") }
+    var out = "", count = 0
+    for ty in firstY...lastY {
+      for tx in firstX...lastX {
+        let wrapped = ((tx % n) + n) % n
+        guard let data = tile(z, wrapped, ty) else { continue }
+        let type = data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"
+        let x = (Double(tx) * tileWorld - origin.x) * projection.scale
+        let y = (Double(ty) * tileWorld - origin.y) * projection.scale
+        out += "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
+          + "xlink:href=\"data:\(type);base64,\(data.base64EncodedString())\"/>\n"
+        count += 1
+      }
+    }
+    return MapLayerDrawing(svg: out, tiles: count)
+  }
 }
 
 /// Renders map snapshots asynchronously (the platform's `MKMapSnapshotter`).
@@ -103,33 +172,29 @@ public enum MapSnapshotError: Error, Sendable, Hashable, CustomStringConvertible
   }
 }
 
-/// Draws the preview as SVG: the region in Web Mercator, optional raster tiles from a local
-/// `z/x/y.png` directory as the background, the search radius, the user's position, pins
-/// coloured by status, a scale bar and the legend; and writes it to ``outputPath`` when set.
+/// Draws the preview as SVG: the region in Web Mercator, its ``layers`` (a basemap, raster
+/// tiles) as the background, the search radius, the user's position, pins coloured by status,
+/// a scale bar and the legend; and writes it to ``outputPath`` when set.
 ///
-/// Rendering runs off the caller's task (FR-002a). Tiles that are missing are left out; a file
-/// that cannot be written fails the snapshot (and so the preview, as a failed `MKMapSnapshotter` would).
+/// Rendering runs off the caller's task (FR-002a). A file that cannot be written fails the
+/// snapshot (and so the preview, as a failed `MKMapSnapshotter` would).
 public struct SVGMapSnapshotter: MapSnapshotting {
-  /// A directory of `z/x/y.png` tiles (OpenStreetMap layout), an `.mbtiles` file, or nil for a
-  /// plain background.
-  public var tilesDirectory: String?
+  /// Drawn under everything else, in order.
+  public var layers: [any MapSnapshotLayer]
   /// Where to write the SVG, or nil to keep it in memory only.
   public var outputPath: String?
   /// The radius drawn around the user, metres (nil: none).
   public var radiusMeters: Double?
-  /// OpenStreetMap features drawn under everything else (`locemu basemap build`), or nil.
-  public var basemap: Basemap?
-  /// Told when the basemap does not reach the region drawn (the snapshot is made without it).
+  /// Told when a layer does not reach the region drawn (the snapshot is made without it).
   public var warn: (@Sendable (String) -> Void)?
 
   public init(
-    tilesDirectory: String? = nil, outputPath: String? = nil, radiusMeters: Double? = 10_000, basemap: Basemap? = nil,
+    layers: [any MapSnapshotLayer] = [], outputPath: String? = nil, radiusMeters: Double? = 10_000,
     warn: (@Sendable (String) -> Void)? = nil
   ) {
-    self.tilesDirectory = tilesDirectory
+    self.layers = layers
     self.outputPath = outputPath
     self.radiusMeters = radiusMeters
-    self.basemap = basemap
     self.warn = warn
   }
 
@@ -160,19 +225,17 @@ public struct SVGMapSnapshotter: MapSnapshotting {
       <rect width="\(w)" height="\(h)" fill="#EEF1F4"/>
 
       """
-    let tiles = tileImages(projection)
-    svg += tiles.svg
-    var basemapFeatures = 0
-    if let basemap {
-      let layer = try BasemapLayer.svg(basemap, projection: projection)
-      svg += layer.svg
-      basemapFeatures = layer.count
-      if !layer.covered {
-        let c = request.region.center
-        warn?(
-          "the basemap \(basemap.path) does not cover this region (around \(FixRecord.fixed(c.latitude, 4)),"
-            + "\(FixRecord.fixed(c.longitude, 4))): the snapshot is drawn without it")
+    var tiles = 0, features = 0
+    var attributions: [String] = []
+    for layer in layers {
+      let drawing = try layer.draw(projection)
+      svg += drawing.svg
+      tiles += drawing.tiles
+      features += drawing.features
+      if let attribution = drawing.attribution, drawing.tiles + drawing.features > 0, !attributions.contains(attribution) {
+        attributions.append(attribution)
       }
+      if let message = drawing.notCovered { warn?(message) }
     }
     if let radiusMeters, let user = request.userLocation {
       let r = radiusMeters / projection.metersPerPixel
@@ -190,49 +253,15 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     }
     svg += scaleBar(projection)
     svg += legend(request.legend, width: w, height: h)
-    if let basemap, basemapFeatures > 0 {
+    if !attributions.isEmpty {
       // Top right, clear of the centre, the scale bar and the legend.
       svg += "<text class=\"attribution\" x=\(num(Double(w) - 4)) y=\"12\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"9\" "
-        + "fill=\"#333333\" stroke=\"#FFFFFF\" stroke-width=\"2\" paint-order=\"stroke\">\(escaped(basemap.attribution))</text>\n"
+        + "fill=\"#333333\" stroke=\"#FFFFFF\" stroke-width=\"2\" paint-order=\"stroke\">\(escaped(attributions.joined(separator: "; ")))</text>\n"
     }
     svg += "</svg>\n"
-    var snapshot = MapSnapshot(svg: svg, projection: projection, tileCount: tiles.count)
-    snapshot.basemapFeatureCount = basemapFeatures
+    var snapshot = MapSnapshot(svg: svg, projection: projection, tileCount: tiles)
+    snapshot.basemapFeatureCount = features
     return snapshot
-  }
-
-  private func tileImages(_ projection: SnapshotProjection) -> (svg: String, count: Int) {
-    guard let tilesDirectory else { return ("", 0) }
-    // The zoom whose tiles are drawn at 1–2× their size.
-    let z = max(0, min(19, Int(log2(projection.scale / 256).rounded(.down))))
-    let n = 1 << z
-    let tileWorld = 1 / Double(n), tilePixels = tileWorld * projection.scale
-    let origin = projection.origin
-    let firstX = Int((origin.x / tileWorld).rounded(.down)), lastX = Int(((origin.x + projection.width / projection.scale) / tileWorld).rounded(.down))
-    let firstY = max(0, Int((origin.y / tileWorld).rounded(.down)))
-    let lastY = min(n - 1, Int(((origin.y + projection.height / projection.scale) / tileWorld).rounded(.down)))
-    guard firstY <= lastY, lastX - firstX < 64 else { return ("", 0) }
-    // A directory of z/x/y.png files, or an MBTiles file.
-    let mbtiles = tilesDirectory.hasSuffix(".mbtiles") ? try? MBTiles(path: tilesDirectory) : nil
-    var out = "", count = 0
-    for ty in firstY...lastY {
-      for tx in firstX...lastX {
-        let wrapped = ((tx % n) + n) % n
-        let data =
-          if let mbtiles { mbtiles.tile(z: z, x: wrapped, y: ty) } else {
-            FileManager.default.contents(atPath: "\(tilesDirectory)/\(z)/\(wrapped)/\(ty).png")
-          }
-        guard let data else { continue }
-        // PNG or JPEG (MBTiles may hold either), by their first bytes.
-        let type = data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"
-        let x = (Double(tx) * tileWorld - origin.x) * projection.scale
-        let y = (Double(ty) * tileWorld - origin.y) * projection.scale
-        out += "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
-          + "xlink:href=\"data:\(type);base64,\(data.base64EncodedString())\"/>\n"
-        count += 1
-      }
-    }
-    return (out, count)
   }
 
   private func scaleBar(_ projection: SnapshotProjection) -> String {
@@ -270,13 +299,13 @@ public struct SVGMapSnapshotter: MapSnapshotting {
 }
 
 /// `value` with two decimals, as an attribute value in quotes (or bare).
-private func num(_ value: Double, quoted: Bool = true) -> String {
+func num(_ value: Double, quoted: Bool = true) -> String {
   let text = FixRecord.fixed(value, 2)
   return quoted ? "\"\(text)\"" : text
 }
 
 /// `text` as SVG text or an attribute value: `&`, `<`, `>` and `"` escaped.
-func escaped(_ text: String) -> String {
+public func escaped(_ text: String) -> String {
   text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
 }

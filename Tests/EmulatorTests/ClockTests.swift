@@ -1,6 +1,6 @@
 import Emulator
 import Geo
-import LocationTestSupport
+import EmulatorTesting
 import Testing
 
 @Suite("EmulatorClock: deadlines in one queue, tasks one at a time, bounded waits")

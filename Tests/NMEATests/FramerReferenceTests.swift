@@ -1,4 +1,4 @@
-import LocationTestSupport
+import EmulatorTesting
 import NMEA
 import Testing
 

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-@_exported import LocationTestSupport
+@_exported import EmulatorTesting
 
 let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 

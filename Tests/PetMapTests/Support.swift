@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-@_exported import LocationTestSupport
+@_exported import EmulatorTesting
 import PermissionHandling
 import PetMap
 

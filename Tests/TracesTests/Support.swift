@@ -1,5 +1,5 @@
 import Foundation
-@_exported import LocationTestSupport
+@_exported import EmulatorTesting
 import Geo
 import Traces
 

@@ -1,0 +1,75 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks of the library (path: "..") and the tools (path: "../Tools"), apart from both so
+// that neither resolves the benchmark harness. Two kinds:
+// - package-benchmark suites (Benchmarks/LocationEmulatorBenchmarks) with thresholds checked by
+//   `tools/bench-check.sh`: the decoder's core, the clock and a fleet's events, fan-out to
+//   observers, fix-record JSON, a snapshot's rendering;
+// - executables that print the README's figures (tools/bench-*.sh): whole runs at scale.
+let package = Package(
+  name: "LocationEmulatorBenchmarks",
+  dependencies: [
+    .package(name: "LocationEmulator", path: ".."),
+    .package(name: "LocationEmulatorTools", path: "../Tools"),
+    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    .executableTarget(
+      name: "LocationEmulatorBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"), .product(name: "NMEA", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
+      ],
+      path: "Benchmarks/LocationEmulatorBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
+      name: "nmea-benchmark",
+      dependencies: [.product(name: "NMEA", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator")],
+      path: "Sources/NMEABenchmark"
+    ),
+    .executableTarget(
+      name: "permission-benchmark",
+      dependencies: [.product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator")],
+      path: "Sources/PermissionBenchmark"
+    ),
+    .executableTarget(
+      name: "fleet-benchmark",
+      dependencies: [
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"),
+      ],
+      path: "Sources/FleetBenchmark"
+    ),
+    .executableTarget(
+      name: "basemap-benchmark",
+      dependencies: [
+        .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"),
+      ],
+      path: "Sources/BasemapBenchmark"
+    ),
+    .executableTarget(
+      name: "petmap-benchmark",
+      dependencies: [
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "AnnouncementServer", package: "LocationEmulatorTools"),
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "EmulatorTesting", package: "LocationEmulator"),
+      ],
+      path: "Sources/PetMapBenchmark"
+    ),
+  ]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+  ])
+  target.swiftSettings = settings
+}
+package.swiftLanguageModes = [.v6]

@@ -1,0 +1,153 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The tools beside the library (the root package, by path): the `locemu` command (its commands a
+// library, so tests parse them in process; the executable a thin main), the phone server, the
+// announcements server, the basemap with its SQLite and Protobuf, the trace generator, and the
+// repository's own process and socket helpers for end-to-end tests. Everything heavy lives here
+// so that an app package that depends on the library resolves none of it.
+let package = Package(
+  name: "LocationEmulatorTools",
+  products: [
+    .executable(name: "locemu", targets: ["locemu"]),
+    .executable(name: "make-city-traces", targets: ["MakeCityTraces"]),
+    .library(name: "LocEmuCommands", targets: ["LocEmuCommands"]),
+    .library(name: "PhoneServer", targets: ["PhoneServer"]),
+    .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
+    .library(name: "Basemap", targets: ["Basemap"]),
+  ],
+  dependencies: [
+    .package(name: "LocationEmulator", path: ".."),
+    // locemu's command line.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The phone server and the announcements server (HTTP); no traits: no swift-configuration, no TLS.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // The NMEA feeds (TCP) and the servers' event loops.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // Servers, phones and feeds as services of one group, with graceful shutdown on SIGINT/SIGTERM.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // The basemap: OpenStreetMap's PBF blocks decoded by generated messages (tools/generate-osm-proto.sh).
+    .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+    // The basemap file: SQLite with an R*Tree index over the features (and MBTiles files).
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    // The system zlib: OpenStreetMap PBF blocks are zlib-compressed (Debian's zlib1g-dev).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(
+      name: "Basemap",
+      dependencies: [
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      exclude: ["Proto"]
+    ),
+    .target(
+      name: "AnnouncementServer",
+      dependencies: [
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]
+    ),
+    // `locemu serve`: emulated phones over HTTP (Hummingbird), and NMEA feeds over TCP.
+    .target(
+      name: "PhoneServer",
+      dependencies: [
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "Basemap",
+        .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .target(
+      name: "LocEmuCommands",
+      dependencies: [
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
+        "AnnouncementServer", "PhoneServer", "Basemap",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .executableTarget(name: "locemu", dependencies: ["LocEmuCommands"]),
+    .executableTarget(
+      name: "MakeCityTraces",
+      dependencies: [
+        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+      ]
+    ),
+    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh): the real server under
+    // load, and trace sources against gpsd and gpspipe. Here rather than in Benchmarks/, as they
+    // drive real processes and sockets with the repository's own helpers.
+    .executableTarget(name: "serve-benchmark", dependencies: ["ToolsTestSupport"], path: "Sources/ServeBenchmark"),
+    .executableTarget(
+      name: "source-benchmark",
+      dependencies: [
+        "ToolsTestSupport", .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"),
+      ],
+      path: "Sources/SourceBenchmark"
+    ),
+    // The repository's own helpers for end-to-end tests: child processes (locemu, gpsd), free
+    // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.
+    .target(name: "ToolsTestSupport", dependencies: [.product(name: "Geo", package: "LocationEmulator")]),
+    .testTarget(
+      name: "LocEmuCLITests",
+      dependencies: [
+        "ToolsTestSupport", "LocEmuCommands", .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "NMEA", package: "LocationEmulator"),
+        .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"),
+      ],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "PhoneServerTests",
+      dependencies: [
+        "PhoneServer", "ToolsTestSupport", .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
+      ]
+    ),
+    .testTarget(
+      name: "GPSDTests",
+      dependencies: [
+        "ToolsTestSupport", "PhoneServer", .product(name: "GPSD", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+      ]
+    ),
+    .testTarget(
+      name: "BasemapTests",
+      dependencies: [
+        "Basemap", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ]
+    ),
+    .testTarget(
+      name: "AnnouncementServerTests",
+      dependencies: [
+        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+      ]
+    ),
+  ]
+)
+
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+  ])
+  target.swiftSettings = settings
+}
+package.swiftLanguageModes = [.v6]

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import PhoneServer
+import Traces
+
+extension LocEmu {
+  struct Feed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Serve a trace as paced NMEA over TCP, for gpsd or any NMEA client.",
+      discussion: """
+        Every client that connects gets the whole trace from its start, paced \
+        by the trace's time stamps. NMEA logs are sent as recorded, each time \
+        stamp's sentences at its time (--reporting does not apply: gpsd does \
+        its own reporting); GPX traces \
+        as generated GGA + RMC sentences (points without times stamped from \
+        now; --now or --start-time restamp the whole trace). \
+        Point a real gpsd at it:
+
+          locemu feed traces/city-walk.nmea --listen 127.0.0.1:4000 &
+          gpsd -N -n -S 2948 tcp://127.0.0.1:4000
+
+        and cgps, gpspipe or 'locemu watch --gpsd 127.0.0.1:2948' see the trace. \
+        With port 0 the kernel picks a free port; the 'listening' line on \
+        standard error and --port-file tell which. Runs until interrupted \
+        (or, with --once, until the first client's trace ends).
+
+        The trace is read through once before listening, so a file that cannot \
+        be read or holds no epoch is an error at once, not for each client.
+
+        Exit status: 0 with --once at the end of the first client's trace; 130 \
+        when interrupted (Ctrl-C), 143 on SIGTERM; 1 when the trace cannot be \
+        read, holds no epoch, or the address cannot be bound; 64 for bad \
+        options (a trace on standard input).
+        """
+    )
+
+    @Argument(help: "The trace: an NMEA log, a GPX file or fix records (JSON lines).")
+    var trace: String
+
+    @Option(help: ArgumentHelp("Where to listen; port 0 picks a free port.", valueName: "HOST:PORT"))
+    var listen: Endpoint
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay speed, 0.1 to 1000 times real time.", valueName: "X"))
+    var speed: Double = 1
+
+    @Flag(help: "Start again at the end of the trace.")
+    var loop = false
+
+    @Option(help: ArgumentHelp("Write the port listened on to this file once listening.", valueName: "FILE"))
+    var portFile: String?
+
+    @Flag(help: "Exit when the first client's trace has ended.")
+    var once = false
+
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+
+    func validate() throws {
+      guard ReplayOptions.speedRange.contains(speed) else {
+        throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
+      }
+    }
+
+    func run() async throws {
+      if self.trace == "-" {
+        printError("locemu feed: every client gets the trace from its start, so it must be a file, not standard input")
+        throw ExitCode(64)
+      }
+      let trace = try traceOptions.trace(self.trace, command: "feed")
+      // Read it through once before listening: a trace that cannot be read, or holds no
+      // epoch, is an error now rather than for every client that connects.
+      let epochs = try trace.check(command: "feed", wholeFile: true)
+      let options = ReplayOptions(speed: speed, loop: loop, timeBase: timeOptions.timeBase(), untimedStart: Date())
+      let server: NMEAFeedServer
+      do {
+        server = try NMEAFeedServer(trace: trace, options: options, host: listen.host, port: listen.port) { line in
+          printError("locemu feed: \(line)")
+        }
+      } catch {
+        printError("locemu feed: \(error)")
+        throw ExitCode(1)
+      }
+      let endpoint = Endpoint(argument: "\(listen.host):\(server.port)").map { "\($0)" } ?? "\(server.port)"
+      if let portFile {
+        do {
+          try "\(server.port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
+        } catch {
+          printError("locemu feed: cannot write \(portFile): \(error.localizedDescription)")
+          throw ExitCode(1)
+        }
+      }
+      printError("locemu feed: listening on \(endpoint), serving \(self.trace) (\(epochs) epochs)")
+      if once {
+        await server.serveFirstClient()
+      } else {
+        await server.run()
+      }
+    }
+  }
+}

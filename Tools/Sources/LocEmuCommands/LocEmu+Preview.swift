@@ -1,0 +1,212 @@
+public import ArgumentParser
+import Emulator
+import Basemap
+import Foundation
+import LocationEmulatorClient
+import Geo
+import PermissionHandling
+import PetMap
+
+extension LocEmu {
+  struct Preview: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run the lost-pets map features on the emulator: the landing-page map preview, navigation, the fullscreen map.",
+      discussion: """
+        The landing page's map preview reads and observes permission through the \
+        LocationPermissionHandler (never asking for it), captures the location \
+        once, frames 10 km around it at 16:9, and shows the 5 newest ACTIVE/FOUND \
+        announcements within 10 km as pins. A tap on the loaded map pushes the \
+        fullscreen map (once, however many taps come during the push); back and \
+        swipeBack pop it.
+
+        Everything of `locemu permissions` applies (source, start state, --at \
+        TIME=EVENT, --scenario, --control stdin, --virtual-time); the map events \
+        are tap, back, swipeBack and retry.
+
+        Output: a readable transcript, or with --json one JSON line per change: \
+        t, event, and for `preview` lines preview (loading, map, \
+        permissionRequired, error) with, in the map state, center [lat, lon], \
+        radiusMeters, latitudeDelta, longitudeDelta, pins and pinIds; \
+        `navigation` lines carry screen (landing, fullscreenMap), action, trigger \
+        and stack; `fullscreenMap` lines the map's centre, zoom, title and legend; \
+        `tapIgnored`, `backIgnored`, `retryIgnored` say why an input did nothing; \
+        `log` lines are the app's debugging output.
+
+        Announcements come from a file (the backend's JSON) or a server URL \
+        (GET URL/api/v1/announcements?lat=…&lng=…&range=10&limit=5); a server runs \
+        on the real clock, so it cannot be combined with --virtual-time.
+
+        With --server URL [--phone ID], the app runs on a phone of 'locemu serve': the \
+        phone here follows the served one (permission, Location Services, accuracy, app \
+        state and the fixes it delivers) as a test script changes it with 'locemu ctl'.
+
+        Example: locemu preview --virtual-time --trace traces/city-walk.nmea \
+        --announcements traces/announcements.json --snapshot preview.svg \
+        --at 1=authorize --at 4=tap --duration 8
+
+        Exit status: 0 done; 1 a file cannot be read, or the --server phone cannot be \
+        reached or goes away; 64 bad options.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Where pins come from: an announcements file or a server's base URL.", valueName: "FILE|URL"))
+    var announcements: String?
+
+    @Option(help: ArgumentHelp("Write the preview as an SVG image when the map loads.", valueName: "FILE.svg"))
+    var snapshot: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Write the fullscreen map as an SVG image each time it is shown (its viewport's zoom, the legend; over --basemap or --tiles).",
+        valueName: "FILE.svg"))
+    var snapshotFullscreen: String?
+
+    @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
+    var tiles: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build').", valueName: "FILE"))
+    var basemap: String?
+
+    @Option(help: ArgumentHelp("The language of messages and the legend.", valueName: "en|pl"))
+    var language: MapLanguage = .english
+
+    @Flag(help: "Print JSON lines instead of the readable transcript.")
+    var json = false
+
+    @Flag(help: "Also print every fix the app's location stream delivers.")
+    var showFixes = false
+
+    @OptionGroup(title: "A served phone") var served: ServedPhoneOptions
+
+    @OptionGroup var options: ScenarioOptions
+
+    func validate() throws {
+      if let announcements, Self.isURL(announcements), options.virtualTime {
+        throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time")
+      }
+      if let announcements, Self.isURL(announcements), URL(string: announcements)?.host == nil {
+        throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
+      }
+      if served.server != nil {
+        if options.virtualTime { throw ValidationError("--server follows a phone on the real clock; drop --virtual-time") }
+        if options.fixed != nil || options.trace != nil || options.gpsd != nil {
+          throw ValidationError("--server is the source: drop --fixed, --trace and --gpsd")
+        }
+      }
+      if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
+      if let snapshotFullscreen, !snapshotFullscreen.hasSuffix(".svg") { throw ValidationError("--snapshot-fullscreen must name an .svg file") }
+      if tiles != nil && snapshot == nil && snapshotFullscreen == nil { throw ValidationError("--tiles needs --snapshot or --snapshot-fullscreen") }
+      if basemap != nil && snapshot == nil && snapshotFullscreen == nil {
+        throw ValidationError("--basemap needs --snapshot or --snapshot-fullscreen")
+      }
+    }
+
+    static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
+
+    struct Factory: ScenarioOptions.AppFactory {
+      var repository: (any AnnouncementRepository)?
+      var snapshotter: (any MapSnapshotting)?
+      var fullscreenSnapshotter: SVGMapSnapshotter?
+      var strings: MapStrings
+
+      func make(runner: ScenarioRunner) throws -> (any ScenarioApp)? {
+        // The app's own handler on the same phone: the runner's keeps reporting statusChange lines.
+        MapFeaturesApp(
+          phone: runner.phone, repository: repository, snapshotter: snapshotter, strings: strings,
+          fullscreenSnapshotter: fullscreenSnapshotter)
+      }
+    }
+
+    func run() async throws {
+      var repository: (any AnnouncementRepository)?
+      if let announcements {
+        if Self.isURL(announcements) {
+          repository = HTTPAnnouncementRepository(baseURL: URL(string: announcements)!)
+        } else {
+          do {
+            let file = try FileAnnouncementRepository(contentsOf: announcements)
+            repository = file
+            if file.dropped.total > 0 {
+              printError("locemu preview: \(announcements): \(file.all.count) announcements; \(file.dropped)")
+            }
+          } catch {
+            printError("locemu preview: \(error)")
+            throw ExitCode(1)
+          }
+        }
+      }
+      // Under the map: raster tiles (a z/x/y directory or an .mbtiles file), then the basemap.
+      var layers: [any MapSnapshotLayer] = []
+      if let tiles {
+        if tiles.hasSuffix(".mbtiles") {
+          do {
+            layers.append(try MBTiles(path: tiles))
+          } catch {
+            printError("locemu preview: --tiles: \(error)")
+            throw ExitCode(1)
+          }
+        } else {
+          layers.append(TileDirectoryLayer(path: tiles))
+        }
+      }
+      if let basemap {
+        do {
+          layers.append(try Basemap(path: basemap))
+        } catch {
+          printError("locemu preview: --basemap: \(error)")
+          throw ExitCode(1)
+        }
+      }
+      let snapshotter = snapshot.map {
+        SVGMapSnapshotter(layers: layers, outputPath: $0, warn: { printError("locemu preview: \($0)") })
+      }
+      let fullscreen = snapshotFullscreen.map {
+        SVGMapSnapshotter(layers: layers, outputPath: $0, warn: { printError("locemu preview: \($0)") })
+      }
+      let factory = Factory(repository: repository, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
+      let output = Locked(OutputBuffer())
+      let json = self.json, live = !options.virtualTime
+      let source = announcements ?? ""
+      let warned = Locked(false)
+      try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: served.remote) { line in
+        // The spec carries on without pins when the backend fails; say so once where a user looks.
+        if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
+          message.json.contains("announcements unavailable"),
+          !warned.withLock({ warned in defer { warned = true }; return warned })
+        {
+          let text = message.json.dropFirst().dropLast().replacingOccurrences(of: "announcements unavailable: ", with: "")
+          printError("locemu preview: announcements unavailable from \(source): \(text); the map shows no pins")
+        }
+        output.withLock {
+          $0.writeLine(json ? line.json : TranscriptText.line(line))
+          if live { $0.flush() }
+        }
+      }
+      output.withLock { $0.flush() }
+    }
+  }
+}
+
+extension MapLanguage: @retroactive ExpressibleByArgument {}
+
+/// The readable form of transcript lines: time, event, then the members as name=value.
+enum TranscriptText {
+  static func line(_ line: TranscriptLine) -> String {
+    var out = FixRecord.fixed(line.t.seconds, 3)
+    out = String(repeating: " ", count: max(0, 9 - out.count)) + out + "  "
+    out += line.event.padding(toLength: max(line.event.count, 14), withPad: " ", startingAt: 0)
+    for member in line.members {
+      let value = member.json.hasPrefix("\"") && member.json.hasSuffix("\"") && member.json.count >= 2
+        ? String(member.json.dropFirst().dropLast()) : member.json
+      // The main value of a line (preview's state, navigation's screen) needs no name.
+      if (line.event == "preview" && member.name == "preview") || (line.event == "navigation" && member.name == "screen") {
+        out += " " + value
+      } else {
+        out += " \(member.name)=\(value)"
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,52 @@
+public import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `locemu` command: its subcommands parse and run here, so that tests parse them in
+/// process; the executable's `main` only calls ``main(_:)``.
+public struct LocEmu: AsyncParsableCommand {
+  public init() {}
+
+  public static let configuration = CommandConfiguration(
+    commandName: "locemu",
+    abstract: "A scriptable location \"device\" for tests on Linux (trace replay, gpsd, NMEA, permission scenarios).",
+    discussion: """
+      Fix records go to standard output as JSON lines with gpsd's TPV member \
+      names (time, mode, lat, lon, altMSL, altHAE, speed, track); diagnostics \
+      and summaries go to standard error.
+      """,
+    version: LocEmu.version,
+    subcommands: [
+      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self, Ctl.self, Record.self, BasemapCommand.self,
+    ]
+  )
+
+  /// The version `locemu --version` prints.
+  static let version = "0.1.0"
+
+  /// Parses `arguments` (the process's own by default), runs the command, and exits with its status.
+  public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    // `locemu help NAME` for a NAME that is no subcommand: ArgumentParser prints the general
+    // help and exits 0; say what is wrong instead.
+    if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") {
+      let names = configuration.subcommands.map { $0._commandName }
+      if !names.contains(arguments[1]) {
+        printError("locemu: no subcommand '\(arguments[1])'; the subcommands are \(names.joined(separator: ", "))")
+        Glibc.exit(64)
+      }
+    }
+    do {
+      var command = try parseAsRoot(arguments)
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      exit(withError: error)
+    }
+    exit(withError: nil)
+  }
+}

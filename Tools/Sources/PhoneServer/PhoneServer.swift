@@ -1,0 +1,662 @@
+import Emulator
+import Foundation
+import Geo
+public import Hummingbird
+import Logging
+import NIOCore
+import PermissionHandling
+import PetMap
+public import Basemap
+import Traces
+public import ServiceLifecycle
+import UnixSignals
+import NIOPosix
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The HTTP JSON API of `locemu serve` over a ``PhoneHub`` (routes in the README and in
+/// `openapi.yaml`): phones listed, made, read and deleted; location, permission, services,
+/// accuracy, app state and the prompt's script set; the app's own calls made; traces played
+/// (uploaded, or named from the server's trace directory); the transcript streamed as
+/// server-sent events; a virtual clock advanced.
+///
+/// Bad input is a 4xx with `{"error": "…"}` and changes nothing: an unknown phone 404, a body
+/// that is not the JSON asked for or a value out of range 400, a body that does not arrive in
+/// time 408, a body over its limit 413, a limit reached (phones, event clients, bytes being
+/// received at once) 429. No request makes the server read a file outside its trace directory.
+public struct PhoneServer: Sendable {
+  public let hub: PhoneHub
+  public var host: String
+  public var port: Int
+
+  /// What the server accepts, and how much of it at once.
+  public struct Limits: Sendable, Hashable {
+    /// A JSON request body (1 MB).
+    public var maxBodyBytes = 1 << 20
+    /// Phones held at once (``PhoneHub/maxPhones`` enforces it).
+    public var maxPhones = 10_000
+    /// Event-stream clients of one phone at once.
+    public var maxEventClientsPerPhone = 64
+    /// How long a request body may take to arrive in full.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Body bytes held at once across every request being received (64 MB): past it a
+    /// request is refused with 429 rather than held.
+    public var maxBodyBytesInFlight = 64 << 20
+
+    public init() {}
+  }
+
+  public var limits = Limits()
+  /// Where traces come from: uploads, and names in the server's trace directory.
+  public var traces: TraceIntake
+
+  /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
+  /// for a browser's page and event stream); else 401.
+  public var token: String?
+  /// Streets, water and parks under the phones' maps (`/phones/{id}/map.svg`, the web page), or nil.
+  public var basemap: Basemap?
+  /// How often every event stream gets a keep-alive comment.
+  public var keepAliveInterval: Duration = .seconds(15)
+  /// How long a shutdown (SIGINT, SIGTERM) waits for the phones and the requests in flight
+  /// before it cancels them; cancelling is given as long again, then ``run(services:handlesSignals:onListening:)`` returns.
+  public var shutdownGrace: Duration = .seconds(2)
+
+  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil, traces: TraceIntake? = nil) {
+    self.hub = hub
+    self.host = host
+    self.port = port
+    self.token = token
+    self.traces = traces ?? (try! TraceIntake(directory: nil))
+  }
+
+  /// Whether `host` is a loopback address (the only ones served without a token).
+  public static func isLoopback(_ host: String) -> Bool {
+    ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
+  }
+
+  /// A random token of 32 hex digits (128 bits from the system's generator).
+  public static func makeToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
+  }
+
+  /// Serves until SIGINT/SIGTERM (with `handlesSignals`) or the task's cancellation, as one
+  /// `ServiceGroup`: the phones (with the event streams' keep-alives), `services` (an NMEA
+  /// feed, say), and the HTTP server. On a signal they stop in that order, each given
+  /// ``shutdownGrace``: the phones first (which ends every event stream, so no response is
+  /// left open), then `services`, then the server stops accepting and finishes what it is
+  /// sending; what is still running after the grace (a request stuck on a slow client) is
+  /// cancelled, so the call returns within about twice the grace.
+  /// - Parameter onListening: called once with the port the server listens on.
+  /// - Throws: ``PhoneServerError`` when the address cannot be bound; what a service throws.
+  public func run(
+    services: [any Service] = [], handlesSignals: Bool = true, onListening: @escaping @Sendable (Int) -> Void = { _ in }
+  ) async throws {
+    var logger = Logger(label: "locemu.serve")
+    logger.logLevel = .critical
+    let app = Application(
+      router: makeRouter(),
+      configuration: .init(address: .hostname(host, port: port), serverName: "locemu"),
+      onServerRunning: { channel in onListening(channel.localAddress?.port ?? 0) }, logger: logger)
+    // Shut down last to first: the phones, then the services, then the server.
+    var configuration = ServiceGroupConfiguration(
+      services: [app] + services + [PhonesService(hub: hub, keepAliveInterval: keepAliveInterval)],
+      gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: logger)
+    configuration.maximumGracefulShutdownDuration = shutdownGrace
+    configuration.maximumCancellationDuration = shutdownGrace
+    let group = ServiceGroup(configuration: configuration)
+    do {
+      try await group.run()
+    } catch let error as IOError {
+      throw PhoneServerError(description: String(cString: strerror(error.errnoCode)))
+    } catch let error as ServiceGroupError {
+      // Past the grace: what was stuck was cancelled; the server is down all the same.
+      logger.debug("\(error)")
+    }
+  }
+
+  /// The routes, for a server or a test.
+  public func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router()
+    let hub = self.hub, basemap = self.basemap, limits = self.limits, traces = self.traces
+    let reader = BodyReader(timeout: limits.bodyTimeout, budget: ByteBudget(limit: limits.maxBodyBytesInFlight))
+    hub.maxPhones = limits.maxPhones
+    if let token { router.add(middleware: TokenCheck(token: token)) }
+    router.get("/") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: WebPage.html)))
+    }
+    router.get("phones/:id/map.svg") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let radius = request.uri.queryParameters.get("radius", as: Double.self) ?? 10_000
+        guard radius >= 100, radius <= 1_000_000 else { throw APIError.bad("radius must be 100 to 1000000 metres") }
+        return Response(
+          status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-cache"],
+          body: ResponseBody(byteBuffer: ByteBuffer(string: Self.map(of: phone.phone, radius: radius, basemap: basemap))))
+      }
+    }
+    router.get("phones") { _, _ in
+      Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
+    }
+    router.post("phones") { request, _ in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        // Everything is checked before the phone is made: a refused request makes nothing.
+        let settings = try Self.settings(body)
+        var location: LocationFix?
+        if let value = body["location"] {
+          guard let object = value as? [String: Any] else { throw APIError.bad("location must be an object") }
+          location = try Self.fix(object)
+        }
+        var run: TraceRun?
+        if let value = body["trace"] {
+          guard let object = value as? [String: Any] else { throw APIError.bad("trace must be an object with a name or data") }
+          run = try await Self.traceRun(object, traces)
+        }
+        if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
+        guard let phone = await hub.create(settings) else {
+          throw APIError.busy("this server holds its limit of \(limits.maxPhones) phones (--max-phones): delete one first")
+        }
+        if var location {
+          location.timestamp = phone.phone.date
+          await phone.phone.send(location)
+        }
+        if let run { phone.start(run.trace, options: run.options(from: phone.phone.date)) }
+        try await Self.settle(hub.clock)
+        return Self.json(phone.stateJSON, status: .created)
+      }
+    }
+    router.get("phones/:id") { _, context in
+      try await Self.guarded { Self.json(try Self.phone(hub, context).stateJSON) }
+    }
+    router.delete("phones/:id") { _, context in
+      try await Self.guarded {
+        let id = try context.parameters.require("id")
+        guard await hub.delete(id) else { throw APIError.notFound("no phone \(id)") }
+        return Response(status: .noContent)
+      }
+    }
+    router.post("phones/:id/location") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        var fix = try Self.fix(body)
+        fix.timestamp = phone.phone.date
+        phone.stopPlaying()
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        await phone.phone.send(fix)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.delete("phones/:id/location") { _, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        phone.stopPlaying()
+        await phone.phone.setFixAvailable(false)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/route") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        guard let list = body["waypoints"] as? [Any], !list.isEmpty, list.count <= 10_000 else {
+          throw APIError.bad("give \"waypoints\": 1 to 10000 objects with lat and lon")
+        }
+        let waypoints = try list.map { item -> Coordinate in
+          guard let object = item as? [String: Any] else { throw APIError.bad("each waypoint is an object with lat and lon") }
+          guard let coordinate = try Self.fix(object).coordinate else { throw APIError.bad("a waypoint has no position") }
+          return coordinate
+        }
+        let speed = try Self.number(body, "speed") ?? 1.4
+        guard speed > 0, speed <= 1000 else { throw APIError.bad("speed must be above 0 and at most 1000 m/s") }
+        let interval = try Self.number(body, "interval") ?? 1
+        guard interval >= 0.01, interval <= 3600 else { throw APIError.bad("interval must be 0.01 to 3600 seconds") }
+        let route = RouteWalk(waypoints: waypoints, speed: speed, interval: .milliseconds(Int64((interval * 1000).rounded())))
+        guard let fixes = route.fixes() else {
+          throw APIError.bad("the route would take over \(RouteWalk.maxFixes) fixes: raise speed or interval")
+        }
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        phone.start(route, fixes: fixes)
+        try await Self.settle(phone.phone.clock)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/trace") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let run: TraceRun
+        if Self.isJSON(request) {
+          run = try await Self.traceRun(Self.jsonObject(reader.collect(request, upTo: limits.maxBodyBytes)), traces)
+        } else {
+          // The body is the trace; how to play it is in the query.
+          run = try await Self.traceRun(uploaded: request, reader, traces)
+        }
+        if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
+        phone.start(run.trace, options: run.options(from: phone.phone.date))
+        try await Self.settle(phone.phone.clock)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/privacy") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        let action = try Self.string(body, "action", of: ["grant", "revoke", "reset", "restrict"])
+        let always = try Self.bool(body, "always") ?? false
+        let status: LocationPermissionStatus =
+          switch action {
+          case "grant": always ? .authorizedAlways : .authorizedWhenInUse
+          case "revoke": .denied
+          case "reset": .notDetermined
+          default: .restricted
+          }
+        return try await Self.apply(.permission(status), to: phone)
+      }
+    }
+    router.post("phones/:id/services") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        guard let enabled = try Self.bool(body, "enabled") else { throw APIError.bad("give \"enabled\": true or false") }
+        return try await Self.apply(.services(enabled), to: phone)
+      }
+    }
+    router.post("phones/:id/accuracy") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        let accuracy = try Self.string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue))
+        return try await Self.apply(.accuracy(LocationAccuracyAuthorization(rawValue: accuracy)!), to: phone)
+      }
+    }
+    router.post("phones/:id/app") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        let state = try Self.string(body, "state", of: ["foreground", "background"])
+        return try await Self.apply(state == "background" ? .background : .foreground, to: phone)
+      }
+    }
+    router.post("phones/:id/prompt") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        let answer = PromptAnswer(rawValue: try Self.string(body, "answer", of: PromptAnswer.allCases.map(\.rawValue)))!
+        var delay: Duration?
+        if let seconds = try Self.number(body, "delay") {
+          guard seconds >= 0, seconds <= 86_400 else { throw APIError.bad("delay must be 0 to 86400 seconds") }
+          delay = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        phone.phone.setPromptAnswer(answer, delay: delay)
+        return Self.json(phone.stateJSON)
+      }
+    }
+    router.post("phones/:id/calls/:call") { _, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let call = try context.parameters.require("call")
+        let event: ScenarioEvent
+        switch call {
+        case "authorize": event = .authorize
+        case "request": event = .request
+        case "locate": event = .locate
+        default: throw APIError.notFound("no call \(call): authorize, request or locate")
+        }
+        phone.runner.apply(event)
+        try await Self.settle(hub.clock)
+        return Self.json(phone.stateJSON, status: .accepted)
+      }
+    }
+    router.post("phones/:id/events") { request, context in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        let phone = try Self.phone(hub, context)
+        guard let text = body["event"] as? String else { throw APIError.bad("give \"event\", e.g. \"permission=denied\"") }
+        let event: ScenarioEvent
+        do {
+          event = try ScenarioEvent(parsing: text)
+        } catch {
+          throw APIError.bad("\(error)")
+        }
+        guard !event.isMapEvent else { throw APIError.bad("'\(text)' is a map event: a served phone has no map") }
+        return try await Self.apply(event, to: phone)
+      }
+    }
+    router.get("phones/:id/events") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let history = request.uri.queryParameters.get("history", as: Int.self) ?? 0
+        guard
+          let subscription = phone.events(
+            history: max(0, min(history, ServedPhone.historyLimit)), maxClients: limits.maxEventClientsPerPhone)
+        else {
+          throw APIError.busy("phone \(phone.id) has its limit of \(limits.maxEventClientsPerPhone) event-stream clients")
+        }
+        return Response(
+          status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+          body: ResponseBody { writer in
+            // A write that fails (the client went away) ends the subscription at once.
+            defer { subscription.cancel() }
+            for await line in subscription.lines {
+              try await writer.write(ByteBuffer(string: line == ServedPhone.keepAliveLine ? ": keep-alive\n\n" : "data: \(line)\n\n"))
+            }
+            try await writer.finish(nil)
+          })
+      }
+    }
+    router.get("traces") { _, _ in
+      let names = try await NIOThreadPool.singleton.runIfActive { traces.names() }
+      return Self.json(
+        "{\"directory\":\(traces.directory != nil),\"maxBytes\":\(traces.maxBytes),\"names\":["
+          + names.map(JSONText.quoted).joined(separator: ",") + "]}")
+    }
+    router.get("clock") { _, _ in
+      Self.json("{\"virtual\":\(hub.clock.isVirtual),\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+    }
+    router.post("clock/advance") { request, _ in
+      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+        guard hub.clock.isVirtual else { throw APIError.conflict("the clock is real time: start the server with --virtual-time") }
+        guard let seconds = try Self.number(body, "seconds"), seconds >= 0, seconds <= 864_000 else {
+          throw APIError.bad("give \"seconds\": 0 to 864000")
+        }
+        do {
+          try await hub.advance(by: .milliseconds(Int64((seconds * 1000).rounded())))
+        } catch {
+          throw APIError.conflict("\(error)")
+        }
+        return Self.json("{\"virtual\":true,\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+      }
+    }
+    return router
+  }
+
+  // MARK: Helpers
+
+  /// The phone's position on the preview's map (16:9, `radius` around it, the circle the
+  /// preview draws); a map of nothing that says so while the phone has no fix.
+  static func map(of phone: EmulatedPhone, radius: Double, basemap: Basemap?) -> String {
+    guard let fix = phone.latestFix, fix.hasFix, let location = fix.coordinate, !phone.isFixLost else {
+      return """
+        <svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">\
+        <rect width="640" height="360" fill="#e8e8e8"/><text x="320" y="185" text-anchor="middle" \
+        font-family="sans-serif" font-size="18" fill="#666">No location</text></svg>
+        """
+    }
+    let request = MapSnapshotRequest(region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
+    return (try? SVGMapSnapshotter(layers: basemap.map { [$0] } ?? [], radiusMeters: radius).render(request).svg) ?? ""
+  }
+
+  enum APIError: Error {
+    case bad(String), notFound(String), conflict(String), busy(String)
+    /// A body over `limit` bytes.
+    case tooLarge(Int)
+    /// A trace refused with its own status and message.
+    case trace(TraceIntakeError)
+    /// A body that did not arrive within the time.
+    case timeout(Duration)
+
+    var status: HTTPResponse.Status {
+      switch self {
+      case .bad: .badRequest
+      case .notFound: .notFound
+      case .conflict: .conflict
+      case .busy: .tooManyRequests
+      case .tooLarge: .contentTooLarge
+      case .trace(let error): HTTPResponse.Status(code: error.status)
+      case .timeout: .requestTimeout
+      }
+    }
+
+    var message: String {
+      switch self {
+      case .bad(let m), .notFound(let m), .conflict(let m), .busy(let m): m
+      case .tooLarge(let limit): "the body is over this server's limit of \(limit) bytes"
+      case .trace(let error): error.message
+      case .timeout(let limit): "the body did not arrive within \(limit.seconds) s"
+      }
+    }
+  }
+
+  /// Runs `body`; API errors become their status with `{"error": …}`.
+  static func guarded(_ body: () async throws -> Response) async throws -> Response {
+    do {
+      return try await body()
+    } catch let error as APIError {
+      return errorResponse(error)
+    }
+  }
+
+  /// Reads the body as a JSON object (an empty body is `{}`) and runs `body`; API errors
+  /// become their status with `{"error": …}`.
+  static func handle(
+    _ request: Request, _ reader: BodyReader, limit: Int, _ body: ([String: Any]) async throws -> Response
+  ) async throws -> Response {
+    try await guarded {
+      try await body(try jsonObject(try await reader.collect(request, upTo: limit)))
+    }
+  }
+
+  /// A body as a JSON object; an empty one is `{}`.
+  static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> [String: Any] {
+    guard !bytes.isEmpty else { return [:] }
+    guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+      throw APIError.bad("the body must be a JSON object")
+    }
+    return parsed
+  }
+
+  /// Whether the request says its body is JSON (`Content-Type: application/json`).
+  static func isJSON(_ request: Request) -> Bool {
+    request.headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
+  }
+
+  static func errorResponse(_ error: APIError) -> Response {
+    json("{\"error\":\(JSONText.quoted(error.message))}", status: error.status)
+  }
+
+  static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+  }
+
+  static func phone(_ hub: PhoneHub, _ context: BasicRequestContext) throws -> ServedPhone {
+    let id = try context.parameters.require("id")
+    guard let phone = hub.phone(id) else { throw APIError.notFound("no phone \(id)") }
+    return phone
+  }
+
+  /// Applies a setting through the phone's runner (so it is on the transcript) and lets the
+  /// phone settle; answers the state it produced.
+  static func apply(_ event: ScenarioEvent, to phone: ServedPhone) async throws -> Response {
+    phone.runner.apply(event)
+    try await settle(phone.phone.clock)
+    return json(phone.stateJSON)
+  }
+
+  /// On a virtual clock, everything due now happens before the answer (so a client reads
+  /// back what it set); on the real clock the phone's own loop runs it.
+  static func settle(_ clock: EmulatorClock) async throws {
+    guard clock.isVirtual else { return }
+    do {
+      try await clock.advance(by: .zero)
+    } catch {
+      throw APIError.conflict("\(error)")
+    }
+  }
+
+  /// A trace to play and how: decoded once (off the event loop), played from memory.
+  struct TraceRun {
+    var trace: DecodedTrace
+    var speed: Double
+    var loop: Bool
+    var offset: Double
+
+    /// Stamped with the phone's date from `now` (the phone lives now, not when the trace was made).
+    func options(from now: Date) -> ReplayOptions {
+      ReplayOptions(speed: speed, loop: loop, startOffset: offset, timeBase: .startingAt(now))
+    }
+  }
+
+  /// A trace run from JSON: `{"name" | "data", "format", "speed", "loop", "offset"}` — `name`
+  /// a trace in the server's directory, `data` the trace's text itself.
+  static func traceRun(_ body: [String: Any], _ traces: TraceIntake) async throws -> TraceRun {
+    if body["path"] != nil {
+      throw APIError.bad(
+        "a request cannot name a file of the server's machine: send the trace as the body, give its text as \"data\", or \"name\" a trace in the server's --traces directory"
+      )
+    }
+    let options = try traceOptions { name in
+      guard let value = body[name], !(value is NSNull) else { return nil }
+      return value
+    }
+    let trace: DecodedTrace
+    switch (body["name"], body["data"]) {
+    case (let name as String, nil):
+      do { trace = try await traces.load(name: name, format: options.format) } catch { throw APIError.trace(error) }
+    case (nil, let data as String):
+      let bytes = TraceBytes(Array(data.utf8))
+      do { trace = try await traces.load(bytes: bytes, name: "data", format: options.format) } catch { throw APIError.trace(error) }
+    default:
+      throw APIError.bad("give the trace as \"name\" (a trace in the server's --traces directory) or \"data\" (its text), one of them")
+    }
+    return TraceRun(trace: trace, speed: options.speed, loop: options.loop, offset: options.offset)
+  }
+
+  /// A trace run from an upload: the body is the trace (NMEA, GPX or JSON lines, at most the
+  /// intake's ``TraceIntake/maxBytes``); `format`, `speed`, `loop`, `offset` and `name` in the query.
+  static func traceRun(uploaded request: Request, _ reader: BodyReader, _ traces: TraceIntake) async throws -> TraceRun {
+    let query = request.uri.queryParameters
+    let options = try traceOptions { name -> Any? in
+      guard let text = query[name[...]].map(String.init) else { return nil }
+      if name == "format" { return text }
+      if text == "true" || text == "false" { return text == "true" }
+      guard let number = Double(text) else { throw APIError.bad("\(name) must be a \(name == "loop" ? "boolean" : "number")") }
+      return number
+    }
+    let name = query["name"].map(String.init) ?? "upload"
+    let bytes = try await reader.collect(request, upTo: traces.maxBytes)
+    guard !bytes.isEmpty else { throw APIError.bad("the body is empty: send the trace (NMEA, GPX or JSON lines) as the body") }
+    do {
+      let trace = try await traces.load(bytes: TraceBytes(bytes), name: name, format: options.format)
+      return TraceRun(trace: trace, speed: options.speed, loop: options.loop, offset: options.offset)
+    } catch {
+      throw APIError.trace(error)
+    }
+  }
+
+  /// The members of a trace run other than the trace, from JSON or the query, checked.
+  static func traceOptions(_ value: (String) throws -> Any?) throws -> (format: Trace.Format?, speed: Double, loop: Bool, offset: Double) {
+    let body: [String: Any] = try ["format", "speed", "loop", "offset"].reduce(into: [:]) { body, name in
+      if let v = try value(name) { body[name] = v }
+    }
+    var format: Trace.Format?
+    if body["format"] != nil {
+      format = Trace.Format(rawValue: try string(body, "format", of: Trace.Format.allCases.map(\.rawValue)))
+    }
+    let speed = try number(body, "speed") ?? 1
+    guard ReplayOptions.speedRange.contains(speed) else {
+      throw APIError.bad("speed must be \(ReplayOptions.speedRange.lowerBound) to \(ReplayOptions.speedRange.upperBound)")
+    }
+    let offset = try number(body, "offset") ?? 0
+    guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
+    return (format, speed, try bool(body, "loop") ?? false, offset)
+  }
+
+  static func string(_ body: [String: Any], _ name: String, of allowed: [String]) throws -> String {
+    guard let value = body[name] as? String, allowed.contains(value) else {
+      throw APIError.bad("give \"\(name)\": one of \(allowed.joined(separator: ", "))")
+    }
+    return value
+  }
+
+  static func number(_ body: [String: Any], _ name: String) throws -> Double? {
+    guard let value = body[name], !(value is NSNull) else { return nil }
+    guard let number = JSONText.number(value), number.isFinite else { throw APIError.bad("\(name) must be a number") }
+    return number
+  }
+
+  static func bool(_ body: [String: Any], _ name: String) throws -> Bool? {
+    guard let value = body[name], !(value is NSNull) else { return nil }
+    guard let bool = JSONText.bool(value) else { throw APIError.bad("\(name) must be true or false") }
+    return bool
+  }
+
+  static func settings(_ body: [String: Any]) throws -> PhoneSettings {
+    var settings = PhoneSettings()
+    if let text = body["permission"] {
+      guard let s = (text as? String).flatMap(LocationPermissionStatus.init(rawValue:)) else {
+        throw APIError.bad("permission must be one of \(LocationPermissionStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      settings.permission = s
+    }
+    if let services = body["services"] {
+      guard let s = services as? String, s == "on" || s == "off" else { throw APIError.bad("services must be on or off") }
+      settings.services = s == "on"
+    }
+    if body["accuracy"] != nil {
+      settings.accuracy = LocationAccuracyAuthorization(
+        rawValue: try string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue)))
+    }
+    if body["app"] != nil { settings.app = AppState(rawValue: try string(body, "app", of: AppState.allCases.map(\.rawValue))) }
+    settings.backgroundLocationUpdates = try bool(body, "backgroundLocationUpdates")
+    if body["promptAnswer"] != nil {
+      settings.promptAnswer = PromptAnswer(rawValue: try string(body, "promptAnswer", of: PromptAnswer.allCases.map(\.rawValue)))
+    }
+    if let delay = try number(body, "promptDelay") {
+      guard delay >= 0, delay <= 86_400 else { throw APIError.bad("promptDelay must be 0 to 86400 seconds") }
+      settings.promptDelay = delay
+    }
+    return settings
+  }
+
+  /// A fix from `{"lat", "lon", "altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course"}`.
+  static func fix(_ body: [String: Any]) throws -> LocationFix {
+    guard let lat = try number(body, "lat"), let lon = try number(body, "lon") else { throw APIError.bad("give \"lat\" and \"lon\"") }
+    guard let coordinate = Coordinate(latitude: lat, longitude: lon) else {
+      throw APIError.bad("lat must be within -90…90 and lon within -180…180")
+    }
+    let altitude = try number(body, "altitude")
+    if let altitude, abs(altitude) > 100_000 { throw APIError.bad("altitude must be within ±100000 m") }
+    func positive(_ name: String, max: Double) throws -> Double? {
+      guard let v = try number(body, name) else { return nil }
+      guard v >= 0, v <= max else { throw APIError.bad("\(name) must be 0 to \(Int(max))") }
+      return v
+    }
+    let course = try number(body, "course")
+    if let course, !(course >= 0 && course < 360) { throw APIError.bad("course must be 0 to 360 degrees") }
+    return LocationFix(
+      mode: altitude == nil ? .twoD : .threeD, coordinate: coordinate, altitudeMSL: altitude,
+      speed: try positive("speed", max: 1000), course: course,
+      horizontalAccuracy: try positive("horizontalAccuracy", max: 100_000) ?? 5,
+      verticalAccuracy: try positive("verticalAccuracy", max: 100_000))
+  }
+}
+
+/// Refuses a request without the server's token (401), compared in constant time.
+struct TokenCheck<Context: RequestContext>: RouterMiddleware {
+  let token: String
+
+  @concurrent
+  func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+    var given: Substring?
+    if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
+      given = header.dropFirst(7)
+    } else if let query = request.uri.queryParameters["token"] {
+      given = Substring(query)
+    }
+    guard let given, Self.same(Array(given.utf8), Array(token.utf8)) else {
+      var response = PhoneServer.json(
+        "{\"error\":\"this server needs its token: Authorization: Bearer TOKEN (locemu ctl --token, $LOCEMU_TOKEN)\"}",
+        status: .unauthorized)
+      response.headers[.wwwAuthenticate] = "Bearer"
+      return response
+    }
+    return try await next(request, context)
+  }
+
+  static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+    for i in 0..<max(a.count, b.count) { difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0) }
+    return difference == 0
+  }
+}
+
+/// Why the server could not run, in the operating system's words.
+public struct PhoneServerError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+}

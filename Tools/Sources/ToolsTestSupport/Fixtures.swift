@@ -1,0 +1,70 @@
+public import Foundation
+public import Geo
+
+/// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+/// A file of the repository, by its path from the root.
+public func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
+
+/// Warsaw's centre, where most tests stand.
+public let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+
+/// A point `meters` north of `c`.
+public func north(of c: Coordinate, _ meters: Double) -> Coordinate {
+  Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
+}
+
+/// Runs `executable` with `arguments` to its end; its exit status, standard output and error.
+public func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  let out = Pipe(), err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  // Standard error on another thread: a child filling one pipe while we drain the other would block.
+  let errData = Locked(Data())
+  let errRead = DispatchGroup()
+  errRead.enter()
+  DispatchQueue.global().async {
+    errData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+    errRead.leave()
+  }
+  let stdout = out.fileHandleForReading.readDataToEndOfFile()
+  errRead.wait()
+  process.waitUntilExit()
+  return (
+    process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.withLock { $0 }, as: UTF8.self)
+  )
+}
+
+/// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `tools/png-pixels.py`).
+public enum SVGPixels {
+  /// rsvg-convert (Debian's librsvg2-bin; tools/test.sh installs it), if there.
+  public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// Renders `svg` to PNG and reads the RGBA pixels at `points`.
+  public static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
+    guard let rsvg else { throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)") }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-snapshot-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let svgPath = dir.appendingPathComponent("map.svg").path, pngPath = dir.appendingPathComponent("map.png").path
+    try svg.write(toFile: svgPath, atomically: true, encoding: .utf8)
+    let converted = try runProcess(rsvg, ["-o", pngPath, svgPath])
+    guard converted.status == 0 else { throw LoopbackError(description: "rsvg-convert failed: \(converted.stderr)") }
+    let read = try runProcess("/usr/bin/env", ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + points.map { "\($0.0),\($0.1)" })
+    guard read.status == 0 else { throw LoopbackError(description: "png-pixels.py failed: \(read.stderr)") }
+    let object = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any]
+    return (object?["pixels"] as? [[Int]]) ?? []
+  }
+
+  /// `#RRGGBB` as [r, g, b].
+  public static func rgb(_ hex: String) -> [Int] {
+    let v = Int(hex.dropFirst(), radix: 16)!
+    return [v >> 16 & 255, v >> 8 & 255, v & 255]
+  }
+}

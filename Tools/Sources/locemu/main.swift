@@ -1,0 +1,4 @@
+// The `locemu` executable: everything is in LocEmuCommands.
+import LocEmuCommands
+
+await LocEmu.main()

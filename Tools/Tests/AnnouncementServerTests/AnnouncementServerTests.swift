@@ -1,0 +1,92 @@
+import Foundation
+import Geo
+import PetMap
+import Testing
+import ToolsTestSupport
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+
+/// A point `meters` north of `c`.
+func north(of c: Coordinate, _ meters: Double) -> Coordinate {
+  Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
+}
+
+func announcement(
+  _ id: String, _ coordinate: Coordinate, _ status: AnnouncementStatus = .active, created: String = "2026-05-01T10:00:00Z"
+) -> Announcement {
+  Announcement(id: id, coordinate: coordinate, status: status, createdAt: ISO8601Time.parse(created)!, petName: "Pet \(id)")
+}
+
+/// The app's HTTP announcements repository against the real `locemu serve-announcements`.
+@Suite struct AnnouncementServerTests {
+  @Test func httpRepository_fetchesFromTheServer() async throws {
+    let list = (0..<12).map { i in
+      announcement("h\(i)", north(of: warsaw, Double(i) * 1500), i == 3 ? .closed : .active, created: "2026-05-\(10 + i)T00:00:00Z")
+    }
+    try await withServer(list) { base in
+      let client = HTTPAnnouncementRepository(baseURL: base)
+      let pins = try await client.announcements(for: .landingPageQuery(location: warsaw)).map(\.id)
+      #expect(pins == ["h6", "h5", "h4", "h2", "h1"])
+      let all = try await client.announcements(for: .defaultQuery(location: warsaw)).map(\.id)
+      #expect(all == ["h11", "h10", "h9", "h8", "h7", "h6", "h5", "h4", "h2", "h1", "h0"])
+      #expect(client.url(for: .landingPageQuery(location: warsaw)).absoluteString.hasSuffix("/api/v1/announcements?lat=52.2297&lng=21.0122&range=10&limit=5"))
+    }
+  }
+
+  @Test func httpRepository_errorStatusIsAnError() async throws {
+    try await withServer([], failWith: 503) { base in
+      await #expect(throws: AnnouncementError.httpStatus(503)) {
+        try await HTTPAnnouncementRepository(baseURL: base).announcements(for: .landingPageQuery(location: warsaw))
+      }
+    }
+  }
+
+  @Test func httpRepository_badParametersAnswer400() async throws {
+    try await withServer([]) { base in
+      for query in ["lat=91&lng=0", "lat=1", "lat=x&lng=1", "range=0", "range=-1", "lat=1&lng=1&limit=1.5"] {
+        let url = URL(string: base.absoluteString + "/api/v1/announcements?" + query)!
+        let (data, response) = try await fetch(url)
+        #expect(response == 400, "\(query)")
+        #expect(String(decoding: data, as: UTF8.self).contains("\"error\""))
+      }
+      #expect(try await fetch(URL(string: base.absoluteString + "/api/v2/nothing")!).1 == 404)
+    }
+  }
+
+  @Test func httpRepository_unreachableServerIsATransportError() async throws {
+    let port = try freeLoopbackPort()
+    await #expect(throws: AnnouncementError.self) {
+      try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
+        .announcements(for: .landingPageQuery(location: warsaw))
+    }
+  }
+
+}
+
+/// Runs `body` with a real announcements server on a free loopback port: `locemu
+/// serve-announcements` (the built binary beside the test bundle) serving `announcements`.
+///
+/// A process of its own rather than an in-process server: under ThreadSanitizer with every
+/// suite running at once, in-process servers sometimes never reported listening (2026-11-22).
+func withServer(_ announcements: [Announcement], failWith status: Int? = nil, _ body: (URL) async throws -> Void) async throws {
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-announcements-\(UUID().uuidString).json")
+  try AnnouncementMapper.encode(announcements).write(to: file)
+  defer { try? FileManager.default.removeItem(at: file) }
+  var arguments = ["serve-announcements", file.path, "--listen", "127.0.0.1:0"]
+  if let status { arguments += ["--fail-with", String(status)] }
+  let server = try await ServerProcess.start(locemuBinary, arguments)
+  defer { server.stop() }
+  #expect(server.url.hasPrefix("http://127.0.0.1:"), "serve-announcements did not start")
+  try await body(URL(string: server.url)!)
+}
+
+/// Status code and body of a GET.
+func fetch(_ url: URL) async throws -> (Data, Int) {
+  let (data, response) = try await URLSession.shared.data(from: url)
+  return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+}
+

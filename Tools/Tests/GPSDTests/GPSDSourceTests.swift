@@ -1,0 +1,191 @@
+import Foundation
+import GPSD
+import Geo
+import ToolsTestSupport
+import Testing
+import Traces
+
+@Suite("Collapsing gpsd's reports into epochs; backoff")
+struct EpochCollapserTests {
+  let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+  let here = Coordinate(latitude: 52.2, longitude: 21.0)!
+
+  @Test func reportsOfOneEpochMergeIntoOneFix() {
+    var c = EpochCollapser()
+    #expect(c.add(LocationFix(timestamp: t0, mode: .twoD, coordinate: here, speed: 1.5)) == nil)
+    #expect(c.add(LocationFix(timestamp: t0, mode: .threeD, coordinate: here, altitudeMSL: 90)) == nil)
+    let next = LocationFix(timestamp: t0 + 1, mode: .threeD, coordinate: here)
+    let merged = c.add(next)
+    #expect(merged?.mode == .threeD)
+    #expect(merged?.altitudeMSL == 90)
+    #expect(c.flush() == next)
+    #expect(c.flush() == nil)
+  }
+
+  @Test func aLateReportForADeliveredEpochPassesOnlyWhenItAddsSomething() {
+    var c = EpochCollapser()
+    let fix = LocationFix(timestamp: t0, mode: .twoD, coordinate: here)
+    _ = c.add(fix)
+    #expect(c.flush() == fix)
+    _ = c.add(fix)
+    #expect(c.flush() == nil)  // the same again: dropped
+    _ = c.add(LocationFix(timestamp: t0, mode: .twoD, coordinate: here, speed: 3))
+    #expect(c.flush()?.speed == 3)  // something new: passed on, merged
+  }
+
+  @Test func aLowerModeNeverReplacesAHigherOne() {
+    var c = EpochCollapser()
+    _ = c.add(LocationFix(timestamp: t0, mode: .threeD, coordinate: here, altitudeMSL: 90))
+    _ = c.add(LocationFix(timestamp: t0, mode: .noFix))
+    #expect(c.flush()?.mode == .threeD)
+  }
+
+  @Test func backoffDoublesUpToItsCapAndResets() {
+    var b = Backoff(initial: .milliseconds(100), maximum: .milliseconds(500))
+    let delays = (0..<5).map { _ in b.nextDelay() }
+    #expect(delays == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500)])
+    b.reset()
+    #expect(b.nextDelay() == .milliseconds(100))
+  }
+
+  @Test func theShimWasBuiltForASupportedLibgps() {
+    #expect((9...14).contains(GPSDSource.libgpsAPIVersion))
+  }
+}
+
+/// Against a real gpsd (Debian's gpsd package), fed by our own feed server.
+/// Milliseconds since 1970: gpsd's resolution in JSON.
+func ms(_ date: Date?) -> Int64? { date.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } }
+
+@Suite("GPSDSource against a real gpsd", .serialized, .enabled(if: GPSDHarness.gpsdPath != nil))
+struct GPSDSourceTests {
+  /// The trace's own fixes, for comparison.
+  static func traceFixes(_ name: String) async throws -> [LocationFix] {
+    var out: [LocationFix] = []
+    let replay = TraceReplay(trace: try Trace(path: tracePath(name)), options: .init(speed: nil), clock: ContinuousClock())
+    for try await e in replay where e.fix.hasFix { out.append(e.fix) }
+    return out
+  }
+
+  @Test func theTraceArrivesThroughGPSDInOrder() async throws {
+    let harness = try GPSDHarness(trace: "drive.nmea", options: ReplayOptions(speed: 20))
+    defer { harness.stop() }
+    let expected = try await Self.traceFixes("drive.nmea")
+    let source = GPSDSource(host: "127.0.0.1", port: harness.port, connectTimeout: .seconds(5))
+    let wanted = 120
+    let received = try await withTimeLimit(.seconds(180)) {
+      var out: [LocationFix] = []
+      for try await fix in source where fix.hasFix {
+        // gpsd's first report can come before it has seen a date.
+        guard let t = ms(fix.timestamp) else { continue }
+        // When the feed's trace ends, gpsd reconnects and it starts over: one pass is enough.
+        if let last = out.last.flatMap({ ms($0.timestamp) }), t <= last { break }
+        out.append(fix)
+        if out.count == wanted || t == ms(expected.last?.timestamp) { break }
+      }
+      return out
+    }
+    // gpsd spends the first epochs identifying the input; from then on, every epoch in order.
+    // (gpsd reads the feed from its start, before the source connects: at 20x, a second is 20 epochs.)
+    let start = try #require(expected.firstIndex { ms($0.timestamp) == ms(received.first?.timestamp) })
+    #expect(start <= 60)
+    #expect(received.count == wanted)
+    for (got, want) in zip(received, expected[start...]) {
+      #expect(ms(got.timestamp) == ms(want.timestamp))
+      #expect(abs(got.coordinate!.latitude - want.coordinate!.latitude) < 1e-6)
+      #expect(abs(got.coordinate!.longitude - want.coordinate!.longitude) < 1e-6)
+      #expect(got.mode == want.mode)
+      #expect(abs((got.altitudeMSL ?? .nan) - (want.altitudeMSL ?? .nan)) < 1e-3)
+      #expect(abs((got.speed ?? .nan) - (want.speed ?? .nan)) < 0.01)
+    }
+  }
+
+  @Test func lostFixReachesTheConsumerAsModeOne() async throws {
+    let harness = try GPSDHarness(trace: "tunnel.nmea", options: ReplayOptions(speed: 25))
+    defer { harness.stop() }
+    let source = GPSDSource(host: "127.0.0.1", port: harness.port, connectTimeout: .seconds(5))
+    let modes = try await withTimeLimit(.seconds(60)) {
+      var modes: [LocationFix.Mode] = []
+      for try await fix in source {
+        if modes.last != fix.mode { modes.append(fix.mode) }
+        if modes.count == 3 { break }
+      }
+      return modes
+    }
+    #expect(modes == [.threeD, .noFix, .threeD])
+  }
+
+  @Test func theSourceSurvivesGPSDBeingKilledAndRestarted() async throws {
+    let harness = try GPSDHarness(trace: "city-walk.nmea", options: ReplayOptions(speed: 10, loop: true))
+    defer { harness.stop() }
+    let events = EventLog()
+    let source = GPSDSource(
+      configuration: .init(
+        host: "127.0.0.1", port: harness.port, connectTimeout: .seconds(20),
+        backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(400)),
+        onEvent: { events.record("\($0)") }))
+    let (before, after) = try await withTimeLimit(.seconds(60)) {
+      var before = 0
+      var after = 0
+      for try await fix in source where fix.hasFix {
+        if events.all.filter({ $0.hasPrefix("connected") }).count < 2 {
+          before += 1
+          if before == 5 {
+            harness.killGPSD()
+            try await Task.sleep(for: .milliseconds(600))
+            try harness.startGPSD()
+          }
+        } else {
+          after += 1
+          if after == 10 { break }
+        }
+      }
+      return (before, after)
+    }
+    #expect(before >= 5)
+    #expect(after == 10)
+    #expect(events.all.contains { $0.hasPrefix("disconnected") })
+    #expect(events.all.filter { $0.hasPrefix("connected") }.count >= 2)
+  }
+
+  @Test func aGPSDThatIsNotThereIsAnErrorWithinTheTimeout() async throws {
+    let port = try freeLoopbackPort()
+    let source = GPSDSource(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
+    let started = ContinuousClock.now
+    let error = await #expect(throws: GPSDError.self) {
+      try await withTimeLimit(.seconds(10)) {
+        for try await _ in source {}
+      }
+    }
+    let took = ContinuousClock.now - started
+    #expect(took >= .milliseconds(900) && took < .seconds(3))
+    guard case .cannotConnect(let endpoint, let message)? = error else {
+      Issue.record("expected cannotConnect, got \(String(describing: error))")
+      return
+    }
+    #expect(endpoint == "127.0.0.1:\(port)")
+    #expect(!message.isEmpty)  // libgps's own words
+  }
+
+  @Test func cancellationStopsTheSessionWithin250ms() async throws {
+    let harness = try GPSDHarness(trace: "city-walk.nmea", options: ReplayOptions(speed: 1, loop: true))
+    defer { harness.stop() }
+    let events = EventLog()
+    let source = GPSDSource(
+      configuration: .init(host: "127.0.0.1", port: harness.port, onEvent: { events.record("\($0)") }))
+    let consumer = Task {
+      for try await _ in source {}
+    }
+    // Wait until connected and reading, then cancel.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while events.first("connected") == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    try await Task.sleep(for: .milliseconds(300))
+    let cancelled = ContinuousClock.now
+    consumer.cancel()
+    while events.first("stopped") == nil, ContinuousClock.now < cancelled + .seconds(5) {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let stopped = try #require(events.first("stopped"))
+    #expect(stopped - cancelled < .milliseconds(250))
+  }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Geo
+import ToolsTestSupport
+import NMEA
+import Testing
+import Traces
+
+/// `locemu decode` end to end: the built binary, real files, exit codes and output streams.
+struct DecodeCommandTests {
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// From the start of the process to its end.
+    var elapsed: Duration = .zero
+    /// The process outlived its bound and was killed.
+    var timedOut = false
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+  }
+
+  static func fixture(_ name: String) -> String {
+    Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!.path
+  }
+
+  /// Runs the binary with `arguments` (and `stdin`) and waits for it, off the cooperative thread
+  /// pool: a test blocked in `waitUntilExit` there would starve every other test's tasks.
+  /// At most two processes run at once (this machine has two cores), so wall-clock figures stay meaningful.
+  /// A process still running after `bound` is killed (SIGKILL) and reported as `timedOut`, so a
+  /// hang fails its test instead of the whole suite.
+  static func run(_ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120)) async throws -> Run {
+    await processSlots.acquire()
+    defer { processSlots.release() }
+    return try await offPool { try runBlocking(arguments, stdin: stdin, bound: bound) }
+  }
+
+  /// Runs a process that waits on the test (a stream, a recording, a run with a duration)
+  /// without taking one of the two process slots: the test's own `ctl` calls, which it waits
+  /// for, must not queue behind it.
+  static func runInBackground(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
+    try await offPool { try runBlocking(arguments, bound: bound) }
+  }
+
+  static func runBlocking(
+    _ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120), executable: URL = locemuBinary
+  ) throws -> Run {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    let started = ContinuousClock.now
+    try process.run()
+    let killed = Locked(false)
+    let watchdog = DispatchWorkItem {
+      killed.withLock { $0 = true }
+      kill(process.processIdentifier, SIGKILL)
+    }
+    let (seconds, attoseconds) = bound.components
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+      execute: watchdog)
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    // Standard error on another thread: a child filling one pipe while we drain the other would block.
+    let errData = Locked(Data())
+    let errRead = DispatchGroup()
+    errRead.enter()
+    DispatchQueue.global().async {
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      errData.withLock { $0 = data }
+      errRead.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    errRead.wait()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), elapsed: started.duration(to: .now),
+      timedOut: killed.withLock { $0 })
+  }
+
+  /// The command decodes on one thread and writes on another; its output is the library's,
+  /// record for record, on a file long enough to fill the queue between them many times
+  /// (5,000 epochs, ten batches), with fixes and no-fix epochs mixed.
+  @Test func twoThreadsWriteWhatOneThreadDecodes() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var text = ""
+    for i in 0..<5_000 {
+      let time = String(format: "%02d%02d%02d", 10 + i / 3600, i / 60 % 60, i % 60)
+      let minutes = String(format: "%07.4f", 7.0 + Double(i % 3000) * 0.001)
+      let lost = i % 97 < 5  // a no-fix stretch now and then
+      text += Self.sentence("GPGGA,\(time),48\(minutes),N,01131.000,E,\(lost ? 0 : 1),\(lost ? "00" : "08"),0.9,545.4,M,,M,,")
+      text += Self.sentence("GPRMC,\(time),\(lost ? "V" : "A"),48\(minutes),N,01131.000,E,0.5,84.4,010326,,")
+    }
+    let path = directory.appendingPathComponent("long.nmea").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    var expected: [String] = []
+    try NMEAFileDecoder.decode(path: path) { fix in
+      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix))) }
+    }
+    let run = try await Self.run(["decode", path])
+    #expect(run.status == 0)
+    #expect(expected.count > 4_500 && expected.count < 5_000)
+    #expect(run.lines == expected)
+    let all = try await Self.run(["decode", "--all", path])
+    #expect(all.lines.count == 5_000)
+  }
+
+  static func sentence(_ body: String) -> String {
+    let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+    return "$\(body)*\(String(format: "%02X", sum))\r\n"
+  }
+
+  @Test func decodesARealReceiverLog() async throws {
+    let run = try await Self.run(["decode", Self.fixture("bu353s4.log")])
+    #expect(run.status == 0)
+    #expect(run.lines.count == 25)
+    #expect(
+      run.lines.first
+        == #"{"time":"2014-12-31T03:07:19.000Z","mode":3,"lat":-37.784788333,"lon":175.314896667,"altMSL":59.9000,"altHAE":83.6000,"speed":0.355,"track":181.3900,"eph":5.500,"epv":7.500}"#
+    )
+    for line in run.lines {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["time"] is String && object["mode"] is Int && object["lat"] is Double && object["lon"] is Double)
+      #expect(!object.values.contains { $0 is NSNull })
+    }
+    #expect(run.stderr.hasSuffix("\n") && run.stderr.split(separator: "\n").count == 1)
+    #expect(run.stderr.contains("lines 96, accepted 90, rejected 0 (checksum 0, framing 0, unknown 0), epochs 25, fixes 25"))
+  }
+
+  @Test func readsStandardInput() async throws {
+    let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("bu353s4.log")))
+    let run = try await Self.run(["decode", "-"], stdin: data)
+    #expect(run.status == 0)
+    #expect(run.lines.count == 25)
+  }
+
+  @Test func missingFileIsOneLineAndExitOne() async throws {
+    let run = try await Self.run(["decode", "/nonexistent/trace.nmea"])
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr == "locemu decode: cannot read /nonexistent/trace.nmea: No such file or directory\n")
+  }
+
+  /// Runs locemu under GNU time: the run, and its peak resident memory in MB.
+  static func runMeasured(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> (run: Run, peakMB: Double) {
+    await processSlots.acquire()
+    defer { processSlots.release() }
+    let run = try await offPool {
+      try runBlocking(
+        ["-f", "locemu-peak-kb %M", locemuBinary.path] + arguments, bound: bound, executable: URL(fileURLWithPath: "/usr/bin/time"))
+    }
+    let line = try #require(run.stderr.split(separator: "\n").last { $0.hasPrefix("locemu-peak-kb ") })
+    let kb = try #require(Double(line.dropFirst("locemu-peak-kb ".count)))
+    var own = run
+    // GNU time's own lines: the figure, and "Command exited with non-zero status N".
+    own.stderr = run.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.hasPrefix("locemu-peak-kb ") && !$0.hasPrefix("Command exited with non-zero status") }
+      .joined(separator: "\n")
+    return (own, kb / 1024)
+  }
+
+  /// Input that never ends or never breaks a line: /dev/zero is refused at once, and a 1 GB
+  /// file without a line break (sparse, so the test writes nothing) ends after the readers'
+  /// junk limit — each with exit 1, one line on standard error, in bounded time and memory.
+  @Test func endlessOrFlatInputEndsBoundedWithOneLine() async throws {
+    let flat = FileManager.default.temporaryDirectory.appendingPathComponent("flat-\(UUID()).jsonl")
+    #expect(FileManager.default.createFile(atPath: flat.path, contents: nil))
+    defer { try? FileManager.default.removeItem(at: flat) }
+    let handle = try FileHandle(forWritingTo: flat)
+    try handle.truncate(atOffset: 1 << 30)
+    try handle.close()
+    for arguments in [
+      ["replay", "/dev/zero", "--format", "jsonl"], ["replay", "/dev/urandom"], ["decode", "/dev/zero"],
+      ["replay", flat.path, "--format", "jsonl"], ["replay", flat.path, "--format", "nmea"], ["decode", flat.path],
+      ["convert", flat.path, "-", "--to", "gpx"],
+    ] {
+      let (run, peakMB) = try await Self.runMeasured(arguments)
+      #expect(run.status == 1, "\(arguments): \(run.stderr)")
+      #expect(run.elapsed < .seconds(10), "\(arguments): \(run.elapsed)")
+      #expect(peakMB < 100, "\(arguments): \(peakMB) MB")
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+      #expect(run.stdout.isEmpty, "\(arguments)")
+    }
+  }
+
+  @Test func garbageIsCountedNotFatal() async throws {
+    let run = try await Self.run(["decode", Self.fixture("garbage.bin")])
+    #expect(run.status == 0)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.contains("accepted 0"))
+    #expect(run.stderr.contains("fixes 0"))
+  }
+
+  @Test func allAddsNoFixEpochs() async throws {
+    let text = "$GPGGA,120000,,,,,0,00,,,M,,M,,*65\n$GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48\n"
+    let plain = try await Self.run(["decode", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
+    let all = try await Self.run(["decode", "--all", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
+    #expect(plain.lines.count == 1)
+    #expect(all.lines.count == 2)
+    #expect(all.lines.first == #"{"time":"2024-05-01T12:00:00.000Z","mode":1}"#)
+  }
+
+  @Test(arguments: ["2024-13-01", "yesterday", "24-01-01"])
+  func rejectsBadDates(date: String) async throws {
+    let run = try await Self.run(["decode", "--date", date, Self.fixture("bu353s4.log")])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("--date"))
+  }
+}
+
+/// Runs `body` on a thread of its own and waits for it without blocking a cooperative thread
+/// (tests that wait for processes, pipes and sockets).
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
+
+/// A counting semaphore for tasks: waiting suspends, never blocks a thread.
+final class AsyncSlots: @unchecked Sendable {
+  private let lock = NSLock()
+  private var free: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ count: Int) { free = count }
+
+  func acquire() async {
+    await withCheckedContinuation { continuation in
+      lock.lock()
+      if free > 0 {
+        free -= 1
+        lock.unlock()
+        continuation.resume()
+      } else {
+        waiting.append(continuation)
+        lock.unlock()
+      }
+    }
+  }
+
+  func release() {
+    lock.lock()
+    if waiting.isEmpty {
+      free += 1
+      lock.unlock()
+    } else {
+      let next = waiting.removeFirst()
+      lock.unlock()
+      next.resume()
+    }
+  }
+}
+
+/// The slots of `locemu` processes the CLI tests may run at once.
+let processSlots = AsyncSlots(2)

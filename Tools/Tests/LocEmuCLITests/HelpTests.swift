@@ -1,0 +1,68 @@
+import Foundation
+import ToolsTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What `--help`, `help` and `--version` tell a user (issue 16 item 12).
+struct HelpTests {
+  static let subcommands = [
+    "decode", "replay", "convert", "watch", "feed", "permissions", "preview", "serve-announcements", "serve", "ctl", "record", "basemap",
+  ]
+
+  /// Every subcommand's help shows at least one example command line and its exit status,
+  /// including what an interrupt gives for the commands that run until interrupted.
+  @Test(arguments: subcommands)
+  func everySubcommandHasAnExampleAndItsExitStatus(name: String) async throws {
+    let run = try await DecodeCommandTests.run([name, "--help"], bound: .seconds(30))
+    #expect(run.status == 0)
+    // The help is wrapped to the terminal's width: compare words, not lines.
+    let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.contains("locemu \(name) "), "no example command line in \(name)'s help")
+    #expect(help.contains("Exit status:"), "no exit status in \(name)'s help")
+    #expect(help.contains("64"), "\(name)'s help does not say what bad options give")
+    if ["watch", "feed", "serve-announcements"].contains(name) {
+      #expect(help.contains("130 when interrupted"))
+    }
+  }
+
+  /// `locemu help NAME` for a NAME that is no subcommand used to print the general help and
+  /// exit 0; it is one line naming the subcommands, and exit 64.
+  @Test func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
+    let run = try await DecodeCommandTests.run(["help", "bogus"], bound: .seconds(30))
+    #expect(run.status == 64)
+    #expect(run.stdout.isEmpty)
+    let lines = run.stderr.split(separator: "\n")
+    #expect(lines.count == 1)
+    #expect(run.stderr.contains("'bogus'") && run.stderr.contains("permissions"))
+
+    let known = try await DecodeCommandTests.run(["help", "replay"], bound: .seconds(30))
+    #expect(known.status == 0)
+    #expect(known.stdout.contains("locemu replay"))
+  }
+
+  @Test func versionIsPrinted() async throws {
+    let run = try await DecodeCommandTests.run(["--version"], bound: .seconds(30))
+    #expect(run.status == 0)
+    #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+  }
+
+  /// The commands that run until interrupted end with the signal, as the help says: 130 is
+  /// what a shell shows for SIGINT; here the process is seen killed by signal 2.
+  @Test func anInterruptedServerEndsAsTheHelpSays() async throws {
+    let server = try await PreviewCommandTests.startServer()
+    defer { server.stop() }
+    try #require(server.url.hasPrefix("http://"), "serve-announcements never said it was listening")
+    let pid = server.process.processIdentifier
+    // Bounded: a server that ignores the interrupt is killed after 30 s and fails below.
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+    kill(pid, SIGINT)
+    try await offPool { server.process.waitUntilExit() }
+    watchdog.cancel()
+    #expect(server.process.terminationReason == .uncaughtSignal)
+    #expect(server.process.terminationStatus == SIGINT)
+  }
+}

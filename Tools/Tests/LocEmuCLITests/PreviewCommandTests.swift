@@ -1,0 +1,212 @@
+import Foundation
+import ToolsTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `locemu preview` and `locemu serve-announcements` end to end: the built binary, the bundled
+/// trace and announcements, a real HTTP server and a real gpsd.
+@Suite("preview, serve-announcements")
+struct PreviewCommandTests {
+  typealias Run = DecodeCommandTests.Run
+  static let root = SourceCommandTests.root
+  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+  static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
+  static func objects(_ run: Run) throws -> [[String: Any]] { try SourceCommandTests.objects(run) }
+
+  static let mainJob = [
+    "preview", "--virtual-time", "--json", "--trace", path("traces/city-walk.nmea"),
+    "--announcements", path("traces/announcements.json"), "--at", "1=authorize", "--at", "4=tap", "--at", "4.1=tap",
+    "--at", "6=back", "--at", "8=tap", "--at", "9=swipeBack", "--duration", "10",
+  ]
+
+  static func lines(_ records: [[String: Any]], _ event: String) -> [[String: Any]] {
+    records.filter { $0["event"] as? String == event }
+  }
+
+  @Test func preview_theMainJobPrintsTheSameTransitionsEveryRun() async throws {
+    let first = try await Self.run(Self.mainJob), second = try await Self.run(Self.mainJob)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == second.stdout)
+    let records = try Self.objects(first)
+    #expect(records.allSatisfy { $0["t"] is Double })
+    // Not authorized at first; authorized through the prompt another screen showed; then the map.
+    let previews = Self.lines(records, "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    let map = try #require(previews.last)
+    #expect(map["radiusMeters"] as? Double == 10_000)
+    #expect(map["pins"] as? Int == 5)
+    #expect(map["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    let center = try #require(map["center"] as? [Double])
+    #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
+    // Two taps 0.1 s apart push once; back pops; the next tap pushes again; the swipe pops.
+    let navigation = Self.lines(records, "navigation")
+    #expect(navigation.map { $0["screen"] as? String } == ["fullscreenMap", "landing", "fullscreenMap", "landing"])
+    #expect(navigation.map { $0["trigger"] as? String } == ["tap", "back", "tap", "swipeBack"])
+    #expect(Self.lines(records, "tapIgnored").count == 1)
+    #expect(Self.lines(records, "fullscreenMap").first?["title"] as? String == "Pet Locations")
+    #expect(Self.lines(records, "log").contains { $0["message"] as? String == "map preview tapped" })
+  }
+
+  /// The main job of tools/run.sh (issue 15): Helsinki's walk, announcements and basemap; the
+  /// same transcript every run, the five newest pins around the walk, the streets under them.
+  @Test func preview_theHelsinkiMainJobDrawsTheStreetsUnderThePins() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("main-job-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let map = dir.appendingPathComponent("helsinki.basemap").path, svg = dir.appendingPathComponent("preview.svg").path
+    #expect(try await Self.run(["basemap", "build", Self.path("data/helsinki/Helsinki.osm.pbf"), map]).status == 0)
+    let job = [
+      "preview", "--virtual-time", "--json", "--trace", Self.path("traces/helsinki-walk.nmea"), "--announcements",
+      Self.path("traces/helsinki-announcements.json"), "--basemap", map, "--snapshot", svg, "--at", "1=authorize", "--at", "4=tap",
+      "--at", "4.1=tap", "--at", "6=back", "--duration", "8",
+    ]
+    let first = try await Self.run(job), second = try await Self.run(job)
+    #expect(first.status == 0, "\(first.stderr)")
+    #expect(first.stdout == second.stdout)
+    let previews = Self.lines(try Self.objects(first), "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    let loaded = try #require(previews.last)
+    #expect(loaded["pinIds"] as? [String] == ["h-201", "h-202", "h-203", "h-204", "h-205"])
+    let center = try #require(loaded["center"] as? [Double])
+    #expect(abs(center[0] - 60.1712) < 0.001 && abs(center[1] - 24.9417) < 0.001)
+    let drawn = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(drawn.contains("class=\"basemap\"") && drawn.contains("© OpenStreetMap contributors"))
+    #expect(drawn.components(separatedBy: "class=\"pin\"").count - 1 == 5)
+  }
+
+  @Test func preview_readableTranscriptAndSnapshot() async throws {
+    let svg = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-cli-\(UUID().uuidString).svg").path
+    defer { try? FileManager.default.removeItem(atPath: svg) }
+    let run = try await Self.run([
+      "preview", "--virtual-time", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137",
+      "--announcements", Self.path("traces/announcements.json"), "--snapshot", svg, "--language", "pl", "--duration", "2",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.lines.contains { $0.contains("preview") && $0.contains(" map center=[52.2476000,21.0137000]") && $0.contains("pins=5") })
+    let image = try String(contentsOfFile: svg, encoding: .utf8)
+    #expect(image.contains("Zaginione"))
+    #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
+  }
+
+  @Test func preview_badInputIsAClearErrorNotACrash() async throws {
+    let missing = try await Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")
+    #expect(missing.stdout.isEmpty)
+    let garbage = try await Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
+    #expect(garbage.status == 1)
+    #expect(garbage.stderr.hasPrefix("locemu preview: cannot read \(Self.path("traces/city-walk.nmea")): not an announcements document"))
+    #expect(try await Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
+    #expect(try await Self.run(["preview", "--snapshot", "map.png"]).status == 64)
+    #expect(try await Self.run(["preview", "--at", "1=wave"]).status == 64)
+  }
+
+  /// Starts `locemu serve-announcements` with the bundled announcements on a free port.
+  static func startServer(_ extra: [String] = []) async throws -> ServerProcess {
+    try await ServerProcess.start(
+      locemuBinary, ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra)
+  }
+
+  /// A process handed to another thread before it runs.
+  struct ProcessBox: @unchecked Sendable {
+    var process: Process
+  }
+
+  /// Starts the process and reads its output to the end.
+  static func finishBlocking(_ box: ProcessBox, _ out: Pipe, _ err: Pipe) throws -> Run {
+    try box.process.run()
+    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    box.process.waitUntilExit()
+    return Run(status: box.process.terminationStatus, stdout: stdout, stderr: stderr)
+  }
+
+  @Test func preview_againstServeAnnouncementsOverHTTP() async throws {
+    let server = try await Self.startServer()
+    defer { server.stop() }
+    let url = server.url
+    #expect(url.hasPrefix("http://127.0.0.1:"))
+    let run = try await Self.run([
+      "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
+      "--at", "2=tap", "--duration", "2.5",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let records = try Self.objects(run)
+    let previews = Self.lines(records, "preview")
+    #expect(previews.map { $0["preview"] as? String } == ["loading", "map"])
+    #expect(previews.last?["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap")
+  }
+
+  @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
+    let server = try await Self.startServer(["--fail-with", "500"])
+    defer { server.stop() }
+    let url = server.url
+    let run = try await Self.run([
+      "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
+      "--duration", "2",
+    ])
+    let records = try Self.objects(run)
+    let map = try #require(Self.lines(records, "preview").last)
+    #expect(map["preview"] as? String == "map")
+    #expect(map["pins"] as? Int == 0)
+    #expect(Self.lines(records, "log").contains { ($0["message"] as? String)?.contains("HTTP 500") == true })
+  }
+
+  @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() async throws {
+    let server = try await Self.startServer()
+    defer { server.stop() }
+    let url = server.url
+    func get(_ query: String) async throws -> (Int, String) {
+      let (data, response) = try await URLSession.shared.data(from: URL(string: url + query)!)
+      return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+    let (status, body) = try await get("/api/v1/announcements?lat=52.2476&lng=21.0137&range=10&limit=2")
+    #expect(status == 200)
+    #expect(body.contains("\"a-101\"") && body.contains("\"a-102\"") && !body.contains("\"a-103\""))
+    #expect(try await get("/api/v1/announcements?lat=52").0 == 400)
+    #expect(try await get("/nothing").0 == 404)
+    let missing = try await Self.run(["serve-announcements", "/nonexistent.json", "--listen", "127.0.0.1:0"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr == "locemu serve-announcements: cannot read /nonexistent.json: no such file\n")
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
+  func preview_againstARealGPSD() async throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      Self.path("tools/with-gpsd.sh"), Self.path("traces/city-walk.nmea"), "--",
+      "sh", "-c",
+      "\"$LOCEMU\" preview --json --gpsd 127.0.0.1:$GPSD_PORT --permission authorizedWhenInUse "
+        + "--announcements \"$ANNOUNCEMENTS\" --at 3=tap --at 4=back --duration 5",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LOCEMU"] = locemuBinary.path
+    environment["ANNOUNCEMENTS"] = Self.path("traces/announcements.json")
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let finished = try await offPool { try Self.finishBlocking(ProcessBox(process: process), out, err) }
+    let stdout = finished.stdout, stderr = finished.stderr
+    #expect(finished.status == 0, "\(stderr)")
+    let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))
+    let map = try #require(Self.lines(records, "preview").last)
+    #expect(map["preview"] as? String == "map", "\(stdout)")
+    // The walk starts at 52.2476,21.0137 and stays within a few hundred metres.
+    let center = try #require(map["center"] as? [Double])
+    #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
+    #expect(map["pins"] as? Int == 5)
+    #expect(Self.lines(records, "navigation").map { $0["screen"] as? String } == ["fullscreenMap", "landing"])
+    let pids = stderr.matches(of: /pid (\d+)/).compactMap { Int32($0.1) }
+    #expect(pids.count == 2 && pids.allSatisfy { kill($0, 0) != 0 })
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ToolsTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `locemu record` end to end: a trace fed to a real gpsd is recorded as NMEA and as GPX, and
+/// the recordings replay to the trace's own fixes; a served phone is recorded too.
+@Suite("record")
+struct RecordCommandTests {
+  typealias Run = DecodeCommandTests.Run
+  static func trace(_ name: String) -> String { SourceCommandTests.trace(name) }
+
+  static func records(_ run: Run) -> [[String: Any]] {
+    run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+  }
+
+  @Test(.enabled(if: GPSDProcess.path != nil))
+  func aRecordingOfGPSDReplaysToTheTracesFixes() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let nmea = directory.appendingPathComponent("drive.nmea").path, gpx = directory.appendingPathComponent("drive.gpx").path
+    let finished = try await SourceCommandTests.withGPSD(
+      feeding: "drive.nmea", speed: 10,
+      script: "\"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(nmea)' --count 15 && \"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(gpx)' --count 8")
+    #expect(finished.status == 0, "\(finished.stderr)")
+    #expect(finished.stderr.contains("\(nmea): 15 epochs"))
+
+    let original = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", Self.trace("drive.nmea")]))
+    var byTime: [String: [String: Any]] = [:]
+    for record in original { if let time = record["time"] as? String { byTime[time] = record } }
+
+    // The raw sentences: every epoch is the trace's, member for member.
+    let text = try String(contentsOfFile: nmea, encoding: .utf8)
+    #expect(text.hasPrefix("# Date: 2026-05-16\r\n"))
+    let replayed = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", nmea]))
+    #expect(replayed.count == 15)
+    for record in replayed {
+      let time = try #require(record["time"] as? String)
+      let same = try #require(byTime[time], "\(time) is not in the trace")
+      for key in ["mode", "lat", "lon", "altMSL", "speed", "track"] {
+        #expect("\(record[key] ?? "none")" == "\(same[key] ?? "none")", "\(time) \(key)")
+      }
+    }
+    // Consecutive epochs: a stretch of the drive, one second apart.
+    let times = replayed.compactMap { $0["time"] as? String }
+    #expect(times == times.sorted() && Set(times).count == 15)
+
+    // The GPX track: gpsd's fixes, at the trace's positions and heights.
+    let track = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
+    #expect(track.count == 8)
+    for point in track {
+      let time = try #require(point["time"] as? String)
+      let same = try #require(byTime[time], "\(time) is not in the trace")
+      #expect(abs((point["lat"] as? Double ?? 0) - (same["lat"] as? Double ?? 1)) < 1e-7)
+      #expect(abs((point["lon"] as? Double ?? 0) - (same["lon"] as? Double ?? 1)) < 1e-7)
+      #expect(abs((point["altMSL"] as? Double ?? 0) - (same["altMSL"] as? Double ?? 1)) < 0.001)
+    }
+    // OUT is not replaced without --force; nothing listening is one line and exit 1, no file.
+    let again = try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:1", nmea])
+    #expect(again.status == 1 && again.stderr == "locemu record: \(nmea) exists; --force replaces it\n")
+    let missing = directory.appendingPathComponent("none.nmea").path
+    let nobody = try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:\(try freeLoopbackPort())", missing, "--timeout", "1"])
+    #expect(nobody.status == 1 && nobody.stderr.contains("cannot connect to gpsd"))
+    #expect(!FileManager.default.fileExists(atPath: missing))
+    #expect(try await DecodeCommandTests.run(["record", directory.appendingPathComponent("x.txt2").path]).status == 64)
+  }
+
+  /// A served phone's delivered fixes, recorded as GPX, replay to the locations set.
+  @Test func aServedPhoneIsRecorded() async throws {
+    let server = try await ServeCommandTests.Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let gpx = directory.appendingPathComponent("phone.gpx").path
+    let recording = Task {
+      try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(300))
+    }
+    var tries = 0
+    while try await server.object(["status"])["eventClients"] as? Int != 1 {
+      tries += 1
+      try #require(tries < 500, "record never connected")
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    for (i, lat) in [52.1, 52.2, 52.3].enumerated() {
+      _ = try await server.object(["location", "set", "\(lat),21.0", "--altitude", "\(100 + i)"])
+      _ = try await server.object(["clock", "advance", "1"])
+    }
+    let run = try await recording.value
+    #expect(run.status == 0, "\(run.stderr)")
+    let points = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
+    #expect(points.compactMap { $0["lat"] as? Double } == [52.1, 52.2, 52.3])
+    #expect(points.compactMap { $0["altMSL"] as? Double } == [100, 101, 102])
+    #expect(points.compactMap { $0["time"] as? String } == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z"])
+  }
+}

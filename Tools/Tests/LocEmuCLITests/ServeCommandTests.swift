@@ -1,0 +1,436 @@
+import Foundation
+import Geo
+import LocationEmulatorClient
+import ToolsTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `locemu serve` and `locemu ctl` end to end (issue 14): the real server process on a
+/// loopback port, driven by the real `ctl` binary, on a virtual clock so that every
+/// answer is exact.
+@Suite("serve, ctl")
+struct ServeCommandTests {
+  typealias Run = DecodeCommandTests.Run
+
+  /// A running `locemu serve`, stopped (SIGKILL) when the test is done with it.
+  final class Server: Sendable {
+    let process: Process
+    let url: String
+    /// What it printed before "listening on" ("nmea on tcp://…", "token …").
+    let preamble: [String]
+    /// The `--token` passed to every `ctl`.
+    let token: String?
+
+    private init(process: Process, url: String, preamble: [String], token: String?) {
+      self.process = process
+      self.url = url
+      self.preamble = preamble
+      self.token = token
+    }
+
+    /// The NMEA port, with `--nmea-listen`.
+    var nmeaPort: Int? {
+      preamble.first { $0.hasPrefix("nmea on tcp://") }.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
+    }
+
+    /// Starts it and waits (at most 60 s) for its "listening on" line on standard error.
+    static func start(_ extra: [String] = [], virtualTime: Bool = true, listen: String = "127.0.0.1:0", token: String? = nil)
+      async throws -> Server
+    {
+      let process = Process()
+      process.executableURL = locemuBinary
+      process.arguments = ["serve"] + (virtualTime ? ["--virtual-time"] : []) + ["--listen", listen] + extra
+      let err = Pipe()
+      process.standardError = err
+      process.standardOutput = FileHandle.nullDevice
+      try process.run()
+      let pid = process.processIdentifier
+      let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+      let lines = try await offPool { () -> [String] in
+        var lines: [String] = []
+        var seen = Data()
+        while let chunk = try err.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
+          if chunk == Data("\n".utf8) {
+            lines.append(String(decoding: seen, as: UTF8.self))
+            seen.removeAll()
+            if lines.last!.hasPrefix("listening on ") { break }
+          } else {
+            seen.append(chunk)
+          }
+        }
+        return lines
+      }
+      watchdog.cancel()
+      guard let line = lines.last, line.hasPrefix("listening on http://") else {
+        kill(pid, SIGKILL)
+        throw LoopbackError(description: "serve did not start: \(lines.joined(separator: " / "))")
+      }
+      let url = String(line.split(separator: " ").last ?? "")
+      return Server(process: process, url: url, preamble: lines.dropLast(), token: token)
+    }
+
+    /// `ctl` (outside the process slots: a quick client the test waits for, which must not
+    /// queue behind long-running processes of other tests).
+    func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
+      try await DecodeCommandTests.runInBackground(
+        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments,
+        bound: .seconds(300))
+    }
+
+    /// `ctl` that waits on the test (an event stream), outside the process slots.
+    func ctlInBackground(_ arguments: [String]) async throws -> Run {
+      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
+    }
+
+    /// `ctl` whose answer is a JSON object.
+    func object(_ arguments: [String], phone: String? = nil) async throws -> [String: Any] {
+      let run = try await ctl(arguments, phone: phone)
+      #expect(run.status == 0, "ctl \(arguments.joined(separator: " ")): \(run.stderr)")
+      return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    }
+
+    func stop() {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+  }
+
+  /// The `ctl` verbs change the state that `status` reads back.
+  @Test func verbsChangeTheStateThatStatusReadsBack() async throws {
+    let server = try await Server.start()
+    defer { server.stop() }
+    var state = try await server.object(["status"])
+    #expect(state["status"] as? String == "notDetermined" && state["lastFix"] is NSNull)
+
+    state = try await server.object(["privacy", "grant"])
+    #expect(state["status"] as? String == "authorizedWhenInUse")
+    state = try await server.object(["privacy", "grant", "--always"])
+    #expect(state["status"] as? String == "authorizedAlways")
+    #expect(try await server.object(["privacy", "revoke"])["status"] as? String == "denied")
+    #expect(try await server.object(["privacy", "restrict"])["status"] as? String == "restricted")
+    #expect(try await server.object(["privacy", "reset"])["status"] as? String == "notDetermined")
+    #expect(try await server.object(["services", "off"])["services"] as? String == "off")
+    #expect(try await server.object(["services", "on"])["services"] as? String == "on")
+    #expect(try await server.object(["accuracy", "reduced"])["accuracy"] as? String == "reduced")
+    #expect(try await server.object(["app", "background"])["app"] as? String == "background")
+    #expect(try await server.object(["app", "foreground"])["app"] as? String == "foreground")
+
+    state = try await server.object(["location", "set", "52.2297,21.0122", "--altitude", "110", "--accuracy", "8", "--speed", "1.5", "--course", "90"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["lat"] as? Double == 52.2297 && fix["lon"] as? Double == 21.0122)
+    #expect(fix["altMSL"] as? Double == 110 && fix["eph"] as? Double == 8 && fix["speed"] as? Double == 1.5 && fix["track"] as? Double == 90)
+    #expect(try await server.object(["location", "clear"])["fixLost"] as? Bool == true)
+    #expect(try await server.object(["status"])["fixLost"] as? Bool == true)
+  }
+
+  /// On the virtual clock the prompt waits for `clock advance`; the app's call, the prompt and
+  /// its answer reach an event stream in order.
+  @Test func theEventStreamSeesEveryChangeInOrder() async throws {
+    let server = try await Server.start()
+    defer { server.stop() }
+    #expect(try await server.object(["prompt", "allowOnce", "--delay", "2"])["promptAnswer"] as? String == "allowOnce")
+    #expect(try await server.object(["call", "authorize"])["promptOnScreen"] as? Bool == true)
+    #expect(try await server.object(["clock", "advance", "1.5"])["elapsed"] as? Double == 1.5)
+    #expect(try await server.object(["status"])["status"] as? String == "notDetermined")
+    #expect(try await server.object(["clock", "advance", "0.5"])["elapsed"] as? Double == 2)
+    #expect(try await server.object(["status"])["status"] as? String == "authorizedWhenInUse")
+    _ = try await server.object(["app", "background"])
+
+    let events = try await server.ctl(["events", "--history", "100", "--count", "9"])
+    #expect(events.status == 0, "\(events.stderr)")
+    let names = events.lines.compactMap { line in
+      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+    }
+    #expect(names == [
+      "start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "allowOnceExpired", "background",
+      "statusChange",
+    ])
+  }
+
+  /// Phones are made, listed and deleted; each has its own state.
+  @Test func phonesAreMadeListedAndDeleted() async throws {
+    let server = try await Server.start(["--phones", "2", "--permission", "denied"])
+    defer { server.stop() }
+    let list = try await server.object(["phones"])
+    #expect((list["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "2"])
+    #expect(try await server.object(["status"])["status"] as? String == "denied")
+    #expect(try await server.object(["status"], phone: "2")["status"] as? String == "notDetermined")
+    let made = try await server.object(["phones", "create"])
+    #expect(made["id"] as? String == "3")
+    #expect(try await server.ctl(["phones", "delete", "2"]).status == 0)
+    let after = try await server.object(["phones"])
+    #expect((after["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "3"])
+  }
+
+  /// Refusals are exit 1 with the server's one-line message; no server is 2; bad usage 64.
+  @Test func refusalsUnreachableAndBadUsageHaveTheirExitCodes() async throws {
+    let server = try await Server.start()
+    defer { server.stop() }
+    let unknown = try await server.ctl(["status"], phone: "99")
+    #expect(unknown.status == 1 && unknown.stderr == "locemu ctl: no phone 99\n")
+    let outOfRange = try await server.ctl(["location", "set", "91,0"])
+    #expect(outOfRange.status == 1 && outOfRange.stderr == "locemu ctl: lat must be within -90…90 and lon within -180…180\n")
+    #expect(try await server.ctl(["event", "tap"]).status == 1)
+    #expect(try await server.ctl(["privacy", "maybe"]).status == 64)
+    #expect(try await server.ctl(["location", "set", "north"]).status == 64)
+    #expect(try await server.ctl([]).status == 64)
+    let nobody = try await DecodeCommandTests.run(["ctl", "--server", "http://127.0.0.1:\(try freeLoopbackPort())", "status"])
+    #expect(nobody.status == 2)
+    #expect(nobody.stderr.hasPrefix("locemu ctl: cannot reach http://127.0.0.1:"))
+  }
+
+  /// Raw HTTP: status codes for what ctl never sends.
+  @Test func badRequestsGetTheirStatusCodes() async throws {
+    let server = try await Server.start()
+    defer { server.stop() }
+    func send(_ method: String, _ path: String, _ body: Data?) async throws -> (Int, String) {
+      try await offPool {
+        var request = URLRequest(url: URL(string: server.url + path)!)
+        request.httpMethod = method
+        request.httpBody = body
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<(Int, String)>((0, ""))
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+          result.withLock { $0 = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)) }
+          done.signal()
+        }.resume()
+        done.wait()
+        return result.withLock { $0 }
+      }
+    }
+    let notJSON = try await send("POST", "/phones/1/services", Data("on".utf8))
+    #expect(notJSON.0 == 400 && notJSON.1.contains("\"error\""))
+    let wrongType = try await send("POST", "/phones/1/services", Data(#"{"enabled":"yes"}"#.utf8))
+    #expect(wrongType.0 == 400)
+    let tooLarge = try await send("POST", "/phones/1/location", Data(repeating: 0x20, count: (1 << 20) + 10))
+    #expect(tooLarge.0 == 413)
+    #expect(try await send("GET", "/phones/7", nil).0 == 404)
+    #expect(try await send("DELETE", "/phones/7", nil).0 == 404)
+    #expect(try await send("POST", "/phones/1/calls/fly", nil).0 == 404)
+    // None of it changed the phone, and the server still answers.
+    let state = try await server.object(["status"])
+    #expect(state["services"] as? String == "on" && state["lastFix"] is NSNull)
+  }
+
+  /// SIGINT ends the server cleanly: phones stopped, event streams ended, exit 0.
+  @Test func anInterruptEndsTheServerCleanly() async throws {
+    let server = try await Server.start()
+    defer { server.stop() }
+    _ = try await server.object(["privacy", "grant"])
+    let listener = Task { try await server.ctlInBackground(["events", "--history", "100", "--count", "1000"]) }
+    // The stream is open once the server counts it (bounded: 200 tries).
+    var tries = 0
+    while try await server.object(["status"])["eventClients"] as? Int != 1 {
+      tries += 1
+      try #require(tries < 200, "the event stream never connected")
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    kill(server.process.processIdentifier, SIGINT)
+    let pid = server.process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+    try await offPool { server.process.waitUntilExit() }
+    watchdog.cancel()
+    #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+    let events = try await listener.value
+    #expect(events.status == 0)
+    #expect(events.lines.last?.contains(#""event":"end""#) == true)
+  }
+
+  /// `location start` walks a route at its speed on the server's virtual clock.
+  @Test func aRouteIsWalkedAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    // About 139 m east along the parallel at 10 m/s.
+    var state = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    #expect(state["walkingRoute"] as? Bool == true)
+    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == 21.0122)
+    _ = try await server.object(["clock", "advance", "5"])
+    state = try await server.object(["status"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["speed"] as? Double == 10)
+    let lon = try #require(fix["lon"] as? Double)
+    // 50 m east at 52.23° N is about 0.000733° of longitude.
+    #expect(abs(lon - 21.0122 - 0.000733) < 0.00001)
+    _ = try await server.object(["clock", "advance", "60"])
+    state = try await server.object(["status"])
+    #expect(state["walkingRoute"] as? Bool == false)
+    #expect((state["lastFix"] as? [String: Any])?["speed"] as? Double == 0)
+    #expect(try await server.ctl(["location", "start", "north"]).status == 64)
+  }
+
+  static let root = repositoryRoot
+  static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
+
+  /// `location run` plays a trace at its speed on the server's virtual clock: after 10 s at
+  /// twice its pace the phone is where the trace is at 20 s, with the phone's time.
+  @Test func aTraceRunsAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "25", Self.trace("city-walk.nmea")])
+    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--speed", "2"])
+    var playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["kind"] as? String == "trace" && playing["fixes"] as? Int == 1 && playing["ended"] as? Bool == false)
+    _ = try await server.object(["clock", "advance", "10"])
+    state = try await server.object(["status"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["fixes"] as? Int == 21)
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["lat"] as? Double == records[20]["lat"] as? Double && fix["lon"] as? Double == records[20]["lon"] as? Double)
+    // Stamped by the phone (its start date on virtual time), at the trace's pace.
+    #expect(fix["time"] as? String == "2026-01-01T00:00:20.000Z")
+    // --offset skips into the trace; a set location stops it.
+    state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--offset", "20"])
+    #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == records[20]["lat"] as? Double)
+    state = try await server.object(["location", "set", "52.1,21.1"])
+    #expect((state["playing"] as? [String: Any])?["ended"] as? Bool == true)
+    // A trace that cannot be read is refused and changes nothing.
+    let missing = try await server.ctl(["location", "run", "/nonexistent/walk.nmea"])
+    #expect(missing.status == 1 && missing.stderr == "locemu ctl: cannot read /nonexistent/walk.nmea: No such file or directory\n")
+    let notATrace = try await server.ctl(["location", "run", Self.trace("README.md")])
+    #expect(notATrace.status == 1 && notATrace.stderr.contains("'README.md': no epochs read as NMEA"), "\(notATrace.stderr)")
+    #expect(try await server.ctl(["location", "run", Self.trace("city-walk.nmea"), "--speed", "0"]).status == 1)
+    #expect(try await server.ctl(["location", "run"]).status == 64)
+    #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
+  }
+
+  /// Traces by name come from the server's --traces directory only (issue 22): a name is
+  /// played, a name that leads outside is "no such trace" whatever is there, and a server
+  /// without a directory says how to send the trace instead.
+  @Test func namedTracesComeFromTheServersDirectoryOnly() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path])
+    defer { server.stop() }
+    let listed = try await server.object(["traces"])
+    #expect((listed["names"] as? [String])?.contains("city-walk.nmea") == true && listed["maxBytes"] as? Int == 16 << 20)
+    let state = try await server.object(["location", "run", "--named", "city-walk.nmea", "--speed", "2", "--loop"])
+    #expect((state["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    for name in ["../Package.swift", Self.root.appendingPathComponent("Package.swift").path, "/etc/passwd", "nope.nmea"] {
+      let refused = try await server.ctl(["location", "run", "--named", name])
+      #expect(refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"), "\(name): \(refused.stderr)")
+    }
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    let plain = try await Server.start()
+    defer { plain.stop() }
+    let none = try await plain.ctl(["location", "run", "--named", "city-walk.nmea"])
+    #expect(none.status == 1 && none.stderr.contains("this server has no trace directory"), "\(none.stderr)")
+    #expect(try await plain.object(["traces"])["directory"] as? Bool == false)
+  }
+
+  /// --max-phones and --max-event-clients: beyond them a request is refused with 429 and a
+  /// message, and what exists goes on.
+  @Test func limitsOnPhonesAndEventClientsAnswer429() async throws {
+    let server = try await Server.start(["--max-phones", "3", "--max-event-clients", "2"])
+    defer { server.stop() }
+    _ = try await server.object(["phones", "create"])
+    _ = try await server.object(["phones", "create"])
+    let refused = try await server.ctl(["phones", "create"])
+    #expect(refused.status == 1 && refused.stderr.contains("limit of 3 phones"), "\(refused.stderr)")
+    _ = try await server.ctl(["phones", "delete", "3"])
+    #expect(try await server.ctl(["phones", "create"]).status == 0)
+    let client = EmulatorServer(url: URL(string: server.url))
+    let first = try await client.events("phones/1/events")
+    let second = try await client.events("phones/1/events")
+    do {
+      _ = try await client.events("phones/1/events")
+      Issue.record("a third event client was let in")
+    } catch {
+      guard case .refused(let status, _) = error else { throw error }
+      #expect(status == 429)
+    }
+    _ = (first, second)
+  }
+
+  /// With a token every request needs it (401 without); beyond loopback one is made and printed.
+  @Test func aTokenGuardsEveryRequest() async throws {
+    let token = "0123456789abcdef0123"
+    let guarded = try await Server.start(["--token", token], token: token)
+    defer { guarded.stop() }
+    #expect(try await guarded.object(["status"])["id"] as? String == "1")
+    let without = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "status"])
+    #expect(without.status == 1 && without.stderr.contains("needs its token"))
+    let wrong = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "--token", "0123456789abcdef0124", "privacy", "revoke"])
+    #expect(wrong.status == 1)
+    #expect(try await guarded.object(["status"])["status"] as? String == "notDetermined")
+    let events = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "events", "--count", "1"])
+    #expect(events.status == 1 && events.stderr.contains("401"))
+
+    let open = try await Server.start(listen: "0.0.0.0:0")
+    defer { open.stop() }
+    let printed = try #require(open.preamble.first { $0.hasPrefix("token ") })
+    let made = String(printed.split(separator: " ")[1])
+    #expect(made.count == 32)
+    let local = open.url.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
+    #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "status"]).status == 1)
+    #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "--token", made, "status"]).status == 0)
+    #expect(try await DecodeCommandTests.run(["serve", "--token", "short"]).status == 64)
+  }
+
+  /// A real gpsd reading `--nmea-listen` delivers the set location, then a played trace, to
+  /// `gpspipe -w` and to `locemu watch` (real clock: real processes, each bounded).
+  @Test(.enabled(if: GPSDProcess.path != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/gpspipe")))
+  func gpsdReadsThePhone() async throws {
+    let server = try await Server.start(["--nmea-listen", "127.0.0.1:0"], virtualTime: false)
+    defer { server.stop() }
+    let nmea = try #require(server.nmeaPort)
+    _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
+    let gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)")
+    defer { gpsd.stop() }
+    let piped = try await offPool { () -> String in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
+      process.arguments = ["-w", "-n", "12", "127.0.0.1:\(gpsd.port)"]
+      let out = Pipe()
+      process.standardOutput = out
+      let err = Pipe()
+      process.standardError = err
+      try process.run()
+      let pid = process.processIdentifier
+      let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+      let data = out.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      watchdog.cancel()
+      return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
+        + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+    let tpv = piped.split(whereSeparator: \.isNewline).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+      .filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["time"] != nil }
+    let first = try #require(tpv.first, "gpspipe saw no 3D fix: \(piped)")
+    #expect(first["lat"] as? Double == 60.1699 && first["lon"] as? Double == 24.9384)
+    #expect(first["altMSL"] as? Double == 12 && first["speed"] as? Double == 1.5 && first["track"] as? Double == 90)
+
+    // A trace played on the phone reaches locemu watch through gpsd: every position is the trace's.
+    let decoded = try await DecodeCommandTests.run(["replay", "--virtual-time", Self.trace("drive.nmea")])
+    let positions = Set(
+      decoded.lines.compactMap { line -> String? in
+        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
+          let lon = o["lon"] as? Double
+        else { return nil }
+        return "\(lat),\(lon)"
+      })
+    _ = try await server.object(["location", "run", Self.trace("drive.nmea"), "--speed", "4"])
+    let watched = try await DecodeCommandTests.run(
+      ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "8", "--fix-only", "--timeout", "20"], bound: .seconds(60))
+    #expect(watched.status == 0, "\(watched.stderr)")
+    let seen = watched.lines.compactMap { line -> String? in
+      guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
+        let lon = o["lon"] as? Double
+      else { return nil }
+      return "\(lat),\(lon)"
+    }
+    #expect(seen.count == 8)
+    // The first may still be the held location; the rest are the trace's, in order, moving.
+    let fromTrace = seen.filter { positions.contains($0) }
+    #expect(fromTrace.count >= 7, "\(seen)")
+    #expect(Set(fromTrace).count >= 6)
+  }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ToolsTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `locemu replay`, `convert`, `feed` and `watch` end to end on the built binary, with the bundled traces.
+@Suite("replay, convert, feed, watch")
+struct SourceCommandTests {
+  typealias Run = DecodeCommandTests.Run
+  static let root = repositoryRoot
+  static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
+  static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
+
+  static func objects(_ run: Run) throws -> [[String: Any]] {
+    try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+  }
+
+  @Test func replayOnAVirtualClockIsInstantAndDeterministic() async throws {
+    let first = try await Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
+    let second = try await Self.run(["replay", "--virtual-time", Self.trace("tunnel.nmea")])
+    #expect(first.status == 0)
+    #expect(first.stdout == second.stdout)
+    let records = try Self.objects(first)
+    // As gpsd reports the trace: nothing for the second the receiver's RMC turns invalid (56 s).
+    #expect(records.count == 178)
+    #expect(records.map { $0["elapsed"] as? Double } == (0..<179).filter { $0 != 56 }.map { Double($0) })
+    #expect(records.filter { $0["mode"] as? Int == 1 }.count == 39)
+    #expect(records.filter { $0["mode"] as? Int == 1 }.allSatisfy { $0["lat"] == nil && $0["time"] != nil })
+    #expect(first.stderr == "locemu replay: \(Self.trace("tunnel.nmea")): 178 records, 139 with a fix\n")
+    // Every time stamp: that second too.
+    let every = try await Self.run(["replay", "--virtual-time", "--reporting", "every-time-stamp", Self.trace("tunnel.nmea")])
+    #expect(try Self.objects(every).count == 179)
+  }
+
+  @Test func replaySpeedCountAndLoop() async throws {
+    let run = try await Self.run(["replay", "--virtual-time", "--speed", "10", "--count", "5", Self.trace("drive.nmea")])
+    #expect(try Self.objects(run).map { $0["elapsed"] as? Double } == [0, 0.1, 0.2, 0.3, 0.4])
+    let looped = try await Self.run(["replay", "--virtual-time", "--loop", "--count", "330", "--fast", Self.trace("drive.nmea")])
+    let times = try Self.objects(looped).compactMap { $0["time"] as? String }
+    #expect(times.count == 330)
+    #expect(times == times.sorted())  // the second lap continues the time line
+  }
+
+  @Test func aTimelessRouteIsWalkedAndStampedOnRequest() async throws {
+    let run = try await Self.run([
+      "replay", "--virtual-time", "--start-time", "2026-01-01T12:00:00Z", "--count", "3",
+      Self.trace("old-town-route.gpx"),
+    ])
+    let records = try Self.objects(run)
+    #expect(records.map { $0["time"] as? String } == ["2026-01-01T12:00:00.000Z", "2026-01-01T12:00:01.000Z", "2026-01-01T12:00:02.000Z"])
+    #expect(records.allSatisfy { $0["speed"] as? Double == 1.4 })
+    let unstamped = try Self.objects(try await Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
+    #expect(unstamped.allSatisfy { $0["time"] == nil && $0["speed"] as? Double == 13.9 })
+  }
+
+  @Test func replayOnTheWallClockKeepsPace() async throws {
+    // The wall clock is the point here: 6 one-second epochs at 10x take about half a second.
+    let run = try await Self.run(["replay", "--speed", "10", "--count", "6", Self.trace("drive.nmea")])
+    let took = run.elapsed
+    #expect(run.status == 0)
+    #expect(took >= .milliseconds(450) && took < .seconds(10))
+    for (i, record) in try Self.objects(run).enumerated() {
+      let elapsed = try #require(record["elapsed"] as? Double)
+      #expect(abs(elapsed - Double(i) / 10) < 0.05)
+    }
+  }
+
+  @Test func replayErrorsAreOneLine() async throws {
+    let missing = try await Self.run(["replay", "/nonexistent/walk.gpx"])
+    #expect(missing.status == 1)
+    #expect(missing.stdout.isEmpty)
+    #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("cannot read /nonexistent/walk.gpx"))
+    #expect(try await Self.run(["replay", "--speed", "5000", Self.trace("drive.nmea")]).status == 64)
+    #expect(try await Self.run(["replay", "--walk", "--drive", Self.trace("drive.nmea")]).status == 64)
+    let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).gpx")
+    try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".write(to: bad, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: bad) }
+    let malformed = try await Self.run(["replay", bad.path])
+    #expect(malformed.status == 1)
+    #expect(malformed.stderr.contains("not GPX (line 1)"))
+  }
+
+  @Test func convertRoundTripsNMEAThroughGPX() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let gpx = dir.appendingPathComponent("drive.gpx").path, nmea = dir.appendingPathComponent("drive.nmea").path
+    let toGPX = try await Self.run(["convert", Self.trace("drive.nmea"), gpx])
+    #expect(toGPX.status == 0)
+    #expect(toGPX.stderr.contains("326 epochs, 326 written as GPX"))
+    #expect(try await Self.run(["convert", gpx, nmea]).status == 0)
+    let original = try Self.objects(try await Self.run(["decode", Self.trace("drive.nmea")]))
+    let back = try Self.objects(try await Self.run(["decode", nmea]))
+    #expect(back.count == original.count)
+    for (a, b) in zip(original, back) {
+      #expect(a["time"] as? String == b["time"] as? String)
+      #expect(abs((a["lat"] as! Double) - (b["lat"] as! Double)) < 1e-7)
+      #expect(abs((a["lon"] as! Double) - (b["lon"] as! Double)) < 1e-7)
+      #expect(a["altMSL"] as? Double == b["altMSL"] as? Double)
+    }
+    #expect(try await Self.run(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
+    let toStdout = try await Self.run(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])
+    #expect(toStdout.stdout.components(separatedBy: "<trkseg>").count - 1 == 2)  // the tunnel splits the track
+  }
+
+  @Test func feedServesAnNMEALogAsRecorded() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let portFile = dir.appendingPathComponent("port").path
+    let process = Process()
+    process.executableURL = locemuBinary
+    process.arguments = ["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--port-file", portFile, "--speed", "1000", "--once"]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while (try? String(contentsOfFile: portFile, encoding: .utf8)) == nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let port = try #require(Int((try String(contentsOfFile: portFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let received = try await offPool { try Self.readAll(port: port) }
+    let expected = try String(contentsOfFile: Self.trace("tunnel.nmea"), encoding: .utf8)
+    #expect(received.split(whereSeparator: \.isNewline) == expected.split(whereSeparator: \.isNewline))
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+  }
+
+  @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() async throws {
+    let run = try await Self.run(["watch", "--gpsd", "127.0.0.1:1", "--timeout", "1"])
+    let took = run.elapsed
+    #expect(run.status == 1)
+    #expect(run.stdout.isEmpty)
+    #expect(run.stderr.split(separator: "\n").last?.hasPrefix("locemu watch: cannot connect to gpsd at 127.0.0.1:1: ") == true)
+    #expect(took < .seconds(5))
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
+  func watchReadsATraceThroughARealGPSD() async throws {
+    let finished = try await Self.withGPSD(
+      feeding: "drive.nmea", speed: 10, script: "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 20")
+    let stdout = finished.stdout, stderr = finished.stderr
+    #expect(finished.status == 0, "\(stderr)")
+    let decoded = try await Self.run(["decode", Self.trace("drive.nmea")]).lines
+    let records = stdout.split(separator: "\n").map(String.init)
+    #expect(records.count == 6)
+    // gpsd's first report may come before it has seen a date: no time yet.
+    let watched = records.filter { $0.contains("\"time\"") }
+    #expect(watched.count >= 5)
+    // Each watched record is a decoded record of the trace, altHAE aside (gpsd adds its geoid model).
+    func strip(_ line: String) -> String { line.replacingOccurrences(of: #","altHAE":[0-9.]+"#, with: "", options: .regularExpression)
+      .replacingOccurrences(of: #","(eph|epv)":[0-9.]+"#, with: "", options: .regularExpression) }
+    let trace = Set(decoded.map(strip))
+    #expect(watched.allSatisfy { trace.contains(strip($0)) }, "\(watched)")
+    // The script stopped gpsd and the feed.
+    let pids = stderr.matches(of: /pid (\d+)/).compactMap { Int32($0.1) }
+    #expect(pids.count == 2)
+    #expect(pids.allSatisfy { kill($0, 0) != 0 })
+  }
+
+  /// `tools/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, and the shell `script` run against
+  /// it (`$LOCEMU`, `$GPSD_PORT` in its environment); its output once everything has stopped.
+  static func withGPSD(feeding trace: String, speed: Int, script: String) async throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), Self.trace(trace), "--", "sh", "-c", script,
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["LOCEMU"] = locemuBinary.path
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    return try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
+  }
+
+  private static func readAll(port: Int) throws -> String {
+    guard let fd = connectLoopback(port) else { throw CocoaError(.fileReadUnknown) }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var data = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n <= 0 { break }
+      data += buffer[0..<n]
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+}

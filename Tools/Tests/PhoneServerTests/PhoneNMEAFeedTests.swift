@@ -1,0 +1,100 @@
+import Emulator
+import Foundation
+import Geo
+import ToolsTestSupport
+import NMEA
+import PhoneServer
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `--nmea-listen` in process, on a virtual clock: what a TCP client reads when a location is
+/// set, while it is held, and while the fix is lost — exactly, with the clock stepped by hand.
+@Suite("PhoneNMEAFeed")
+struct PhoneNMEAFeedTests {
+  /// A TCP client of the feed reading on a thread of its own.
+  final class Client: @unchecked Sendable {
+    let fd: Int32
+    private let received = Locked(Data())
+
+    init(port: Int) throws {
+      guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to the feed") }
+      self.fd = fd
+      let received = self.received
+      Thread {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+          let n = recv(fd, &buffer, buffer.count, 0)
+          guard n > 0 else { return }
+          received.withLock { $0.append(contentsOf: buffer[0..<n]) }
+        }
+      }.start()
+    }
+
+    deinit { close(fd) }
+
+    var lines: [String] {
+      received.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\r\n").map(String.init)
+    }
+
+    /// Waits (real time: the bytes cross a socket; bounded) until `count` lines arrived.
+    func waitForLines(_ count: Int) async -> Bool { await waitUntil(.seconds(10)) { self.lines.count >= count } }
+  }
+
+  @Test func aSetLocationIsHeldEachSecondAndALostFixIsSentEmpty() async throws {
+    let clock = EmulatorClock()
+    let phone = EmulatedPhone(EmulatedPhone.Configuration(), clock: clock)
+    let feed = try await PhoneNMEAFeed.start(phone: phone, host: "127.0.0.1", port: 0)
+    let client = try Client(port: feed.port)
+    #expect(await waitUntil { feed.clientCount == 1 })
+
+    // A fix now: one epoch, GGA GSA GSV×3 RMC VTG.
+    var fix = LocationFix(mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, course: 90, horizontalAccuracy: 5)
+    fix.timestamp = phone.date
+    await phone.send(fix)
+    #expect(await client.waitForLines(7))
+    let first = client.lines
+    #expect(first.map { String($0.dropFirst(3).prefix(3)) } == ["GGA", "GSA", "GSV", "GSV", "GSV", "RMC", "VTG"])
+    #expect(first[0].hasPrefix("$GPGGA,000000.00,6010.194000,N,02456.304000,E,1,08,1.00,12.0,M,"))
+    #expect(first[5].hasPrefix("$GPRMC,000000.00,A,6010.194000,N,02456.304000,E,2.916,90.00,010126,"))
+    #expect(first[1].hasPrefix("$GPGSA,A,3,05,13,15,18,20,24,26,29,,,,,"))
+
+    // Nothing between fixes for a second: the position again, at the new time.
+    try await clock.advance(by: .milliseconds(999))
+    #expect(client.lines.count == 7)
+    try await clock.advance(by: .milliseconds(1))
+    #expect(await client.waitForLines(14))
+    #expect(client.lines[7].hasPrefix("$GPGGA,000001.00,6010.194000,N,02456.304000,E,1,08,"))
+
+    // The fix is lost: the next second's epoch is empty, and each one after.
+    await phone.setFixAvailable(false)
+    #expect(client.lines.count == 14)
+    try await clock.advance(by: .seconds(1))
+    #expect(await client.waitForLines(19))
+    let lost = Array(client.lines[14..<19])
+    #expect(lost[0].hasPrefix("$GPGGA,000002.00,,,,,0,00,"))
+    #expect(lost[1].hasPrefix("$GPGSA,A,1,,,,,,,,,,,,,,,"))
+    #expect(lost[2].hasPrefix("$GPGSV,1,1,00*"))
+    #expect(lost[3].hasPrefix("$GPRMC,000002.00,V,,,,,,,010126,,,N"))
+    #expect(lost[4].hasPrefix("$GPVTG,,T,,M,,N,,K,N"))
+    try await clock.advance(by: .seconds(1))
+    #expect(await client.waitForLines(24))
+    #expect(client.lines[19].hasPrefix("$GPGGA,000003.00,,,,,0,00,"))
+
+    // Every line is well formed NMEA that the decoder reads: the fixes, then no fix.
+    var decoder = NMEADecoder(options: .init(reporting: .everyTimeStamp))
+    var modes: [NMEAFix.Mode] = []
+    let bytes = Array((client.lines.joined(separator: "\r\n") + "\r\n").utf8)
+    decoder.decode(bytes) { modes.append($0.mode) }
+    decoder.finish { modes.append($0.mode) }
+    #expect(decoder.statistics.rejected == 0)
+    #expect(modes.count == 4 && modes.prefix(2).allSatisfy { $0 == .threeD } && modes.suffix(2).allSatisfy { $0 == .noFix }, "\(modes)")
+
+    await feed.stop()
+    let closed = await waitUntil { feed.clientCount == 0 }
+    #expect(closed)
+    phone.shutdown()
+  }
+}
