@@ -9,12 +9,14 @@ import PackageDescription
 let package = Package(
   name: "LocationEmulator",
   products: [
+    .library(name: "LocationServices", targets: ["LocationServices"]),
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "Emulator", targets: ["Emulator"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
+    .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
     .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
@@ -25,8 +27,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
   ],
   targets: [
+    // The app seam: the seed's LocationServiceProtocol, its statuses, results, coordinates and
+    // fixes, and the capabilities code on it may use (synchronous observation, a scheduler).
+    .target(name: "LocationServices"),
     .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
-    .target(name: "Geo"),
+    .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "Traces", dependencies: ["NMEA", "Geo", "CLibXML2"]),
@@ -40,10 +45,12 @@ let package = Package(
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
-    .target(name: "PermissionHandling", dependencies: ["Emulator", "Geo"]),
-    .target(name: "PetMap", dependencies: ["Geo", "Emulator", "PermissionHandling"]),
+    .target(name: "PermissionHandling", dependencies: ["LocationServices", "Geo"]),
+    // Scenarios of permission events on a phone, as `locemu permissions` runs them (transcripts).
+    .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo"]),
+    .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling"]),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
-    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "Traces"]),
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "Traces", "Scenarios"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
     .target(name: "EmulatorTesting", dependencies: ["Geo", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
@@ -58,14 +65,17 @@ let package = Package(
     ),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "Geo", "Traces", "EmulatorTesting"],
+      dependencies: ["NMEA", "Geo", "LocationServices", "Traces", "EmulatorTesting"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "GeoTests", dependencies: ["Geo"]),
-    .testTarget(name: "EmulatorTests", dependencies: ["Emulator", "Geo", "Traces", "PermissionHandling", "EmulatorTesting"]),
-    .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "NMEA", "Emulator", "EmulatorTesting"]),
-    .testTarget(name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Geo", "EmulatorTesting"]),
-    .testTarget(name: "PetMapTests", dependencies: ["PetMap", "Emulator", "PermissionHandling", "Geo", "EmulatorTesting"]),
+    .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
+    .testTarget(
+      name: "EmulatorTests", dependencies: ["Emulator", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]),
+    .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
+    .testTarget(
+      name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
+    .testTarget(
+      name: "PetMapTests", dependencies: ["PetMap", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
   ]
 )
 

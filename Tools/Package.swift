@@ -38,7 +38,7 @@ let package = Package(
     .target(
       name: "Basemap",
       dependencies: [
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Proto"]
@@ -46,7 +46,7 @@ let package = Package(
     .target(
       name: "AnnouncementServer",
       dependencies: [
-        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]
@@ -56,6 +56,7 @@ let package = Package(
       name: "PhoneServer",
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "Basemap",
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
@@ -67,9 +68,10 @@ let package = Package(
     .target(
       name: "LocEmuCommands",
       dependencies: [
-        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
         "AnnouncementServer", "PhoneServer", "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -81,7 +83,7 @@ let package = Package(
     .executableTarget(
       name: "MakeCityTraces",
       dependencies: [
-        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
     // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh): the real server under
@@ -92,18 +94,18 @@ let package = Package(
       name: "source-benchmark",
       dependencies: [
         "ToolsTestSupport", .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
       ],
       path: "Sources/SourceBenchmark"
     ),
     // The repository's own helpers for end-to-end tests: child processes (locemu, gpsd), free
     // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.
-    .target(name: "ToolsTestSupport", dependencies: [.product(name: "Geo", package: "LocationEmulator")]),
+    .target(name: "ToolsTestSupport", dependencies: [.product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator")]),
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [
         "ToolsTestSupport", "LocEmuCommands", .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "NMEA", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
       ],
@@ -113,7 +115,8 @@ let package = Package(
       name: "PhoneServerTests",
       dependencies: [
         "PhoneServer", "ToolsTestSupport", .product(name: "Emulator", package: "LocationEmulator"),
-        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "Scenarios", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
       ]
     ),
@@ -121,20 +124,20 @@ let package = Package(
       name: "GPSDTests",
       dependencies: [
         "ToolsTestSupport", "PhoneServer", .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
       ]
     ),
     .testTarget(
       name: "BasemapTests",
       dependencies: [
         "Basemap", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
     .testTarget(
       name: "AnnouncementServerTests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
   ]

@@ -16,3 +16,8 @@ if [ "$count" -gt 3 ]; then
   exit 1
 fi
 echo "==> check-dependencies: $count packages, ours included" >&2
+# The app's production code sees the seam and the handler only.
+if grep -rnE '^(public |@_exported |@testable )?import (Emulator|Traces|GPSD|Scenarios)\b' Examples/NearbyPets/Sources; then
+  echo "check-dependencies: the example app's production code imports the emulator (only LocationServices and PermissionHandling)" >&2
+  exit 1
+fi

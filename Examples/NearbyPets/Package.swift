@@ -10,8 +10,9 @@ let package = Package(
   targets: [
     .target(
       name: "NearbyPets",
+      // Production code: the app seam and the permission handler, never the emulator.
       dependencies: [
-        .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
       ]
     ),
@@ -19,6 +20,7 @@ let package = Package(
       name: "NearbyPetsTests",
       dependencies: [
         "NearbyPets", .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
         .product(name: "SampleTraces", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"),

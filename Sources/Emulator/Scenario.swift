@@ -1,4 +1,5 @@
 public import Foundation
+public import LocationServices
 
 /// One thing that happens in a scenario: the vocabulary of `--at TIME=EVENT`, scenario files and `--control stdin`.
 public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {

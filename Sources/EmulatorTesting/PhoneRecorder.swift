@@ -1,5 +1,6 @@
 public import Emulator
-public import Geo
+import Geo
+public import LocationServices
 
 /// Records everything an ``Emulator/EmulatedPhone`` reports, synchronously and in order, for
 /// a test to check right after an advance (it observes the phone: no task, no waiting).

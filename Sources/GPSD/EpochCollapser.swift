@@ -1,4 +1,5 @@
-public import Geo
+import Geo
+public import LocationServices
 
 /// Merges gpsd's TPV reports into one fix per epoch (per timestamp).
 ///

@@ -2,6 +2,7 @@ import CGPSShim
 import Foundation
 public import Geo
 import Synchronization
+public import LocationServices
 
 /// Positions from a running gpsd, through libgps: a ``LocationSource``.
 ///

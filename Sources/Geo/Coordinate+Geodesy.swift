@@ -1,3 +1,4 @@
+public import LocationServices
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 public import Foundation
+public import LocationServices
 
 /// Writes fixes as `locemu`'s JSON fix records, one object per line.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import LocationServices
 
 /// Anything that delivers positions the way a phone's location API does: an
 /// asynchronous sequence of ``LocationFix`` values, ending when the source has

@@ -1,7 +1,8 @@
 public import Emulator
 public import Foundation
 public import Traces
-public import Geo
+import Geo
+public import LocationServices
 
 /// A phone of a `locemu serve` process, from another process: what a test script sets
 /// (location, permission, Location Services, accuracy, app state, the prompt's answer) and

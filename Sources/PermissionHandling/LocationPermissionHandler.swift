@@ -1,6 +1,6 @@
-public import Emulator
 import Foundation
 import Geo
+public import LocationServices
 
 /// The reusable permission flow of the iOS app, on any ``LocationServiceProtocol``.
 ///
@@ -19,10 +19,12 @@ import Geo
 /// - ``stopObservingLocationPermissionChanges()``: idempotent; no callback starts once it has
 ///   returned.
 ///
-/// On an ``EmulatedPhone``'s service the handler observes the phone synchronously: the
-/// callback runs on the phone's clock, in order with everything else, before the call that
-/// changed the permission (or the advance that fired it) returns. On another service it
-/// observes the service's streams from tasks of its own.
+/// On a service that reports changes synchronously (``PermissionObserving``: an emulated phone's
+/// service does) the handler observes it that way: the callback runs on the phone's clock, in
+/// order with everything else, before the call that changed the permission (or the advance that
+/// fired it) returns. On another service it observes the service's streams from tasks of its own,
+/// on the scheduler of the code that started the observation (``CurrentScheduler``: a phone's
+/// clock when that code runs on one).
 public final class LocationPermissionHandler: Sendable {
   public let service: any LocationServiceProtocol
   private let lifecycle: (any AppLifecycleProviding)?
@@ -35,22 +37,19 @@ public final class LocationPermissionHandler: Sendable {
   private struct HandlerState {
     var machine = PermissionHandlerStateMachine()
     var callback: (@Sendable (PermissionChange) -> Void)?
-    var observation: PhoneObservation?
-    var tasks: [@Sendable () -> Void] = []
+    var observation: Cancellation?
+    var tasks: [Cancellation] = []
     var generation = 0
   }
 
   /// - Parameters:
   ///   - service: where permission and locations come from.
-  ///   - lifecycle: the app's lifecycle, for the return-to-foreground re-check (on a phone's
-  ///     service the phone's own lifecycle is used when this is nil).
+  ///   - lifecycle: the app's lifecycle, for the return-to-foreground re-check (not needed on a
+  ///     ``PermissionObserving`` service, whose changes include the app's return).
   public init(service: any LocationServiceProtocol, lifecycle: (any AppLifecycleProviding)? = nil) {
     self.service = service
     self.lifecycle = lifecycle
   }
-
-  /// A handler on `phone`'s service.
-  public convenience init(phone: EmulatedPhone) { self.init(service: phone.service) }
 
   public var isObserving: Bool { state.withLock { $0.callback != nil } }
 
@@ -77,8 +76,8 @@ public final class LocationPermissionHandler: Sendable {
   /// Starts observing; replaces an earlier observation. The first callback comes with the first change.
   public func startObservingLocationPermissionChanges(onStatusChange: @escaping @Sendable (PermissionChange) -> Void) async {
     stopObservingLocationPermissionChanges()
-    if let phone = (service as? LocationService)?.phone {
-      observe(phone, onStatusChange)
+    if let observing = service as? any PermissionObserving {
+      observe(observing, onStatusChange)
       return
     }
     let status = await service.authorizationStatus
@@ -106,20 +105,19 @@ public final class LocationPermissionHandler: Sendable {
       return (s.observation, s.tasks)
     }
     observation?.cancel()
-    for cancel in tasks { cancel() }
+    for task in tasks { task.cancel() }
   }
 
-  /// On a phone: every change of the permission state, synchronously, in the phone's order.
-  private func observe(_ phone: EmulatedPhone, _ callback: @escaping @Sendable (PermissionChange) -> Void) {
+  /// On a service that reports changes synchronously: every change, in the service's order.
+  private func observe(_ service: any PermissionObserving, _ callback: @escaping @Sendable (PermissionChange) -> Void) {
     state.withLock { s in
       s.generation += 1
       s.callback = callback
-      let now = phone.state
+      let now = service.currentPermission
       s.machine.startObserving(status: now.status, servicesEnabled: now.servicesEnabled)
     }
-    let observation = phone.observe(.stateChanged) { [weak self] event in
-      guard case .stateChanged(_, let to) = event else { return }
-      self?.report(status: to.status, servicesEnabled: to.servicesEnabled, token: nil)
+    let observation = service.observePermission { [weak self] status, servicesEnabled in
+      self?.report(status: status, servicesEnabled: servicesEnabled, token: nil)
     }
     let stale = state.withLock { s -> Bool in
       guard s.callback != nil else { return true }
@@ -130,30 +128,24 @@ public final class LocationPermissionHandler: Sendable {
   }
 
   /// On another service: the status stream, the services switch and the return to the
-  /// foreground, through one stream handled in order. The tasks run on the caller's emulator
-  /// clock when it has one (``EmulatorClock/startTask(_:_:)``), else as plain tasks.
+  /// foreground, through one stream handled in order. The tasks run on the caller's scheduler
+  /// (``CurrentScheduler``: a phone's clock when the caller runs on one, else plain tasks).
   private func observeStreams(token: Int) {
-    let (triggers, yield, finish): (AsyncStream<Void>, @Sendable () -> Void, @Sendable () -> Void)
-    if let clock = EmulatorClock.current {
-      let (stream, continuation) = clock.makeStream(of: Void.self)
-      (triggers, yield, finish) = (stream, { continuation.yield(()) }, { continuation.finish() })
-    } else {
-      let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-      (triggers, yield, finish) = (stream, { continuation.yield(()) }, { continuation.finish() })
-    }
+    let scheduler = CurrentScheduler.current
+    let (triggers, yield, finish) = scheduler.makeSignals()
     let statuses = service.authorizationStatusStream
     let switches = service.locationServicesStream
     let lifecycle = self.lifecycle
     let service = self.service
     let cancels = [
-      EmulatorClock.startTask("permission handler: statuses") {
+      scheduler.startTask("permission handler: statuses") {
         for await _ in statuses { yield() }
       },
-      EmulatorClock.startTask("permission handler: services") {
+      scheduler.startTask("permission handler: services") {
         // A services switch can leave the status as it was (denied → denied) but changes the reason.
         for await _ in switches { yield() }
       },
-      EmulatorClock.startTask("permission handler: lifecycle") {
+      scheduler.startTask("permission handler: lifecycle") {
         guard let lifecycle else { return }
         var previous: AppState?
         for await app in lifecycle.appStateUpdates() {
@@ -162,7 +154,7 @@ public final class LocationPermissionHandler: Sendable {
         }
       },
     ]
-    let consumer = EmulatorClock.startTask("permission handler: reports") { [weak self] in
+    let consumer = scheduler.startTask("permission handler: reports") { [weak self] in
       for await _ in triggers {
         guard !Task.isCancelled else { break }
         let status = await service.authorizationStatus
@@ -170,13 +162,13 @@ public final class LocationPermissionHandler: Sendable {
         self?.report(status: status, servicesEnabled: servicesEnabled, token: token)
       }
     }
-    let all = cancels + [consumer, finish]
+    let all = cancels + [consumer, Cancellation(finish)]
     let stale = state.withLock { s -> Bool in
       guard s.generation == token else { return true }
       s.tasks = all
       return false
     }
-    if stale { for cancel in all { cancel() } }
+    if stale { for task in all { task.cancel() } }
   }
 
   private func report(status: LocationPermissionStatus, servicesEnabled: Bool, token: Int?) {

@@ -1,4 +1,4 @@
-public import Emulator
+public import LocationServices
 
 /// What observers of ``LocationPermissionHandler`` are told.
 public struct PermissionChange: Sendable, Hashable {
@@ -65,9 +65,6 @@ public struct PermissionHandlerStateMachine: Sendable, Hashable {
 
   /// Why the app is not authorized with `status` and the services switch; nil when it is.
   public static func reason(status: LocationPermissionStatus, servicesEnabled: Bool) -> LocationUnavailableReason? {
-    var state = PermissionState(appStatus: status, servicesEnabled: servicesEnabled)
-    // `status` is what the app reads: `denied` while services are off says nothing more.
-    if !servicesEnabled { state.appStatus = .denied }
-    return state.unavailableReason
+    LocationUnavailableReason(status: status, servicesEnabled: servicesEnabled)
   }
 }

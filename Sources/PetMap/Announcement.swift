@@ -1,5 +1,6 @@
 public import Foundation
-public import Geo
+import Geo
+public import LocationServices
 
 /// Where a lost-pet announcement stands. The backend may send `MISSING` for ``active``.
 public enum AnnouncementStatus: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,5 +1,6 @@
 import Foundation
-public import Geo
+import Geo
+public import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 public import Geo
-public import Emulator
+public import LocationServices
 
 /// The fullscreen map (the fullscreen-map-with-legend spec): its region, title, legend and the
 /// viewport the gestures move.

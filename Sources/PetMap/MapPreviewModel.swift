@@ -1,5 +1,5 @@
-public import Emulator
 public import Geo
+public import LocationServices
 public import PermissionHandling
 
 /// A pin on the map: the iOS app's `MapPreviewView.PinModel`, derived 1:1 from an ``Announcement``.
@@ -76,8 +76,8 @@ public enum MapPreviewError: Error, Sendable, Hashable, CustomStringConvertible 
   }
 }
 
-/// The landing page's map preview on an ``EmulatedPhone`` (FR-001…FR-013 of the landing-page
-/// spec): the runtime of a ``MapPreviewStateMachine``.
+/// The landing page's map preview (FR-001…FR-013 of the landing-page spec): the runtime of a
+/// ``MapPreviewStateMachine`` on an ``AppScheduler`` (an emulated phone's clock in a test).
 ///
 /// - Reads and observes permission through a ``LocationPermissionHandler`` (FR-005, FR-007)
 ///   and never asks for it (FR-013): not authorized, or Location Services off, shows
@@ -86,8 +86,8 @@ public enum MapPreviewError: Error, Sendable, Hashable, CustomStringConvertible 
 ///   ``radiusMeters`` around it framed 16:9, fetches the pins with
 ///   ``AnnouncementListQuery/landingPageQuery(location:)`` (a backend error gives the map with
 ///   no pins), and renders a snapshot when it has a snapshotter (a failed snapshot is an
-///   error). It runs as a task of the phone's; its ``loadTimeout`` (10 s) is a timer on the
-///   phone's clock; past it the state is `error`.
+///   error). It runs as a task of the scheduler's; its ``loadTimeout`` (10 s) is a timer of the
+///   scheduler's; past it the state is `error`.
 /// - ``tap()`` calls back only in the map state (FR-004a–c); ``retry()`` works in the error
 ///   state (FR-010); ``goToSettings()`` in the permission state.
 /// - Returning to the foreground re-checks permission (the handler's observation); a state
@@ -96,7 +96,8 @@ public enum MapPreviewError: Error, Sendable, Hashable, CustomStringConvertible 
 /// Every change of state is passed to `onStateChange` in order, on the phone's clock: on a
 /// virtual clock, by the time an advance (or the call that caused it) returns.
 public final class MapPreviewModel: Sendable {
-  public let phone: EmulatedPhone
+  /// Where the load timeout's timer and the loads' tasks run.
+  public let scheduler: any AppScheduler
   public let handler: LocationPermissionHandler
   public let repository: (any AnnouncementRepository)?
   public let snapshotter: (any MapSnapshotting)?
@@ -113,26 +114,27 @@ public final class MapPreviewModel: Sendable {
   private struct PreviewCore {
     var machine: MapPreviewStateMachine
     var loads: [UInt64: CancellationHandle] = [:]
-    var timers: [UInt64: EmulatorClock.Timer] = [:]
+    var timers: [UInt64: Cancellation] = [:]
   }
 
   /// - Parameters:
-  ///   - phone: the phone the preview runs on (its clock, its tasks).
-  ///   - handler: the permission handler the preview reads and observes (a handler of its own
-  ///     on the phone when nil).
+  ///   - scheduler: where the preview's timers and tasks run (an emulated phone's clock in a
+  ///     test: `phone.clock`).
+  ///   - handler: the permission handler the preview reads and observes (its service is where
+  ///     the location comes from).
   ///   - repository: where pins come from; nil: a map without pins.
   ///   - snapshotter: renders the preview image; nil: no image is made.
   ///   - onTap: called when the loaded map is tapped (the landing page's callback).
   ///   - log: debugging output (the tap is logged, FR-004b; so are backend errors).
   public init(
-    phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)? = nil,
+    scheduler: any AppScheduler, handler: LocationPermissionHandler, repository: (any AnnouncementRepository)? = nil,
     snapshotter: (any MapSnapshotting)? = nil, loadTimeout: Duration = .seconds(10), radiusMeters: Double = 10_000,
     strings: MapStrings = MapStrings(), onStateChange: @escaping @Sendable (MapPreviewState) -> Void = { _ in },
     onTap: @escaping @Sendable () -> Void = {}, onGoToSettings: @escaping @Sendable () -> Void = {},
     log: @escaping @Sendable (String) -> Void = { print($0) }
   ) {
-    self.phone = phone
-    self.handler = handler ?? LocationPermissionHandler(phone: phone)
+    self.scheduler = scheduler
+    self.handler = handler
     self.repository = repository
     self.snapshotter = snapshotter
     self.radiusMeters = radiusMeters
@@ -203,17 +205,17 @@ public final class MapPreviewModel: Sendable {
       case .callTap: onTap()
       case .callGoToSettings: onGoToSettings()
       case .armTimeout(let id, let delay):
-        let timer = phone.clock.schedule(after: delay) { [weak self] in self?.handle { $0.timeoutFired(id) } }
+        let timer = scheduler.run(after: delay) { [weak self] in self?.handle { $0.timeoutFired(id) } }
         core.withLock { $0.timers[id] = timer }
       case .cancelTimeout(let id):
-        if let timer = core.withLock({ $0.timers.removeValue(forKey: id) }) { phone.clock.cancel(timer) }
+        core.withLock { $0.timers.removeValue(forKey: id) }?.cancel()
       case .startLoad(let id):
         let work = LoadWork(
           service: handler.service, repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
           strings: strings, log: log)
         let cancellation = CancellationHandle()
         core.withLock { $0.loads[id] = cancellation }
-        let task = phone.start("map preview load \(id)") { [weak self] in
+        let task = scheduler.startTask("map preview load \(id)") { [weak self] in
           let outcome = await work.run()
           _ = self?.core.withLock { $0.loads.removeValue(forKey: id) }
           self?.handle { $0.loadFinished(id, outcome) }

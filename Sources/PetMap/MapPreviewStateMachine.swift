@@ -1,4 +1,5 @@
 public import Geo
+public import LocationServices
 
 /// What one load of the preview produced.
 public struct LoadedMap: Sendable, Hashable {

@@ -1,5 +1,6 @@
 public import Foundation
 public import Geo
+public import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 public import Geo
+public import LocationServices
 
 #if canImport(Glibc)
   import Glibc

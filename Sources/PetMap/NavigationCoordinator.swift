@@ -1,5 +1,5 @@
-public import Emulator
 import Geo
+public import LocationServices
 
 /// The screens of the app's navigation stack.
 public enum Screen: String, Sendable, Hashable, CaseIterable {
@@ -113,8 +113,8 @@ public final class LandingPageViewModel: Sendable {
   public func scroll(to offset: Double) { self.offset.withLock { $0 = max(0, offset) } }
 }
 
-/// The navigation stack on an ``EmulatedPhone``: the runtime of a ``NavigationStateMachine``,
-/// with the push transition as a timer on the phone's clock.
+/// The navigation stack: the runtime of a ``NavigationStateMachine``, with the push transition
+/// as a timer of the app's scheduler (an emulated phone's clock in a test).
 ///
 /// - ``showFullscreenMap()`` (the preview's tap callback) pushes the fullscreen map, exactly
 ///   once however many taps arrive during the push (``transitionDuration``, 350 ms).
@@ -124,7 +124,8 @@ public final class LandingPageViewModel: Sendable {
 /// Calls are synchronous and thread-safe; every change goes to `onChange` in order.
 public final class NavigationCoordinator: Sendable {
   public let landing: LandingPageViewModel
-  public let phone: EmulatedPhone
+  /// Where the push transition's timer runs.
+  public let scheduler: any AppScheduler
   private let makeFullscreenMap: @Sendable () -> FullscreenMapViewModel
   private let onChange: @Sendable (NavigationChange) -> Void
   private let core: Locked<NavigationCore>
@@ -140,12 +141,12 @@ public final class NavigationCoordinator: Sendable {
   ///     location the landing page captured).
   ///   - onChange: told of every push and pop.
   public init(
-    landing: LandingPageViewModel, phone: EmulatedPhone, transitionDuration: Duration = .milliseconds(350),
+    landing: LandingPageViewModel, scheduler: any AppScheduler, transitionDuration: Duration = .milliseconds(350),
     makeFullscreenMap: @escaping @Sendable () -> FullscreenMapViewModel,
     onChange: @escaping @Sendable (NavigationChange) -> Void = { _ in }
   ) {
     self.landing = landing
-    self.phone = phone
+    self.scheduler = scheduler
     self.makeFullscreenMap = makeFullscreenMap
     self.onChange = onChange
     core = Locked(NavigationCore(machine: NavigationStateMachine(transitionDuration: transitionDuration)))
@@ -189,7 +190,7 @@ public final class NavigationCoordinator: Sendable {
         let model = makeFullscreenMap()
         core.withLock { $0.building = (id, model) }
       case .armTransition(let id, let delay):
-        phone.clock.schedule(after: delay) { [weak self] in
+        _ = scheduler.run(after: delay) { [weak self] in
           guard let self else { return }
           perform(core.withLock { $0.machine.transitionEnded(id) })
         }

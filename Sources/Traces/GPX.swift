@@ -1,5 +1,5 @@
 public import Foundation
-public import Geo
+import Geo
 import NMEA
 
 #if canImport(Glibc)
@@ -7,6 +7,7 @@ import NMEA
 #endif
 
 import CLibXML2
+public import LocationServices
 
 /// One GPX point (`trkpt`, `rtept` or `wpt`).
 public struct GPXPoint: Sendable, Hashable {

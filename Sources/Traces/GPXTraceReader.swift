@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationServices
 
 /// How fast a device moves along a trace whose points have no times.
 public enum TracePace: Sendable, Hashable, CustomStringConvertible {

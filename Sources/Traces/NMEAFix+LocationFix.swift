@@ -1,6 +1,7 @@
 import Foundation
-public import Geo
+import Geo
 public import NMEA
+public import LocationServices
 
 extension LocationFix {
   /// The fix an NMEA epoch describes.

@@ -1,6 +1,7 @@
 import Foundation
-public import Geo
+import Geo
 public import NMEA
+public import LocationServices
 
 #if canImport(Glibc)
   import Glibc

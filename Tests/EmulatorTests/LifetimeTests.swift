@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Testing
 import Traces
+import LocationServices
 
 /// Nothing of a phone outlives it: no task, timer, subscriber, observer or open file.
 @Suite("Lifetime: withEmulatedPhone leaves nothing behind")

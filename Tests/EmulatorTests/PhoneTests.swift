@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Testing
 import Traces
+import LocationServices
 
 /// The phone's permission system at run time: every test steps virtual time and asserts
 /// right after, with no waiting on real time and no polling.

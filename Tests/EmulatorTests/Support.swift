@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import Geo
 @_exported import EmulatorTesting
+import LocationServices
 
 let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 let startDate = Date(timeIntervalSince1970: 1_767_225_600)

@@ -4,6 +4,7 @@ import Geo
 import PermissionHandling
 import Synchronization
 import Testing
+import LocationServices
 
 // snippet.begin
 /// The app's code: a model that asks for the user's position when its screen appears.

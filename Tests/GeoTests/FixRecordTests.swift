@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Testing
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Emulator
+import LocationServices
 import Testing
 
 @Suite("Fan-out under load: 1,000 subscribers, 10,000 changes")

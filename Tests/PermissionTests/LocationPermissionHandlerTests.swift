@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import PermissionHandling
 import Testing
+import LocationServices
 
 /// A service as a suspended app sees it: its streams say the current value and nothing more.
 struct SuspendedService: LocationServiceProtocol {
@@ -25,7 +26,7 @@ struct SuspendedService: LocationServiceProtocol {
 struct LocationPermissionHandlerTests {
   @Test func requestLocationWithPermissionsPromptsThenLocates() async throws {
     let phone = makePhone()
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let flow = phone.start { await handler.requestLocationWithPermissions() }
     try await phone.advance(by: .seconds(1))  // the user allows after 1 s; the fix at 1 s is the next
     let r = try await flow.value
@@ -37,14 +38,14 @@ struct LocationPermissionHandlerTests {
 
   @Test func theResultCarriesTheAccuracyAuthorization() async throws {
     let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: .reduced), source: .fixed(warsaw)))
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let r = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
     #expect(r.accuracy == .reduced && r.fix!.horizontalAccuracy! >= 3000)
   }
 
   @Test func requestLocationWithPermissionsReportsADenial() async throws {
     let phone = makePhone(answer: .deny)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let result = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
     #expect(result == LocationRequestResult(status: .denied, fix: nil, reason: .denied))
     #expect(phone.elapsed == .seconds(1))
@@ -52,7 +53,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func aRevocationWhileTheFlowWaitsForAFixIsReportedAsSuch() async throws {
     let phone = makePhone(.authorizedWhenInUse, source: .none)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let flow = phone.start { await handler.requestLocationWithPermissions() }
     try await phone.advance(by: .seconds(2))
     await phone.setAuthorization(.denied)
@@ -61,14 +62,14 @@ struct LocationPermissionHandlerTests {
 
   @Test func servicesOffIsItsOwnReasonAndNeverPrompts() async {
     let phone = makePhone(services: false)
-    let r = await LocationPermissionHandler(phone: phone).requestLocationWithPermissions()
+    let r = await LocationPermissionHandler(service: phone.service).requestLocationWithPermissions()
     #expect(r == LocationRequestResult(status: .denied, fix: nil, reason: .servicesDisabled))
     #expect(!phone.state.promptShown)
   }
 
   @Test func checkPermissionStatusChangeTellsWhenItBecameAuthorized() async {
     let phone = makePhone(.denied)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     #expect(await handler.checkPermissionStatusChange() == (.denied, false))
     await phone.setAuthorization(.authorizedWhenInUse)
     #expect(await handler.checkPermissionStatusChange() == (.authorizedWhenInUse, true))
@@ -77,7 +78,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func observersHearEachChangeWithItsReasonBeforeTheCallReturns() async {
     let phone = makePhone(.denied)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
     #expect(changes.all.isEmpty)  // no call for the state at the start
@@ -94,7 +95,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func aPromptTheAppItselfShowedStillCountsAsBecomingAuthorized() async throws {
     let phone = makePhone(.notDetermined, answer: .allowWhileUsing)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
     _ = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
@@ -103,7 +104,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func servicesOffWhileDeniedStillChangesTheReason() async {
     let phone = makePhone(.denied)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
     await phone.setServicesEnabled(false)
@@ -129,7 +130,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func noCallbackAfterStopAndStopIsIdempotent() async {
     let phone = makePhone(.denied)
-    let handler = LocationPermissionHandler(phone: phone)
+    let handler = LocationPermissionHandler(service: phone.service)
     let changes = Recorder<PermissionChange>()
     await handler.startObservingLocationPermissionChanges { changes.append($0) }
     await phone.setAuthorization(.authorizedWhenInUse)
@@ -146,7 +147,7 @@ struct LocationPermissionHandlerTests {
   @Test func stopRacingAChangeNeverCallsBackAfterItReturns() async {
     for _ in 0..<50 {
       let phone = makePhone(.denied, source: .none)
-      let handler = LocationPermissionHandler(phone: phone)
+      let handler = LocationPermissionHandler(service: phone.service)
       let stopped = Recorder<Bool>()
       let late = Recorder<Bool>()
       await handler.startObservingLocationPermissionChanges { _ in

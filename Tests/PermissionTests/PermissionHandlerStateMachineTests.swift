@@ -1,6 +1,7 @@
 import Emulator
 import PermissionHandling
 import Testing
+import LocationServices
 
 @Suite("PermissionHandlerStateMachine: what observers are told, what checks answer")
 struct PermissionHandlerStateMachineTests {

@@ -2,7 +2,9 @@ import Emulator
 import Foundation
 import Geo
 import PermissionHandling
+import Scenarios
 import Testing
+import LocationServices
 
 @Suite("ScenarioRunner: a transcript is a function of the scenario")
 struct ScenarioRunnerTests {

@@ -2,6 +2,7 @@ import Emulator
 import Geo
 import PetMap
 import Testing
+import LocationServices
 
 /// The fullscreen map with its legend (ios-fullscreen-map-with-legend.spec.md).
 @Suite struct FullscreenMapTests {

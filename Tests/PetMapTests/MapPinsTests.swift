@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import PetMap
 import Testing
+import LocationServices
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

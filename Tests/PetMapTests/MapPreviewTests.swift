@@ -4,6 +4,7 @@ import Geo
 import PermissionHandling
 import PetMap
 import Testing
+import LocationServices
 
 /// The landing-page map preview spec (ios-landing-page-map-preview.spec.md), on a phone's
 /// virtual clock: each test steps time and asserts right after.

@@ -17,7 +17,7 @@ import Testing
       landing = LandingPageViewModel(preview: h.preview)
       let h = self.h, changes = self.changes
       navigation = NavigationCoordinator(
-        landing: landing, phone: h.phone,
+        landing: landing, scheduler: h.phone.clock,
         makeFullscreenMap: { FullscreenMapViewModel(userLocation: h.preview.userLocation, permissionGranted: true) },
         onChange: { changes.append($0) })
     }

@@ -4,6 +4,7 @@ import Geo
 @_exported import EmulatorTesting
 import PermissionHandling
 import PetMap
+import LocationServices
 
 let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 let krakow = Coordinate(latitude: 50.0647, longitude: 19.9450)!
@@ -49,7 +50,7 @@ final class PreviewHarness: Sendable {
     let states = self.states, stateTimes = self.stateTimes, taps = self.taps, logs = self.logs
     let settingsTaps = self.settingsTaps, phone = self.phone
     preview = MapPreviewModel(
-      phone: phone, repository: repository, snapshotter: snapshotter,
+      scheduler: phone.clock, handler: LocationPermissionHandler(service: phone.service), repository: repository, snapshotter: snapshotter,
       onStateChange: {
         states.append($0)
         stateTimes.append(phone.elapsed)

@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Testing
 import Traces
+import LocationServices
 
 @Suite("Replay pacing on an injected clock")
 struct ReplayPacingTests {

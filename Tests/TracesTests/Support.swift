@@ -2,6 +2,7 @@ import Foundation
 @_exported import EmulatorTesting
 import Geo
 import Traces
+import LocationServices
 
 /// The repository root, for the bundled traces.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -11,6 +11,7 @@ import Geo
 import NMEA
 import PetMap
 import Traces
+import LocationServices
 
 /// The repository's root (this file is Benchmarks/Benchmarks/LocationEmulatorBenchmarks/…).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

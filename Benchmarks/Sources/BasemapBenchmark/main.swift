@@ -7,6 +7,7 @@ import Basemap
 import Foundation
 import Geo
 import PetMap
+import LocationServices
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let extract = arguments.first else {

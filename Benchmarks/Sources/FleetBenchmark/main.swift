@@ -17,6 +17,7 @@ import Foundation
 import Geo
 import Synchronization
 import Traces
+import LocationServices
 
 /// Resident memory now, bytes (/proc/self/statm).
 func residentBytes() -> Int {

@@ -16,6 +16,7 @@ import Geo
 import EmulatorTesting
 import PermissionHandling
 import PetMap
+import LocationServices
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
   sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]

@@ -1,4 +1,5 @@
 import Geo
+import LocationServices
 
 /// A task started by ``EmulatorClock/spawn(_:_:)``: the clock waits for it whenever it runs.
 public struct ClockTask<Success: Sendable>: Sendable {
@@ -135,7 +136,8 @@ extension EmulatorClock {
     let task = Task {
       record.taskHash = Self.currentTaskHash()
       await gate.pass()
-      let value = await Self.$currentTask.withValue(record) { await body() }
+      // Code on the seam (the permission handler, say) that runs here puts its own tasks on this clock.
+      let value = await Self.$currentTask.withValue(record) { await CurrentScheduler.$scheduler.withValue(self) { await body() } }
       taskFinished(record)
       return value
     }
@@ -195,29 +197,3 @@ final class ClockStartGate: Sendable {
   }
 }
 
-/// Cancels work that may not have started yet: a cancellation that comes before ``attach(_:)``
-/// cancels on attach. For registries that record a task before they spawn it.
-public final class CancellationHandle: Sendable {
-  private let state = Locked<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
-
-  public init() {}
-
-  /// The work's cancellation; called at once when ``cancel()`` came first.
-  public func attach(_ cancel: @escaping @Sendable () -> Void) {
-    let now = state.withLock { s -> Bool in
-      if s.cancelled { return true }
-      s.action = cancel
-      return false
-    }
-    if now { cancel() }
-  }
-
-  public func cancel() {
-    let action = state.withLock { s -> (@Sendable () -> Void)? in
-      s.cancelled = true
-      defer { s.action = nil }
-      return s.action
-    }
-    action?()
-  }
-}

@@ -1,5 +1,6 @@
 import Foundation
-public import Geo
+import Geo
+public import LocationServices
 
 /// What reduced (approximate) accuracy does to locations, as on iOS: positions snapped to a
 /// grid of `gridMeters`, horizontal accuracy at least that, no altitude, speed or course, and

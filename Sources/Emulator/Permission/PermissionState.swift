@@ -1,3 +1,4 @@
+public import LocationServices
 /// Everything about location permission that the operating system decides for one app.
 public struct PermissionState: Sendable, Hashable {
   /// What the user chose for this app (Settings or the prompt).
@@ -64,4 +65,11 @@ public enum PermissionEvent: Sendable, Hashable {
   case promptDismissed(status: LocationPermissionStatus)
   /// "Allow Once" lapsed because the app left the foreground.
   case allowOnceExpired
+}
+
+extension LocationRequestResult {
+  /// No location, for `reason`, in `state`.
+  public static func unavailable(_ reason: LocationUnavailableReason, in state: PermissionState) -> LocationRequestResult {
+    LocationRequestResult(status: state.status, fix: nil, accuracy: state.accuracy, reason: reason)
+  }
 }

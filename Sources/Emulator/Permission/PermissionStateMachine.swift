@@ -1,3 +1,4 @@
+public import LocationServices
 /// The permission rules of the emulated operating system for one app, as a value: each event
 /// changes ``state`` and returns the actions its runtime must perform, in order. No task, no
 /// clock: the prompt's delay is an action (arm a timer) and its expiry an event.

@@ -1,5 +1,6 @@
 public import Foundation
-public import Geo
+import Geo
+public import LocationServices
 
 /// Something that happened on an ``EmulatedPhone``, in the order it happened.
 public enum PhoneEvent: Sendable, Hashable {

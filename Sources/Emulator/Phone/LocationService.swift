@@ -1,4 +1,5 @@
-public import Geo
+import Geo
+public import LocationServices
 
 /// The app's view of an ``EmulatedPhone``'s location and permission: the seed's
 /// `LocationServiceProtocol`, and the app's lifecycle for observers that re-check permission
@@ -60,5 +61,24 @@ public func withEmulatedPhone<Result>(
       group.cancelAll()
       throw error
     }
+  }
+}
+
+extension LocationService: PermissionObserving {
+  public var currentPermission: (status: LocationPermissionStatus, servicesEnabled: Bool) {
+    let state = phone.state
+    return (state.status, state.servicesEnabled)
+  }
+
+  /// Every change of the phone's permission state, synchronously, in the phone's order (see
+  /// ``EmulatedPhone/observe(_:_:)``).
+  public func observePermission(
+    _ onChange: @escaping @Sendable (_ status: LocationPermissionStatus, _ servicesEnabled: Bool) -> Void
+  ) -> Cancellation {
+    let observation = phone.observe(.stateChanged) { event in
+      guard case .stateChanged(_, let to) = event else { return }
+      onChange(to.status, to.servicesEnabled)
+    }
+    return Cancellation { observation.cancel() }
   }
 }

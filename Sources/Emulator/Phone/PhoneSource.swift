@@ -1,6 +1,7 @@
 import Foundation
 public import Geo
 public import Traces
+public import LocationServices
 
 /// Where an ``EmulatedPhone``'s positions come from.
 ///

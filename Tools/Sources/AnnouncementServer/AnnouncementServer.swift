@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 public import PetMap
+import LocationServices
 
 /// The announcements backend, served from an ``AnnouncementRepository`` (usually a
 /// ``FileAnnouncementRepository``) over HTTP/1.1 with Hummingbird.

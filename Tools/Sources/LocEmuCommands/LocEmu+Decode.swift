@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import NMEA
 import Traces
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Geo
 import PermissionHandling
+import Scenarios
 
 extension LocEmu {
   struct Permissions: AsyncParsableCommand {

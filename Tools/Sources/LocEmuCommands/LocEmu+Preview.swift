@@ -5,6 +5,7 @@ import Foundation
 import LocationEmulatorClient
 import Geo
 import PermissionHandling
+import Scenarios
 import PetMap
 
 extension LocEmu {

@@ -5,6 +5,7 @@ import GPSD
 import Geo
 import LocationEmulatorClient
 import Traces
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -5,7 +5,9 @@ import LocationEmulatorClient
 import GPSD
 import Geo
 import PermissionHandling
+import Scenarios
 import Traces
+import LocationServices
 
 /// The scenario and source options shared by `permissions` and `preview`.
 struct ScenarioOptions: ParsableArguments {

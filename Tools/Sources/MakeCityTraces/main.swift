@@ -10,6 +10,7 @@ import Basemap
 import Foundation
 import Geo
 import Traces
+import LocationServices
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func fail(_ message: String) -> Never {

@@ -1,8 +1,10 @@
 public import Emulator
 import Foundation
 public import Geo
-public import PermissionHandling
+import PermissionHandling
+public import Scenarios
 public import Traces
+import LocationServices
 
 /// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
 /// ``EmulatedPhone`` with no timeline of its own, driven by requests, and its transcript fanned

@@ -2,6 +2,7 @@ public import Emulator
 import Foundation
 import Geo
 import Traces
+import LocationServices
 
 /// One phone as a GPS receiver on a TCP port (`locemu serve --nmea-listen`): every fix its
 /// source reports — set, walked on a route, played from a trace, read from gpsd — goes out as a

@@ -5,12 +5,14 @@ public import Hummingbird
 import Logging
 import NIOCore
 import PermissionHandling
+import Scenarios
 import PetMap
 public import Basemap
 import Traces
 public import ServiceLifecycle
 import UnixSignals
 import NIOPosix
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

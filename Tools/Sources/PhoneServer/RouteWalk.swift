@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 public import Geo
+import LocationServices
 
 /// A route of waypoints walked at a constant speed, one fix every `interval` (what
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle

@@ -12,6 +12,7 @@ import Geo
 import ToolsTestSupport
 import Synchronization
 import Traces
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 public import Foundation
 public import Geo
+import LocationServices
 
 /// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).
 public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -3,6 +3,7 @@ import Geo
 import PetMap
 import Testing
 import ToolsTestSupport
+import LocationServices
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

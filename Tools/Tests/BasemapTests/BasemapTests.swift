@@ -5,6 +5,7 @@ import PetMap
 import SwiftProtobuf
 import Testing
 import ToolsTestSupport
+import LocationServices
 
 /// The basemap (issue 15): the bundled Helsinki extract built into an indexed file and drawn
 /// under the snapshot, checked through a real SVG renderer (rsvg-convert) at the pixels of

@@ -4,6 +4,7 @@ import Geo
 import PetMap
 import Testing
 import ToolsTestSupport
+import LocationServices
 
 /// The SVG snapshot (the platform's MKMapSnapshotter) drawn by a real SVG renderer
 /// (rsvg-convert): pins at their pixels, raster tiles under them from a directory and from an

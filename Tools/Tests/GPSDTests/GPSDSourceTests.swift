@@ -4,6 +4,7 @@ import Geo
 import ToolsTestSupport
 import Testing
 import Traces
+import LocationServices
 
 @Suite("Collapsing gpsd's reports into epochs; backoff")
 struct EpochCollapserTests {

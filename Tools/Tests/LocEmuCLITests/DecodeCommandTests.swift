@@ -4,6 +4,7 @@ import ToolsTestSupport
 import NMEA
 import Testing
 import Traces
+import LocationServices
 
 /// `locemu decode` end to end: the built binary, real files, exit codes and output streams.
 struct DecodeCommandTests {

@@ -5,6 +5,7 @@ import LocationEmulatorClient
 import ToolsTestSupport
 import PermissionHandling
 import Testing
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

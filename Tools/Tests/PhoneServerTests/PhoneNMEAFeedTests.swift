@@ -5,6 +5,7 @@ import ToolsTestSupport
 import NMEA
 import PhoneServer
 import Testing
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -4,8 +4,10 @@ import Geo
 import Hummingbird
 import PermissionHandling
 import PhoneServer
+import Scenarios
 import Testing
 import ToolsTestSupport
+import LocationServices
 
 @Suite("PhoneServer: routes, hub")
 struct PhoneServerTests {

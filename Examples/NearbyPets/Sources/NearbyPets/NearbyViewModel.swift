@@ -1,5 +1,4 @@
-public import Emulator
-public import Geo
+public import LocationServices
 import PermissionHandling
 import Synchronization
 
@@ -7,8 +6,9 @@ import Synchronization
 /// permission and the user's position; while allowed it follows the user's position; it shows
 /// why there is none when there is none.
 ///
-/// It knows nothing of the emulator: it takes the seed's `LocationServiceProtocol` and
-/// `LocationPermissionHandler`, which the tests give it from an emulated phone.
+/// It knows nothing of the emulator: it imports the app seam (`LocationServices`: the seed's
+/// `LocationServiceProtocol` and its values) and the permission handler; the tests give it an
+/// emulated phone's service.
 public final class NearbyViewModel: Sendable {
   /// What the screen shows.
   public enum Screen: Sendable, Equatable {

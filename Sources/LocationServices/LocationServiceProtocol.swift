@@ -1,4 +1,3 @@
-public import Geo
 
 /// The app's view of location: the seed API of the iOS app's `LocationServiceProtocol`, plus
 /// what Linux tests need beyond it.
@@ -31,13 +30,15 @@ extension LocationServiceProtocol {
   /// Built from the status, the services switch and ``requestLocation()``: a bare coordinate.
   public func requestLocationResult() async -> LocationRequestResult {
     let status = await authorizationStatus
-    var state = PermissionState(appStatus: status, servicesEnabled: await locationServicesEnabled)
-    state.accuracy = await accuracyAuthorization
-    if let reason = state.unavailableReason { return .unavailable(reason, in: state) }
+    let servicesEnabled = await locationServicesEnabled
+    let accuracy = await accuracyAuthorization
+    if let reason = LocationUnavailableReason(status: status, servicesEnabled: servicesEnabled) {
+      return LocationRequestResult(status: status, fix: nil, accuracy: accuracy, reason: reason)
+    }
     let location = await requestLocation()
     return LocationRequestResult(
       status: await authorizationStatus, fix: location.map { LocationFix(mode: .twoD, coordinate: $0) },
-      accuracy: state.accuracy, reason: location == nil ? .locationUnavailable : nil)
+      accuracy: accuracy, reason: location == nil ? .locationUnavailable : nil)
   }
 }
 

@@ -1,7 +1,10 @@
-public import Emulator
-public import Geo
+import Emulator
 import Foundation
-public import PermissionHandling
+import Geo
+import LocationServices
+import PermissionHandling
+import PetMap
+import Scenarios
 
 /// The lost-pets app's map features wired together on the emulator, as a ``ScenarioApp``: the
 /// landing page with its map preview, the navigation coordinator and the fullscreen map.
@@ -17,7 +20,7 @@ public import PermissionHandling
 /// every push or pop (`screen`, `action`, `trigger`, `stack`); `fullscreenMap` when the map is
 /// shown (`center`, `centeredOnUser`, `zoom`, `title`, `legend`); `tapIgnored` (`preview`,
 /// `reason`); `log` for the debugging output (the tap callback, backend errors, failures).
-public final class MapFeaturesApp: ScenarioApp {
+final class MapFeaturesApp: ScenarioApp {
   public let landing: LandingPageViewModel
   public let navigation: NavigationCoordinator
   public let viewportStore = ViewportStore()
@@ -32,7 +35,7 @@ public final class MapFeaturesApp: ScenarioApp {
   ///   - screenSize: the fullscreen map view's size, points.
   ///   - fullscreenSnapshotter: renders the fullscreen map each time it is shown (to its
   ///     `outputPath`); nil: no image.
-  public init(
+  init(
     phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)?,
     snapshotter: (any MapSnapshotting)?, strings: MapStrings = MapStrings(),
     defaultRegion: MapRegion = FullscreenMapViewModel.warsaw, screenSize: ScreenSize = ScreenSize(width: 390, height: 844),
@@ -44,7 +47,7 @@ public final class MapFeaturesApp: ScenarioApp {
     }
     let navigationBox = Locked<NavigationCoordinator?>(nil)
     let preview = MapPreviewModel(
-      phone: phone, handler: handler, repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
+      scheduler: phone.clock, handler: handler ?? LocationPermissionHandler(service: phone.service), repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
       strings: strings, onStateChange: { state in emit("preview", Self.members(of: state, radiusMeters: radiusMeters)) },
       onTap: { navigationBox.withLock { $0 }?.showFullscreenMap() },
       onGoToSettings: { emit("log", [.string("message", "go to settings")]) },
@@ -52,7 +55,7 @@ public final class MapFeaturesApp: ScenarioApp {
     landing = LandingPageViewModel(preview: preview)
     let store = viewportStore
     navigation = NavigationCoordinator(
-      landing: landing, phone: phone,
+      landing: landing, scheduler: phone.clock,
       makeFullscreenMap: {
         let state = phone.state
         let model = FullscreenMapViewModel(
@@ -92,7 +95,7 @@ public final class MapFeaturesApp: ScenarioApp {
     navigationBox.withLock { $0 = navigation }
   }
 
-  public func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async {
+  func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async {
     emitter.withLock { $0 = emit }
     await landing.preview.start()
   }
@@ -128,7 +131,7 @@ public final class MapFeaturesApp: ScenarioApp {
   }
 
   /// The transcript members of a preview state.
-  public static func members(of state: MapPreviewState, radiusMeters: Double = 10_000) -> [TranscriptLine.Member] {
+  static func members(of state: MapPreviewState, radiusMeters: Double = 10_000) -> [TranscriptLine.Member] {
     var members: [TranscriptLine.Member] = [.string("preview", state.name)]
     switch state {
     case .loading: break

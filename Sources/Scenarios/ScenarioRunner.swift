@@ -1,6 +1,8 @@
 public import Foundation
 public import Emulator
-public import Geo
+import Geo
+public import LocationServices
+public import PermissionHandling
 
 /// One line of a scenario transcript: `{"t":1.500,"event":"…",…}`.
 public struct TranscriptLine: Sendable, Hashable {
@@ -115,7 +117,7 @@ public final class ScenarioRunner: Sendable {
         promptDelay: .milliseconds(Int64((scenario.promptDelay * 1000).rounded())), requestTimeout: requestTimeout,
         reducedAccuracy: reducedAccuracy, source: source, startDate: startDate, startsSource: false),
       clock: clock)
-    handler = LocationPermissionHandler(phone: phone)
+    handler = LocationPermissionHandler(service: phone.service)
   }
 
   private func line(_ event: String, _ members: [TranscriptLine.Member] = []) {

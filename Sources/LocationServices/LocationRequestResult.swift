@@ -1,4 +1,3 @@
-public import Geo
 
 /// Why the app has no location, when it has none.
 public enum LocationUnavailableReason: String, Sendable, Hashable, Codable {
@@ -19,6 +18,23 @@ public enum LocationUnavailableReason: String, Sendable, Hashable, Codable {
   case revoked
   /// The request's task was cancelled, or the phone shut down, before a location arrived.
   case cancelled
+}
+
+extension LocationUnavailableReason {
+  /// Why an app with `status` gets no location, as far as the status and the services switch
+  /// tell (nil: they allow one); whether the app is in the background is not known here.
+  public init?(status: LocationPermissionStatus, servicesEnabled: Bool) {
+    guard servicesEnabled else {
+      self = .servicesDisabled
+      return
+    }
+    switch status {
+    case .authorizedWhenInUse, .authorizedAlways: return nil
+    case .denied: self = .denied
+    case .restricted: self = .restricted
+    case .notDetermined: self = .notDetermined
+    }
+  }
 }
 
 /// The outcome of a one-shot location request: the whole fix, and the permission it was
@@ -50,9 +66,4 @@ public struct LocationRequestResult: Sendable, Hashable {
 
   /// The location, when one arrived.
   public var location: Coordinate? { fix?.coordinate }
-
-  /// No location, for `reason`, in `state`.
-  public static func unavailable(_ reason: LocationUnavailableReason, in state: PermissionState) -> LocationRequestResult {
-    LocationRequestResult(status: state.status, fix: nil, accuracy: state.accuracy, reason: reason)
-  }
 }

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// A service that reports permission changes synchronously, in the order they happen: the
+/// capability an observer (the permission handler) uses when a service has it, instead of
+/// watching streams from tasks of its own. An emulated phone's service has it: its callbacks run
+/// on the phone's clock, before the call or advance that caused the change returns.
+public protocol PermissionObserving: LocationServiceProtocol {
+  /// The status the app reads and whether Location Services are on, now.
+  var currentPermission: (status: LocationPermissionStatus, servicesEnabled: Bool) { get }
+
+  /// Calls `onChange` with the status and the services switch on every change of either,
+  /// synchronously and in order, until the returned observation is cancelled.
+  func observePermission(
+    _ onChange: @escaping @Sendable (_ status: LocationPermissionStatus, _ servicesEnabled: Bool) -> Void
+  ) -> Cancellation
+}
+
+/// A cancellation that may be asked for before the work it cancels exists: ``attach(_:)``
+/// gives it the work's cancel (called at once when ``cancel()`` came first).
+public final class CancellationHandle: Sendable {
+  private let state = Mutex<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+
+  public init() {}
+
+  /// The work's cancellation; called at once when ``cancel()`` came first.
+  public func attach(_ cancel: @escaping @Sendable () -> Void) {
+    let now = state.withLock { s -> Bool in
+      if s.cancelled { return true }
+      s.action = cancel
+      return false
+    }
+    if now { cancel() }
+  }
+
+  public func cancel() {
+    let action = state.withLock { s -> (@Sendable () -> Void)? in
+      s.cancelled = true
+      defer { s.action = nil }
+      return s.action
+    }
+    action?()
+  }
+}
+
+/// Ends what it was made for (an observation, a timer, a task) when ``cancel()`` is called;
+/// later calls do nothing.
+public struct Cancellation: Sendable {
+  private let body: @Sendable () -> Void
+
+  public init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+  public func cancel() { body() }
+}
