@@ -31,6 +31,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     // The basemap file: SQLite with an R*Tree index over the features (and MBTiles files).
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // Tests read openapi.yaml as YAML (the route-vs-spec check).
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     // The system zlib: OpenStreetMap PBF blocks are zlib-compressed (Debian's zlib1g-dev).
@@ -59,6 +61,7 @@ let package = Package(
         .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "Basemap",
+        .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -118,6 +121,7 @@ let package = Package(
         .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Yams", package: "Yams"),
       ]
     ),
     .testTarget(

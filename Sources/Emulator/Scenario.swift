@@ -1,4 +1,5 @@
 public import Foundation
+public import Geo
 public import LocationServices
 
 /// One thing that happens in a scenario: the vocabulary of `--at TIME=EVENT`, scenario files and `--control stdin`.
@@ -154,18 +155,13 @@ public struct Scenario: Sendable, Hashable {
   /// `app`, `promptAnswer`, `promptDelay`, `duration` and `events` (a list of
   /// `{"at": seconds, "event": "permission=denied"}` or `"TIME=EVENT"` strings).
   public init(json data: Data) throws(ScenarioError) {
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: data)
-    } catch {
-      throw ScenarioError("not JSON: \(error.localizedDescription)")
-    }
-    guard let dictionary = object as? [String: Any] else { throw ScenarioError("a scenario is a JSON object") }
-    try self.init(dictionary: dictionary)
+    guard let document = JSONValue(parsing: data) else { throw ScenarioError("not JSON") }
+    guard let members = document.object else { throw ScenarioError("a scenario is a JSON object") }
+    try self.init(members: members)
   }
 
-  /// Builds a scenario from already-decoded members (JSON or YAML).
-  public init(dictionary d: [String: Any]) throws(ScenarioError) {
+  /// Builds a scenario from already-decoded members.
+  public init(members d: [String: JSONValue]) throws(ScenarioError) {
     self.init()
     let known: Set = [
       "permission", "services", "accuracy", "app", "backgroundLocationUpdates", "promptAnswer", "promptDelay", "duration",
@@ -176,13 +172,13 @@ public struct Scenario: Sendable, Hashable {
     }
     func string(_ key: String) throws(ScenarioError) -> String? {
       guard let value = d[key] else { return nil }
-      if let b = value as? Bool, key == "services" { return b ? "on" : "off" }
-      guard let s = value as? String else { throw ScenarioError("'\(key)' must be a string") }
+      if let b = value.bool, key == "services" { return b ? "on" : "off" }
+      guard let s = value.string else { throw ScenarioError("'\(key)' must be a string") }
       return s
     }
     func number(_ key: String) throws(ScenarioError) -> Double? {
       guard let value = d[key] else { return nil }
-      guard let n = (value as? NSNumber)?.doubleValue ?? (value as? String).flatMap(Double.init), n >= 0, n.isFinite
+      guard let n = value.number ?? value.string.flatMap(Double.init), n >= 0, n.isFinite
       else { throw ScenarioError("'\(key)' must be a number of seconds, 0 or more") }
       return n
     }
@@ -203,7 +199,7 @@ public struct Scenario: Sendable, Hashable {
       initial.app = a
     }
     if let v = d["backgroundLocationUpdates"] {
-      guard let on = v as? Bool else { throw ScenarioError("'backgroundLocationUpdates' must be true or false") }
+      guard let on = v.bool else { throw ScenarioError("'backgroundLocationUpdates' must be true or false") }
       initial.backgroundLocationUpdates = on
     }
     if let v = try string("promptAnswer") {
@@ -213,13 +209,11 @@ public struct Scenario: Sendable, Hashable {
     if let v = try number("promptDelay") { promptDelay = v }
     if let v = try number("duration") { duration = v }
     if let events = d["events"] {
-      guard let list = events as? [Any] else { throw ScenarioError("'events' must be a list") }
+      guard let list = events.array else { throw ScenarioError("'events' must be a list") }
       for (i, item) in list.enumerated() {
-        if let text = item as? String {
+        if let text = item.string {
           add(try Scenario.step(parsing: text))
-        } else if let e = item as? [String: Any], let text = e["event"] as? String,
-          let at = (e["at"] as? NSNumber)?.doubleValue, at >= 0, at.isFinite
-        {
+        } else if let text = item["event"]?.string, let at = item["at"]?.number, at >= 0, at.isFinite {
           add(Step(at: at, event: try ScenarioEvent(parsing: text)))
         } else {
           throw ScenarioError("events[\(i)]: expected {\"at\": SECONDS, \"event\": \"EVENT\"} or \"TIME=EVENT\"")

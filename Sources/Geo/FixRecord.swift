@@ -225,19 +225,6 @@ struct ByteWriter {
 
 /// Small helpers for writing JSON by hand (the output contract's exact member order and digits).
 public enum JSONText {
-  /// A JSON number as `JSONSerialization` gives it: an `NSNumber` that is not `true`/`false`
-  /// (it gives `NSNumber` for those too, with `objCType` "c"); nil for anything else.
-  public static func number(_ value: Any?) -> Double? {
-    guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
-    return n.doubleValue
-  }
-
-  /// A JSON `true` or `false` as `JSONSerialization` gives it; nil for anything else (a number too).
-  public static func bool(_ value: Any?) -> Bool? {
-    guard let n = value as? NSNumber, String(cString: n.objCType) == "c" else { return nil }
-    return n.boolValue
-  }
-
   /// `text` as a JSON string literal, quotes included.
   public static func quoted(_ text: String) -> String {
     var out = "\""
@@ -259,18 +246,18 @@ public enum JSONText {
 }
 
 extension FixRecord {
-  /// The fix a fix record describes (a parsed JSON object: time, mode, lat, lon, altMSL,
-  /// altHAE, speed, track, eph, epv, each optional); nil when a member has the wrong type or
-  /// range. gpsd's mode 0 ("not seen yet") is no fix.
-  public static func fix(_ object: [String: Any]) -> LocationFix? {
+  /// The fix a fix record describes (a JSON object: time, mode, lat, lon, altMSL, altHAE,
+  /// speed, track, eph, epv, each optional); nil when a member has the wrong type or range.
+  /// gpsd's mode 0 ("not seen yet") is no fix.
+  public static func fix(_ object: [String: JSONValue]) -> LocationFix? {
     func number(_ key: String) -> Double?? {
       guard let value = object[key] else { return .some(nil) }
-      guard let d = JSONText.number(value), d.isFinite else { return nil }
+      guard let d = value.number, d.isFinite else { return nil }
       return .some(d)
     }
     var timestamp: Date?
     if let text = object["time"] {
-      guard let text = text as? String, let date = ISO8601Time.parse(text) else { return nil }
+      guard let text = text.string, let date = ISO8601Time.parse(text) else { return nil }
       timestamp = date
     }
     guard let modeNumber = number("mode"), let latitude = number("lat"), let longitude = number("lon"),

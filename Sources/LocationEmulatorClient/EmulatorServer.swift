@@ -44,18 +44,28 @@ public struct EmulatorServer: Sendable {
     return request
   }
 
-  /// One request; the answer's body when its status is 2xx.
+  /// One request without a body; the answer's body when its status is 2xx.
   /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
   @discardableResult
-  public func send(_ method: String, _ path: String, json body: [String: any Sendable]? = nil) async throws(EmulatorClientError) -> Data {
-    let data = try body.map { body throws(EmulatorClientError) -> Data in
-      do {
-        return try JSONSerialization.data(withJSONObject: body)
-      } catch {
-        throw .badRequest("the body is not JSON: \(error)")
-      }
+  public func send(_ method: String, _ path: String) async throws(EmulatorClientError) -> Data {
+    try await send(urlRequest(method, path))
+  }
+
+  /// One request with `body` as JSON (a ``Wire`` value); the answer's body when its status is 2xx.
+  /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
+  @discardableResult
+  public func send(_ method: String, _ path: String, _ body: some Encodable & Sendable) async throws(EmulatorClientError) -> Data {
+    try await send(urlRequest(method, path, body: Wire.encode(body)))
+  }
+
+  /// One request whose answer is a ``Wire`` value.
+  public func get<Answer: Decodable>(_ path: String, as type: Answer.Type) async throws(EmulatorClientError) -> Answer {
+    let data = try await send("GET", path)
+    do {
+      return try Wire.decode(type, from: data)
+    } catch {
+      throw .badRequest("the server's answer to \(path) is not what the API says: \(error)")
     }
-    return try await send(urlRequest(method, path, body: data))
   }
 
   /// One request with `body` as it is (a trace uploaded, say); the answer's body when its status is 2xx.
@@ -85,7 +95,7 @@ public struct EmulatorServer: Sendable {
 
   /// The server's `{"error": …}`, or the status.
   static func message(_ data: Data, status: Int) -> String {
-    (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["error"] as? String ?? "HTTP \(status)"
+    (try? Wire.decode(Wire.Failure.self, from: data))?.error ?? "HTTP \(status)"
   }
 
   /// The server-sent events at `path`: each event's data, as it arrives. Returns once the

@@ -42,14 +42,8 @@ public final class RemotePhone: Sendable {
 
   @discardableResult
   public func setLocation(_ fix: LocationFix) async throws(EmulatorClientError) -> RemotePhoneState {
-    guard let c = fix.coordinate else { throw .badRequest("a location needs a coordinate") }
-    var body: [String: any Sendable] = ["lat": c.latitude, "lon": c.longitude]
-    if let v = fix.altitudeMSL { body["altitude"] = v }
-    if let v = fix.horizontalAccuracy { body["horizontalAccuracy"] = v }
-    if let v = fix.verticalAccuracy { body["verticalAccuracy"] = v }
-    if let v = fix.speed { body["speed"] = v }
-    if let v = fix.course { body["course"] = v }
-    return try await post("location", body)
+    guard let location = Wire.Location(fix) else { throw .badRequest("a location needs a coordinate") }
+    return try await post("location", location)
   }
 
   @discardableResult
@@ -65,39 +59,37 @@ public final class RemotePhone: Sendable {
 
   @discardableResult
   public func grant(always: Bool = false) async throws(EmulatorClientError) -> RemotePhoneState {
-    try await post("privacy", ["action": "grant", "always": always])
+    try await post("privacy", Wire.Privacy(action: .grant, always: always))
   }
 
   @discardableResult
-  public func revoke() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "revoke"]) }
+  public func revoke() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .revoke)) }
 
   @discardableResult
-  public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "reset"]) }
+  public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .reset)) }
 
   @discardableResult
-  public func restrict() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", ["action": "restrict"]) }
+  public func restrict() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .restrict)) }
 
   @discardableResult
   public func setServicesEnabled(_ enabled: Bool) async throws(EmulatorClientError) -> RemotePhoneState {
-    try await post("services", ["enabled": enabled])
+    try await post("services", Wire.Services(enabled: enabled))
   }
 
   @discardableResult
   public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
-    try await post("accuracy", ["accuracy": accuracy.rawValue])
+    try await post("accuracy", Wire.Accuracy(accuracy: accuracy))
   }
 
   @discardableResult
   public func setAppState(_ app: AppState) async throws(EmulatorClientError) -> RemotePhoneState {
-    try await post("app", ["state": app.rawValue])
+    try await post("app", Wire.App(state: app))
   }
 
   /// How the scripted user answers the next prompt, and after how long.
   @discardableResult
   public func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) async throws(EmulatorClientError) -> RemotePhoneState {
-    var body: [String: any Sendable] = ["answer": answer.rawValue]
-    if let delay { body["delay"] = delay.seconds }
-    return try await post("prompt", body)
+    try await post("prompt", Wire.Prompt(answer: answer, delay: delay?.seconds))
   }
 
   /// Plays a trace on the phone from now, stamped with the phone's time, in place of what it
@@ -131,13 +123,11 @@ public final class RemotePhone: Sendable {
   public func playTrace(
     named name: String, format: Trace.Format? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
   ) async throws(EmulatorClientError) -> RemotePhoneState {
-    var body: [String: any Sendable] = ["name": name, "speed": speed, "loop": loop, "offset": offset]
-    if let format { body["format"] = format.rawValue }
-    return try await post("trace", body)
+    try await post("trace", Wire.TraceRun(name: name, format: format, speed: speed, loop: loop, offset: offset))
   }
 
-  private func post(_ route: String, _ body: [String: any Sendable]) async throws(EmulatorClientError) -> RemotePhoneState {
-    try RemotePhoneState(json: try await server.send("POST", "\(path)/\(route)", json: body))
+  private func post(_ route: String, _ body: some Encodable & Sendable) async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await server.send("POST", "\(path)/\(route)", body))
   }
 
   /// Makes one of the app's calls and waits for its result line on the transcript.
@@ -216,7 +206,7 @@ extension RemotePhone {
               accuracy: event.string("accuracy").flatMap(LocationAccuracyAuthorization.init(rawValue:)),
               app: event.string("app").flatMap(AppState.init(rawValue:)), to: phone)
             if event.event == "fix=lost" { held.withLock { $0 = nil } }
-            if event.event == "fix", let fix = FixRecord.fix(event.members) {
+            if event.event == "fix", let fix = event.fix {
               held.withLock { $0 = fix }
               await phone.send(fix)
             }
@@ -302,7 +292,7 @@ extension RemotePhone: LocationServiceProtocol {
         follower.events = events.makeAsyncIterator()
       }
       while let event = try? await follower.events?.next() {
-        if event.event == "fix", let fix = FixRecord.fix(event.members) { return fix }
+        if event.event == "fix", let fix = event.fix { return fix }
       }
       return nil
     })
@@ -339,48 +329,29 @@ public struct RemotePhoneState: Sendable, Hashable {
     return state
   }
 
+  /// The state the server sent in `data`.
   init(json data: Data) throws(EmulatorClientError) {
-    guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = o["id"] as? String,
-      let status = (o["status"] as? String).flatMap(LocationPermissionStatus.init(rawValue:)),
-      let accuracy = (o["accuracy"] as? String).flatMap(LocationAccuracyAuthorization.init(rawValue:)),
-      let app = (o["app"] as? String).flatMap(AppState.init(rawValue:))
-    else { throw .badRequest("the server's answer is not a phone's state: \(String(decoding: data.prefix(200), as: UTF8.self))") }
-    self.id = id
-    json = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    self.status = status
-    self.accuracy = accuracy
-    self.app = app
-    servicesEnabled = o["services"] as? String != "off"
-    promptOnScreen = JSONText.bool(o["promptOnScreen"] as Any) ?? false
-    promptAnswer = (o["promptAnswer"] as? String).flatMap(PromptAnswer.init(rawValue:))
-    fixLost = JSONText.bool(o["fixLost"] as Any) ?? false
-    lastFix = (o["lastFix"] as? [String: Any]).flatMap(FixRecord.fix)
-    elapsed = .milliseconds(Int64(((JSONText.number(o["elapsed"] as Any) ?? 0) * 1000).rounded()))
-  }
-}
-
-/// One line of a phone's transcript: `t`, `event` and its members.
-public struct TranscriptEvent: @unchecked Sendable {
-  /// Seconds since the phone started.
-  public var t: Double
-  public var event: String
-  /// Every member of the line (t and event included), as JSON values.
-  public var members: [String: Any]
-  /// The line as the server sent it.
-  public var json: String
-
-  init?(json: String) {
-    guard let o = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], let event = o["event"] as? String else {
-      return nil
+    let state: Wire.PhoneState
+    do {
+      state = try Wire.decode(Wire.PhoneState.self, from: data)
+    } catch {
+      throw .badRequest("the server's answer is not a phone's state (\(error)): \(String(decoding: data.prefix(200), as: UTF8.self))")
     }
-    self.json = json
-    self.event = event
-    t = JSONText.number(o["t"] as Any) ?? 0
-    members = o
+    self.init(state, json: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
-  public func string(_ name: String) -> String? { members[name] as? String }
-
-  /// A member that is a fix record (`result` of a call); nil when null or absent.
-  public func fix(_ name: String) -> LocationFix? { (members[name] as? [String: Any]).flatMap(FixRecord.fix) }
+  /// The members of a decoded state.
+  public init(_ state: Wire.PhoneState, json: String) {
+    id = state.id
+    self.json = json
+    status = state.status
+    accuracy = state.accuracy
+    app = state.app
+    servicesEnabled = state.services == .on
+    promptOnScreen = state.promptOnScreen
+    promptAnswer = state.promptAnswer
+    fixLost = state.fixLost
+    lastFix = state.lastFix?.locationFix
+    elapsed = .milliseconds(Int64((state.elapsed * 1000).rounded()))
+  }
 }

@@ -32,13 +32,8 @@ public enum AnnouncementMapper {
   /// The announcements in `data` and what was dropped.
   /// - Throws: ``AnnouncementError/malformed(_:)`` when `data` is not the announcements object.
   public static func decode(_ data: Data) throws(AnnouncementError) -> (announcements: [Announcement], dropped: Dropped) {
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: data)
-    } catch {
-      throw .malformed("invalid JSON (\(error.localizedDescription))")
-    }
-    guard let root = object as? [String: Any], let records = root["announcements"] as? [Any] else {
+    guard let root = JSONValue(parsing: data) else { throw .malformed("invalid JSON") }
+    guard let records = root["announcements"]?.array else {
       throw .malformed("expected an object with an \"announcements\" array")
     }
     var out: [Announcement] = []
@@ -59,25 +54,27 @@ public enum AnnouncementMapper {
 
   private enum Rejection: Error { case closed, coordinate, malformed }
 
-  private static func announcement(from record: Any) -> Result<Announcement, Rejection> {
-    guard let r = record as? [String: Any] else { return .failure(.malformed) }
-    guard let id = (r["id"] as? String) ?? (r["id"] as? NSNumber)?.stringValue, !id.isEmpty else {
+  private static func announcement(from r: JSONValue) -> Result<Announcement, Rejection> {
+    guard r.object != nil else { return .failure(.malformed) }
+    // An id may come as a number: 17 is "17".
+    let number = r["id"]?.number.map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : "\($0)" }
+    guard let id = r["id"]?.string ?? number, !id.isEmpty else {
       return .failure(.malformed)
     }
-    guard let latitude = JSONText.number(r["latitude"]), let longitude = JSONText.number(r["longitude"]),
+    guard let latitude = r["latitude"]?.number, let longitude = r["longitude"]?.number,
       let coordinate = Coordinate(latitude: latitude, longitude: longitude)
     else { return .failure(.coordinate) }
-    guard let statusText = r["status"] as? String, let status = AnnouncementStatus(backend: statusText) else {
+    guard let statusText = r["status"]?.string, let status = AnnouncementStatus(backend: statusText) else {
       return .failure(.malformed)
     }
     guard status != .closed else { return .failure(.closed) }
-    guard let created = r["createdAt"] as? String, let createdAt = ISO8601Time.parse(created) else {
+    guard let created = r["createdAt"]?.string, let createdAt = ISO8601Time.parse(created) else {
       return .failure(.malformed)
     }
     return .success(
       Announcement(
-        id: id, coordinate: coordinate, status: status, createdAt: createdAt, petName: r["petName"] as? String,
-        species: r["species"] as? String, description: r["description"] as? String))
+        id: id, coordinate: coordinate, status: status, createdAt: createdAt, petName: r["petName"]?.string,
+        species: r["species"]?.string, description: r["description"]?.string))
   }
 
 

@@ -126,11 +126,11 @@ public final class FixRecordTraceReader: TraceReader {
 
   private func parse(_ line: [UInt8]) -> TraceEpoch? {
     guard line.contains(where: { !StandardInput.isBlank($0) }) else { return nil }
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+    guard let object = JSONValue(parsing: Data(line))?.object else {
       return countCorrupt()
     }
     junk.good()
-    if let kind = object["class"] as? String, kind != "TPV" {
+    if let kind = object["class"]?.string, kind != "TPV" {
       otherReports += 1
       return nil
     }
@@ -146,7 +146,7 @@ public final class FixRecordTraceReader: TraceReader {
   }
 
   /// The epoch a fix record describes; nil when a member has the wrong type or range.
-  static func epoch(_ object: [String: Any]) -> TraceEpoch? {
+  static func epoch(_ object: [String: JSONValue]) -> TraceEpoch? {
     guard let fix = FixRecord.fix(object) else { return nil }
     return TraceEpoch(fix: fix, traceTime: fix.timestamp?.timeIntervalSince1970)
   }

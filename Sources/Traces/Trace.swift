@@ -8,7 +8,7 @@ public import NMEA
 
 /// A trace file and how to read it: what replay, conversion and the feed start from.
 public struct Trace: Sendable, Hashable {
-  public enum Format: String, Sendable, Hashable, CaseIterable {
+  public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
     /// An NMEA 0183 log.
     case nmea
     /// GPX 1.0/1.1: tracks, else routes, else waypoints.

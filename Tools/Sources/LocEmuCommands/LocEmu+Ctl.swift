@@ -1,48 +1,30 @@
-import ArgumentParser
-import Dispatch
+public import ArgumentParser
+import Emulator
 import Foundation
-import LocationEmulatorClient
+import Geo
+public import LocationEmulatorClient
+public import LocationServices
 import Traces
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 extension LocEmu {
+  /// `locemu ctl`: a served phone driven from a shell, through the Swift client
+  /// (``LocationEmulatorClient/RemotePhone``) and the API's wire model.
   struct Ctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Drive a phone of 'locemu serve' from a shell, as 'xcrun simctl location/privacy' drive a simulator.",
       discussion: """
-        Verbs:
-          status                                  the phone's state, one JSON object
-          location set LAT,LON [--altitude M] [--accuracy M] [--speed MPS] [--course DEG]
-          location start [--speed MPS] [--interval S] LAT,LON LAT,LON …
-                                                  walk a route (default 1.4 m/s, a fix a second)
-          location run TRACE [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]
-                                                  play a trace file of this machine (uploaded to
-                                                  the server), stamped with the phone's time
-          location run --named NAME [options]     play a trace of the server's --traces directory
-          traces                                  the server's traces and its size limit
-          location clear                          no more fixes (the receiver lost the sky)
-          privacy grant [--always] | revoke | reset | restrict
-          services on|off
-          accuracy full|reduced
-          app background|foreground
-          prompt ANSWER [--delay S]               how the user will answer the next prompt
-          call authorize|request|locate           the app's own calls (results on 'events')
-          event EVENT                             any scenario event, e.g. fix=lost
-          events [--count N] [--history N]        the transcript, JSON lines, as it happens
-          phones | phones create | phones delete ID
-          clock | clock advance S                 (advance: a --virtual-time server only)
-
         The server is --server or $LOCEMU_SERVER (default http://127.0.0.1:8947); the phone \
-        is --phone (default 1).
+        is --phone (default 1); both go before the verb.
 
         Example: locemu ctl privacy revoke && locemu ctl status
 
         Exit status: 0 done; 1 the server refused (its one-line message on standard error); \
         2 the server could not be reached; 64 bad usage.
-        """
+        """,
+      subcommands: [
+        Status.self, Location.self, Privacy.self, Services.self, Accuracy.self, App.self, Prompt.self, Call.self,
+        Event.self, Events.self, Phones.self, Clock.self, Traces.self,
+      ]
     )
 
     @Option(help: ArgumentHelp("The server (default: $LOCEMU_SERVER, else http://127.0.0.1:8947).", valueName: "URL"))
@@ -54,204 +36,354 @@ extension LocEmu {
     @Option(help: ArgumentHelp("The phone.", valueName: "ID"))
     var phone: String = "1"
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The verb and its arguments.", valueName: "VERB"))
-    var words: [String] = []
-
     var baseURL: String {
       (server ?? ProcessInfo.processInfo.environment["LOCEMU_SERVER"] ?? "http://127.0.0.1:8947")
         .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
     }
 
-    func run() async throws {
-      guard let base = URL(string: baseURL), base.host != nil else { usage("--server: '\(baseURL)' is not a URL") }
-      let p = "phones/\(phone)"
-      var words = self.words
-      let verb = words.isEmpty ? "" : words.removeFirst()
-      switch (verb, words.first) {
-      case ("status", nil): await request("GET", p)
-      case ("location", "set"):
-        let flags = Flags(Array(words.dropFirst()), numbers: ["--altitude", "--accuracy", "--speed", "--course"])
-        guard let point = flags.positional.first, flags.positional.count == 1 else { usage("location set LAT,LON [options]") }
-        let parts = point.split(separator: ",").map { Double($0) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location set: LAT,LON, e.g. 52.2297,21.0122") }
-        var body: [String: any Sendable] = ["lat": lat, "lon": lon]
-        for (flag, key) in [("--altitude", "altitude"), ("--accuracy", "horizontalAccuracy"), ("--speed", "speed"), ("--course", "course")] {
-          if let v = flags.numbers[flag] { body[key] = v }
-        }
-        flags.noneLeft()
-        await request("POST", "\(p)/location", body)
-      case ("location", "start"):
-        let flags = Flags(Array(words.dropFirst()), numbers: ["--speed", "--interval"])
-        flags.noneLeft()
-        guard !flags.positional.isEmpty else { usage("location start [--speed MPS] [--interval S] LAT,LON LAT,LON …") }
-        let waypoints = flags.positional.map { point -> [String: any Sendable] in
-          let parts = point.split(separator: ",").map { Double($0) }
-          guard parts.count == 2, let lat = parts[0], let lon = parts[1] else { usage("location start: '\(point)' is not LAT,LON") }
-          return ["lat": lat, "lon": lon]
-        }
-        var body: [String: any Sendable] = ["waypoints": waypoints]
-        if let v = flags.numbers["--speed"] { body["speed"] = v }
-        if let v = flags.numbers["--interval"] { body["interval"] = v }
-        await request("POST", "\(p)/route", body)
-      case ("location", "run"):
-        let flags = Flags(
-          Array(words.dropFirst()), numbers: ["--speed", "--offset"], switches: ["--loop"], strings: ["--format", "--named"])
-        flags.noneLeft()
-        let named = flags.strings["--named"]
-        guard (named == nil) == (flags.positional.count == 1), flags.positional.count <= 1 else {
-          usage("location run TRACE | --named NAME [--speed X] [--loop] [--offset S] [--format nmea|gpx|jsonl]")
-        }
-        var format: Trace.Format?
-        if let text = flags.strings["--format"] {
-          guard let f = Trace.Format(rawValue: text) else { usage("--format: nmea, gpx or jsonl") }
-          format = f
-        }
-        let phone = client.phone(self.phone)
-        let (speed, loop, offset) = (flags.numbers["--speed"] ?? 1, flags.switches.contains("--loop"), flags.numbers["--offset"] ?? 0)
-        if let named {
-          await printState { () throws(EmulatorClientError) in try await phone.playTrace(named: named, format: format, speed: speed, loop: loop, offset: offset) }
-        }
-        // The file is read here and sent in the request: the server reads no file of its machine.
-        let path = flags.positional[0]
-        let contents: Data
-        do {
-          // At most 1 GB here; the server states its own, smaller, limit (413 beyond it).
-          contents = Data(try TraceBytes.read(path: path, maxBytes: 1 << 30).bytes)
-        } catch {
-          printError("locemu ctl: \(error)")
-          Glibc.exit(1)
-        }
-        let name = (path as NSString).lastPathComponent
-        await printState { () throws(EmulatorClientError) in try await phone.playTrace(contents, name: name, format: format, speed: speed, loop: loop, offset: offset) }
-      case ("traces", nil): await request("GET", "traces")
-      case ("location", "clear") where words.count == 1: await request("DELETE", "\(p)/location")
-      case ("privacy", let action?) where ["grant", "revoke", "reset", "restrict"].contains(action):
-        let always = words.dropFirst().contains("--always")
-        guard words.count == 1 || (action == "grant" && words.count == 2 && always) else { usage("privacy grant [--always] | revoke | reset | restrict") }
-        await request("POST", "\(p)/privacy", ["action": action, "always": always])
-      case ("services", let v?) where ["on", "off"].contains(v) && words.count == 1: await request("POST", "\(p)/services", ["enabled": v == "on"])
-      case ("accuracy", let v?) where ["full", "reduced"].contains(v) && words.count == 1: await request("POST", "\(p)/accuracy", ["accuracy": v])
-      case ("app", let v?) where ["background", "foreground"].contains(v) && words.count == 1: await request("POST", "\(p)/app", ["state": v])
-      case ("prompt", let answer?):
-        let flags = Flags(Array(words.dropFirst()), numbers: ["--delay"])
-        flags.noneLeft()
-        var body: [String: any Sendable] = ["answer": answer]
-        if let delay = flags.numbers["--delay"] { body["delay"] = delay }
-        await request("POST", "\(p)/prompt", body)
-      case ("call", let call?) where ["authorize", "request", "locate"].contains(call) && words.count == 1:
-        await request("POST", "\(p)/calls/\(call)")
-      case ("event", let event?) where words.count == 1: await request("POST", "\(p)/events", ["event": event])
-      case ("events", _):
-        let flags = Flags(words, numbers: ["--count", "--history"])
-        flags.noneLeft()
-        let count = flags.numbers["--count"].map { Int($0) }
-        if let count, count < 1 { usage("--count must be at least 1") }
-        await stream("\(p)/events?history=\(Int(flags.numbers["--history"] ?? 0))", count: count)
-      case ("phones", nil): await request("GET", "phones")
-      case ("phones", "create") where words.count == 1: await request("POST", "phones", [:])
-      case ("phones", "delete") where words.count == 2: await request("DELETE", "phones/\(words[1])")
-      case ("clock", nil): await request("GET", "clock")
-      case ("clock", "advance") where words.count == 2:
-        guard let seconds = Double(words[1]), seconds >= 0 else { usage("clock advance SECONDS") }
-        await request("POST", "clock/advance", ["seconds": seconds])
-      default:
-        usage(verb.isEmpty ? "give a verb (locemu ctl --help lists them)" : "unknown or incomplete verb: \(self.words.joined(separator: " "))")
+    func validate() throws {
+      guard let url = URL(string: baseURL), url.host != nil else { throw ValidationError("--server: '\(baseURL)' is not a URL") }
+    }
+
+    /// Without a verb: say so (exit 64) rather than print the help as if asked.
+    func run() async throws { throw ValidationError("give a verb (locemu ctl --help lists them)") }
+
+    /// The server, as the Swift client speaks to it.
+    var client: EmulatorServer { EmulatorServer(url: URL(string: baseURL), token: token, timeout: 30) }
+
+    /// Runs one request and prints the server's answer (a state, a list) on standard output.
+    static func print(_ request: () async throws(EmulatorClientError) -> Data) async throws {
+      do {
+        let data = try await request()
+        let text = String(decoding: data, as: UTF8.self)
+        if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
+      } catch {
+        throw failure(error)
       }
     }
 
-    /// `--name NUMBER`, `--name WORD`, `--switch` and positional words.
-    struct Flags {
-      var numbers: [String: Double] = [:]
-      var strings: [String: String] = [:]
-      var switches: Set<String> = []
-      var positional: [String] = []
-      var unknown: [String] = []
+    /// Runs a client call that answers a phone's state, and prints the state as the server sent it.
+    static func printState(_ call: () async throws(EmulatorClientError) -> RemotePhoneState) async throws {
+      try await print { () throws(EmulatorClientError) in Data(try await call().json.utf8) }
+    }
 
-      init(_ words: [String], numbers names: Set<String>, switches switchNames: Set<String> = [], strings stringNames: Set<String> = []) {
-        var i = 0
-        while i < words.count {
-          let w = words[i]
-          if names.contains(w) {
-            guard i + 1 < words.count, let v = Double(words[i + 1]), v.isFinite else { usage("\(w) needs a number") }
-            numbers[w] = v
-            i += 2
-          } else if stringNames.contains(w) {
-            guard i + 1 < words.count else { usage("\(w) needs a value") }
-            strings[w] = words[i + 1]
-            i += 2
-          } else if switchNames.contains(w) {
-            switches.insert(w)
-            i += 1
-          } else if w.hasPrefix("--") {
-            unknown.append(w)
-            i += 1
-          } else {
-            positional.append(w)
-            i += 1
+    /// The server refused (1, its message) or could not be reached (2).
+    static func failure(_ error: EmulatorClientError) -> CommandFailure {
+      switch error {
+      case .unreachable: CommandFailure("\(error)", status: 2)
+      case .refused, .badRequest: CommandFailure("\(error)")
+      }
+    }
+
+    struct Status: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "The phone's state, one JSON object.")
+      @ParentCommand var ctl: Ctl
+
+      func run() async throws {
+        let ctl = self.ctl
+        try await Ctl.printState { () throws(EmulatorClientError) in try await ctl.client.phone(ctl.phone).state() }
+      }
+    }
+
+    struct Location: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Set, walk, play or clear the phone's location.", subcommands: [Set.self, Start.self, Run.self, Clear.self])
+
+      struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A fix now (what played stops; a lost fix is back).")
+        @ParentCommand var ctl: Ctl
+        @Argument(help: ArgumentHelp("Where, e.g. 52.2297,21.0122.", valueName: "LAT,LON")) var point: Point
+        @Option(help: ArgumentHelp("Metres above mean sea level.", valueName: "M")) var altitude: Double?
+        @Option(help: ArgumentHelp("Horizontal accuracy, metres (5 by default).", valueName: "M")) var accuracy: Double?
+        @Option(help: ArgumentHelp("Speed, m/s.", valueName: "MPS")) var speed: Double?
+        @Option(help: ArgumentHelp("Course, degrees true.", valueName: "DEG")) var course: Double?
+
+        func run() async throws {
+          let location = Wire.Location(
+            lat: point.latitude, lon: point.longitude, altitude: altitude, horizontalAccuracy: accuracy, speed: speed,
+            course: course)
+          let client = ctl.client, path = "phones/\(ctl.phone)/location"
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, location) }
+        }
+      }
+
+      struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+          abstract: "Walk a route of waypoints (default 1.4 m/s, a fix a second), as simctl location start.")
+        @ParentCommand var ctl: Ctl
+        @Option(help: ArgumentHelp("m/s.", valueName: "MPS")) var speed: Double?
+        @Option(help: ArgumentHelp("Seconds between fixes.", valueName: "S")) var interval: Double?
+        @Argument(help: ArgumentHelp("The waypoints.", valueName: "LAT,LON")) var waypoints: [Point]
+
+        func validate() throws {
+          if waypoints.isEmpty { throw ValidationError("give the waypoints: LAT,LON LAT,LON …") }
+        }
+
+        func run() async throws {
+          let route = Wire.Route(
+            waypoints: waypoints.map { Wire.Location(lat: $0.latitude, lon: $0.longitude) }, speed: speed, interval: interval)
+          let client = ctl.client, path = "phones/\(ctl.phone)/route"
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, route) }
+        }
+      }
+
+      struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+          abstract: "Play a trace, stamped with the phone's time: a file of this machine (uploaded), or a trace of the server's --traces directory.")
+        @ParentCommand var ctl: Ctl
+        @Argument(help: ArgumentHelp("A trace file (NMEA, GPX or JSON lines), sent to the server.", valueName: "TRACE"))
+        var trace: String?
+        @Option(help: ArgumentHelp("A trace of the server's --traces directory instead.", valueName: "NAME")) var named: String?
+        @Option(help: ArgumentHelp("Trace seconds per clock second (default 1).", valueName: "X")) var speed: Double = 1
+        @Flag(help: "Start again at the end.") var loop = false
+        @Option(help: ArgumentHelp("Seconds of the trace to skip.", valueName: "S")) var offset: Double = 0
+        @Option(help: ArgumentHelp("The trace's format (by default from its name, else its first bytes).", valueName: "nmea|gpx|jsonl"))
+        var format: Trace.Format?
+
+        func validate() throws {
+          if (trace == nil) == (named == nil) { throw ValidationError("give a TRACE file or --named NAME, one of them") }
+        }
+
+        func run() async throws {
+          let phone = ctl.client.phone(ctl.phone)
+          let (format, speed, loop, offset) = (format, speed, loop, offset)
+          if let named {
+            try await Ctl.printState { () throws(EmulatorClientError) in
+              try await phone.playTrace(named: named, format: format, speed: speed, loop: loop, offset: offset)
+            }
+            return
+          }
+          // Read here and sent in the request: the server reads no file of its machine. At
+          // most 1 GB here; the server states its own, smaller, limit (413 beyond it).
+          let path = trace ?? "-"
+          let contents: Data
+          do {
+            contents = Data(try TraceBytes.read(path: path, maxBytes: 1 << 30).bytes)
+          } catch {
+            throw CommandFailure("\(error)")
+          }
+          let name = (path as NSString).lastPathComponent
+          try await Ctl.printState { () throws(EmulatorClientError) in
+            try await phone.playTrace(contents, name: name, format: format, speed: speed, loop: loop, offset: offset)
           }
         }
       }
 
-      func noneLeft() {
-        if let w = unknown.first { usage("unknown option \(w)") }
-      }
-    }
+      struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "No more fixes: the receiver lost the sky (a route or trace stops).")
+        @ParentCommand var ctl: Ctl
 
-    var client: EmulatorServer { EmulatorServer(url: URL(string: baseURL), token: token, timeout: 30) }
-
-    /// One request; prints the answer's body on standard output, or its error on standard error.
-    func request(_ method: String, _ path: String, _ body: [String: any Sendable]? = nil) async -> Never {
-      do {
-        let data = try await client.send(method, path, json: body)
-        let text = String(decoding: data, as: UTF8.self)
-        if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
-        Glibc.exit(0)
-      } catch {
-        fail(error)
-      }
-    }
-
-    /// Runs a client call that answers the phone's state, and prints it as the server sent it.
-    func printState(_ call: () async throws(EmulatorClientError) -> RemotePhoneState) async -> Never {
-      do {
-        let state = try await call()
-        FileHandle.standardOutput.write(Data((state.json + "\n").utf8))
-        Glibc.exit(0)
-      } catch {
-        fail(error)
-      }
-    }
-
-    /// The phone's event stream: each event's JSON on a line, until `count` or the stream ends.
-    func stream(_ path: String, count: Int?) async -> Never {
-      do {
-        var printed = 0
-        for try await line in try await client.events(path) {
-          FileHandle.standardOutput.write(Data((line + "\n").utf8))
-          printed += 1
-          if let count, printed >= count { break }
+        func run() async throws {
+          let phone = ctl.client.phone(ctl.phone)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await phone.clearLocation() }
         }
-        Glibc.exit(0)
-      } catch let error as EmulatorClientError {
-        fail(error)
-      } catch {
-        fail(.unreachable("\(error)"))
       }
     }
 
-    /// The server refused (1, its message) or could not be reached (2).
-    func fail(_ error: EmulatorClientError) -> Never {
-      printError("locemu ctl: \(error)")
-      switch error {
-      case .unreachable: Glibc.exit(2)
-      case .refused, .badRequest: Glibc.exit(1)
+    struct Privacy: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "The app's permission, as the user sets it in Settings.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("grant, revoke, reset or restrict.", valueName: "ACTION")) var action: Wire.Privacy.Action
+      @Flag(help: "With grant: Always rather than While Using.") var always = false
+
+      func validate() throws {
+        if always && action != .grant { throw ValidationError("--always goes with grant") }
+      }
+
+      func run() async throws {
+        let body = Wire.Privacy(action: action, always: action == .grant ? always : nil)
+        let client = ctl.client, path = "phones/\(ctl.phone)/privacy"
+        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+      }
+    }
+
+    struct Services: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Location Services on or off, system-wide.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("on or off.", valueName: "on|off")) var state: Wire.Switch
+
+      func run() async throws {
+        let phone = ctl.client.phone(ctl.phone), enabled = state == .on
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setServicesEnabled(enabled) }
+      }
+    }
+
+    struct Accuracy: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Precise (full) or approximate (reduced) location.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("full or reduced.", valueName: "full|reduced")) var accuracy: LocationAccuracyAuthorization
+
+      func run() async throws {
+        let phone = ctl.client.phone(ctl.phone), accuracy = self.accuracy
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setAccuracy(accuracy) }
+      }
+    }
+
+    struct App: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Send the app to the background or bring it to the foreground.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("background or foreground.", valueName: "background|foreground")) var state: AppState
+
+      func run() async throws {
+        let phone = ctl.client.phone(ctl.phone), state = self.state
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setAppState(state) }
+      }
+    }
+
+    struct Prompt: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "How the user will answer the next permission prompt, and after how long.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("allowWhileUsing, allowOnce, deny or none.", valueName: "ANSWER")) var answer: PromptAnswer
+      @Option(help: ArgumentHelp("Seconds before the answer.", valueName: "S")) var delay: Double?
+
+      func run() async throws {
+        let body = Wire.Prompt(answer: answer, delay: delay)
+        let client = ctl.client, path = "phones/\(ctl.phone)/prompt"
+        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+      }
+    }
+
+    struct Call: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "One of the app's own calls; its result comes on 'events'.")
+      enum Name: String, ExpressibleByArgument, CaseIterable { case authorize, request, locate }
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("authorize, request or locate.", valueName: "CALL")) var call: Name
+
+      func run() async throws {
+        let client = ctl.client, path = "phones/\(ctl.phone)/calls/\(call.rawValue)"
+        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path) }
+      }
+    }
+
+    struct Event: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "Any scenario event, e.g. fix=lost or permission=denied.")
+      @ParentCommand var ctl: Ctl
+      @Argument(help: ArgumentHelp("The event, as 'locemu permissions --at' spells it.", valueName: "EVENT")) var event: String
+
+      func run() async throws {
+        let body = Wire.Event(event: event)
+        let client = ctl.client, path = "phones/\(ctl.phone)/events"
+        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+      }
+    }
+
+    struct Events: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "The phone's transcript as it happens, one JSON line per event.")
+      @ParentCommand var ctl: Ctl
+      @Option(help: ArgumentHelp("Stop after N lines.", valueName: "N")) var count: Int?
+      @Option(help: ArgumentHelp("Lines from before the connection to print first (at most 1000).", valueName: "N"))
+      var history: Int = 0
+
+      func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if history < 0 { throw ValidationError("--history must be 0 or more") }
+      }
+
+      func run() async throws {
+        do {
+          var printed = 0
+          for try await line in try await ctl.client.events("phones/\(ctl.phone)/events?history=\(history)") {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            printed += 1
+            if let count, printed >= count { break }
+          }
+        } catch let error as EmulatorClientError {
+          throw Ctl.failure(error)
+        } catch {
+          throw Ctl.failure(.unreachable("\(error)"))
+        }
+      }
+    }
+
+    struct Phones: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "The server's phones: list them, make one, delete one.", subcommands: [List.self, Create.self, Delete.self],
+        defaultSubcommand: List.self)
+
+      struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every phone's state.")
+        @ParentCommand var ctl: Ctl
+        func run() async throws {
+          let client = ctl.client
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "phones") }
+        }
+      }
+
+      struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A new phone (a new iPhone's defaults).")
+        @ParentCommand var ctl: Ctl
+        func run() async throws {
+          let client = ctl.client
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "phones", Wire.NewPhone()) }
+        }
+      }
+
+      struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop a phone and forget it (its event streams end).")
+        @ParentCommand var ctl: Ctl
+        @Argument(help: ArgumentHelp("The phone to delete.", valueName: "ID")) var id: String
+        func run() async throws {
+          let client = ctl.client, path = "phones/\(id)"
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("DELETE", path) }
+        }
+      }
+    }
+
+    struct Clock: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "The server's clock: read it, or advance a virtual one.", subcommands: [Show.self, Advance.self],
+        defaultSubcommand: Show.self)
+
+      struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Virtual or real, and the seconds since the server started.")
+        @ParentCommand var ctl: Ctl
+        func run() async throws {
+          let client = ctl.client
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "clock") }
+        }
+      }
+
+      struct Advance: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Move a --virtual-time server's clock on; answers when all due has happened.")
+        @ParentCommand var ctl: Ctl
+        @Argument(help: ArgumentHelp("Seconds to move on.", valueName: "S")) var seconds: Double
+
+        func validate() throws {
+          guard seconds >= 0, seconds.isFinite else { throw ValidationError("clock advance SECONDS (0 or more)") }
+        }
+
+        func run() async throws {
+          let client = ctl.client, body = Wire.ClockAdvance(seconds: seconds)
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "clock/advance", body) }
+        }
+      }
+    }
+
+    struct Traces: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(abstract: "The server's --traces directory and the largest trace it takes.")
+      @ParentCommand var ctl: Ctl
+      func run() async throws {
+        let client = ctl.client
+        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "traces") }
       }
     }
   }
 }
 
-/// Bad usage: one line and exit 64.
-private func usage(_ message: String) -> Never {
-  printError("locemu ctl: \(message)")
-  Glibc.exit(64)
+/// `LAT,LON` on the command line.
+struct Point: ExpressibleByArgument {
+  var latitude: Double
+  var longitude: Double
+
+  init?(argument: String) {
+    let parts = argument.split(separator: ",").map { Double($0) }
+    // Ranges are the server's to check (it says which one is out).
+    guard parts.count == 2, let lat = parts[0], let lon = parts[1], lat.isFinite, lon.isFinite else { return nil }
+    latitude = lat
+    longitude = lon
+  }
 }
+
+extension Wire.Privacy.Action: @retroactive ExpressibleByArgument {}
+extension Wire.Switch: @retroactive ExpressibleByArgument {}
+extension AppState: @retroactive ExpressibleByArgument {}

@@ -44,9 +44,30 @@ public struct LocEmu: AsyncParsableCommand {
       } else {
         try command.run()
       }
+    } catch let failure as CommandFailure {
+      // The one place a failure becomes its line and exit status.
+      let names = configuration.subcommands.map { $0._commandName }
+      let name = arguments.first { !$0.hasPrefix("-") }.flatMap { names.contains($0) ? $0 : nil }
+      printError("locemu\(name.map { " " + $0 } ?? ""): \(failure.message)")
+      Glibc.exit(failure.status)
     } catch {
       exit(withError: error)
     }
     exit(withError: nil)
   }
+}
+
+/// Why a command failed: one line on standard error (`locemu COMMAND: message`, written by
+/// ``LocEmu/main(_:)``) and the exit status. Bad usage is a `ValidationError` (64) instead.
+struct CommandFailure: Error, CustomStringConvertible {
+  var message: String
+  /// 1 for a failure of the data or the peer; commands document any other.
+  var status: Int32
+
+  init(_ message: String, status: Int32 = 1) {
+    self.message = message
+    self.status = status
+  }
+
+  var description: String { message }
 }

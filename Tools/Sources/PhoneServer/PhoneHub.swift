@@ -1,5 +1,6 @@
 public import Emulator
 import Foundation
+public import LocationEmulatorClient
 public import Geo
 import PermissionHandling
 public import Scenarios
@@ -241,55 +242,21 @@ public final class ServedPhone: Sendable {
   /// Clients of the event stream right now.
   public var eventClientCount: Int { transcript.withLock { $0.subscribers.count } }
 
-  /// The whole state as one JSON object: permission, prompt, last fix, time.
-  public var stateJSON: String {
+  /// The whole state: permission, prompt, what plays, last fix, time.
+  public var state: Wire.PhoneState {
     let s = phone.state
     let script = phone.promptScript
-    var out = "{\"id\":\(JSONText.quoted(id))"
-    out += ",\"status\":\(JSONText.quoted(s.status.rawValue))"
-    out += ",\"services\":\(JSONText.quoted(s.servicesEnabled ? "on" : "off"))"
-    out += ",\"accuracy\":\(JSONText.quoted(s.accuracy.rawValue))"
-    out += ",\"app\":\(JSONText.quoted(s.app.rawValue))"
-    out += ",\"backgroundLocationUpdates\":\(s.backgroundLocationUpdates)"
-    out += ",\"promptOnScreen\":\(s.promptShown)"
-    out += ",\"promptAnswer\":\(JSONText.quoted(script.answer.rawValue))"
-    out += ",\"promptDelay\":\(FixRecord.fixed(script.delay.seconds, 3))"
-    out += ",\"fixLost\":\(phone.isFixLost)"
-    out += ",\"walkingRoute\":\(isWalkingRoute)"
-    out += ",\"playing\":\(playing?.json ?? "null")"
-    out += ",\"lastFix\":\(phone.latestFix.map { FixRecord.json($0) } ?? "null")"
-    out += ",\"elapsed\":\(FixRecord.fixed(phone.elapsed.seconds, 3))"
-    out += ",\"eventClients\":\(eventClientCount)}"
-    return out
+    return Wire.PhoneState(
+      id: id, status: s.status, services: s.servicesEnabled ? .on : .off, accuracy: s.accuracy, app: s.app,
+      backgroundLocationUpdates: s.backgroundLocationUpdates, promptOnScreen: s.promptShown, promptAnswer: script.answer,
+      promptDelay: script.delay.seconds, fixLost: phone.isFixLost, walkingRoute: isWalkingRoute, playing: playing,
+      lastFix: phone.latestFix.map(Wire.Fix.init), elapsed: phone.elapsed.seconds, eventClients: eventClientCount)
   }
 }
 
 extension ServedPhone {
   /// What a phone's source plays, as its state reports it.
-  struct Playback: Sendable {
-    enum Kind: String, Sendable { case source, route, trace }
-    var kind: Kind
-    /// The trace's path, the source's description, or the route's waypoint count.
-    var name: String
-    /// Fixes expected in all (a route's), nil when open-ended.
-    var total: Int?
-    var fixes = 0
-    var ended = false
-    var error: String?
-
-    init(kind: Kind, name: String, total: Int? = nil) {
-      self.kind = kind
-      self.name = name
-      self.total = total
-    }
-
-    var json: String {
-      var out = "{\"kind\":\(JSONText.quoted(kind.rawValue)),\"name\":\(JSONText.quoted(name)),\"fixes\":\(fixes)"
-      out += ",\"total\":\(total.map(String.init) ?? "null"),\"ended\":\(ended)"
-      out += ",\"error\":\(error.map(JSONText.quoted) ?? "null")}"
-      return out
-    }
-  }
+  typealias Playback = Wire.Playing
 
   /// Plays `source` from now on the phone, in place of what it played (``PhoneSource/live(_:)``
   /// sources excepted); its fixes arrive as a receiver's would, through the permission gate.
@@ -318,7 +285,7 @@ extension ServedPhone {
   /// Whether a route is being walked.
   public var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
 
-  var playing: Playback? { playback.withLock { $0 } }
+  var playing: Wire.Playing? { playback.withLock { $0 } }
 }
 
 /// One client's event stream; ``cancel()`` ends it and forgets the client.

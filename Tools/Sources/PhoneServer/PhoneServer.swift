@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import Geo
 public import Hummingbird
+import LocationEmulatorClient
 import Logging
 import NIOCore
 import PermissionHandling
@@ -125,6 +126,16 @@ public struct PhoneServer: Sendable {
     let hub = self.hub, basemap = self.basemap, limits = self.limits, traces = self.traces
     let reader = BodyReader(timeout: limits.bodyTimeout, budget: ByteBudget(limit: limits.maxBodyBytesInFlight))
     hub.maxPhones = limits.maxPhones
+    /// The body as `T`, within the JSON body's limit (an empty body decodes as `{}`).
+    @Sendable func body<T: Decodable & SendableMetatype>(_ request: Request, as type: T.Type) async throws -> T {
+      var bytes = try await reader.collect(request, upTo: limits.maxBodyBytes)
+      if bytes.isEmpty { bytes = Array("{}".utf8) }
+      do {
+        return try Wire.decode(type, from: Data(bytes))
+      } catch {
+        throw APIError.bad(error.message)
+      }
+    }
     if let token { router.add(middleware: TokenCheck(token: token)) }
     router.get("/") { _, _ in
       Response(
@@ -142,22 +153,16 @@ public struct PhoneServer: Sendable {
       }
     }
     router.get("phones") { _, _ in
-      Self.json("{\"phones\":[" + hub.phones.map(\.stateJSON).joined(separator: ",") + "]}")
+      Self.json(Wire.PhoneList(phones: hub.phones.map(\.state)))
     }
     router.post("phones") { request, _ in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
+        let new = try await body(request, as: Wire.NewPhone.self)
         // Everything is checked before the phone is made: a refused request makes nothing.
-        let settings = try Self.settings(body)
-        var location: LocationFix?
-        if let value = body["location"] {
-          guard let object = value as? [String: Any] else { throw APIError.bad("location must be an object") }
-          location = try Self.fix(object)
-        }
+        let settings = try Self.settings(new)
+        let location = try new.location.map(Self.fix)
         var run: TraceRun?
-        if let value = body["trace"] {
-          guard let object = value as? [String: Any] else { throw APIError.bad("trace must be an object with a name or data") }
-          run = try await Self.traceRun(object, traces)
-        }
+        if let trace = new.trace { run = try await Self.traceRun(trace, traces) }
         if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
         guard let phone = await hub.create(settings) else {
           throw APIError.busy("this server holds its limit of \(limits.maxPhones) phones (--max-phones): delete one first")
@@ -168,11 +173,11 @@ public struct PhoneServer: Sendable {
         }
         if let run { phone.start(run.trace, options: run.options(from: phone.phone.date)) }
         try await Self.settle(hub.clock)
-        return Self.json(phone.stateJSON, status: .created)
+        return Self.json(phone.state, status: .created)
       }
     }
     router.get("phones/:id") { _, context in
-      try await Self.guarded { Self.json(try Self.phone(hub, context).stateJSON) }
+      try await Self.guarded { Self.json(try Self.phone(hub, context).state) }
     }
     router.delete("phones/:id") { _, context in
       try await Self.guarded {
@@ -182,14 +187,14 @@ public struct PhoneServer: Sendable {
       }
     }
     router.post("phones/:id/location") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        var fix = try Self.fix(body)
+        var fix = try Self.fix(try await body(request, as: Wire.Location.self))
         fix.timestamp = phone.phone.date
         phone.stopPlaying()
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         await phone.phone.send(fix)
-        return Self.json(phone.stateJSON)
+        return Self.json(phone.state)
       }
     }
     router.delete("phones/:id/location") { _, context in
@@ -197,32 +202,29 @@ public struct PhoneServer: Sendable {
         let phone = try Self.phone(hub, context)
         phone.stopPlaying()
         await phone.phone.setFixAvailable(false)
-        return Self.json(phone.stateJSON)
+        return Self.json(phone.state)
       }
     }
     router.post("phones/:id/route") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        guard let list = body["waypoints"] as? [Any], !list.isEmpty, list.count <= 10_000 else {
+        let route = try await body(request, as: Wire.Route.self)
+        guard !route.waypoints.isEmpty, route.waypoints.count <= 10_000 else {
           throw APIError.bad("give \"waypoints\": 1 to 10000 objects with lat and lon")
         }
-        let waypoints = try list.map { item -> Coordinate in
-          guard let object = item as? [String: Any] else { throw APIError.bad("each waypoint is an object with lat and lon") }
-          guard let coordinate = try Self.fix(object).coordinate else { throw APIError.bad("a waypoint has no position") }
-          return coordinate
-        }
-        let speed = try Self.number(body, "speed") ?? 1.4
+        let waypoints = try route.waypoints.map { try Self.fix($0).coordinate! }
+        let speed = try Self.finite(route.speed, "speed") ?? 1.4
         guard speed > 0, speed <= 1000 else { throw APIError.bad("speed must be above 0 and at most 1000 m/s") }
-        let interval = try Self.number(body, "interval") ?? 1
+        let interval = try Self.finite(route.interval, "interval") ?? 1
         guard interval >= 0.01, interval <= 3600 else { throw APIError.bad("interval must be 0.01 to 3600 seconds") }
-        let route = RouteWalk(waypoints: waypoints, speed: speed, interval: .milliseconds(Int64((interval * 1000).rounded())))
-        guard let fixes = route.fixes() else {
+        let walk = RouteWalk(waypoints: waypoints, speed: speed, interval: .milliseconds(Int64((interval * 1000).rounded())))
+        guard let fixes = walk.fixes() else {
           throw APIError.bad("the route would take over \(RouteWalk.maxFixes) fixes: raise speed or interval")
         }
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
-        phone.start(route, fixes: fixes)
+        phone.start(walk, fixes: fixes)
         try await Self.settle(phone.phone.clock)
-        return Self.json(phone.stateJSON)
+        return Self.json(phone.state)
       }
     }
     router.post("phones/:id/trace") { request, context in
@@ -230,7 +232,7 @@ public struct PhoneServer: Sendable {
         let phone = try Self.phone(hub, context)
         let run: TraceRun
         if Self.isJSON(request) {
-          run = try await Self.traceRun(Self.jsonObject(reader.collect(request, upTo: limits.maxBodyBytes)), traces)
+          run = try await Self.traceRun(try await body(request, as: Wire.TraceRun.self), traces)
         } else {
           // The body is the trace; how to play it is in the query.
           run = try await Self.traceRun(uploaded: request, reader, traces)
@@ -238,56 +240,53 @@ public struct PhoneServer: Sendable {
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         phone.start(run.trace, options: run.options(from: phone.phone.date))
         try await Self.settle(phone.phone.clock)
-        return Self.json(phone.stateJSON)
+        return Self.json(phone.state)
       }
     }
     router.post("phones/:id/privacy") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let action = try Self.string(body, "action", of: ["grant", "revoke", "reset", "restrict"])
-        let always = try Self.bool(body, "always") ?? false
+        let privacy = try await body(request, as: Wire.Privacy.self)
         let status: LocationPermissionStatus =
-          switch action {
-          case "grant": always ? .authorizedAlways : .authorizedWhenInUse
-          case "revoke": .denied
-          case "reset": .notDetermined
-          default: .restricted
+          switch privacy.action {
+          case .grant: privacy.always == true ? .authorizedAlways : .authorizedWhenInUse
+          case .revoke: .denied
+          case .reset: .notDetermined
+          case .restrict: .restricted
           }
         return try await Self.apply(.permission(status), to: phone)
       }
     }
     router.post("phones/:id/services") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        guard let enabled = try Self.bool(body, "enabled") else { throw APIError.bad("give \"enabled\": true or false") }
-        return try await Self.apply(.services(enabled), to: phone)
+        return try await Self.apply(.services(try await body(request, as: Wire.Services.self).enabled), to: phone)
       }
     }
     router.post("phones/:id/accuracy") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let accuracy = try Self.string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue))
-        return try await Self.apply(.accuracy(LocationAccuracyAuthorization(rawValue: accuracy)!), to: phone)
+        return try await Self.apply(.accuracy(try await body(request, as: Wire.Accuracy.self).accuracy), to: phone)
       }
     }
     router.post("phones/:id/app") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let state = try Self.string(body, "state", of: ["foreground", "background"])
-        return try await Self.apply(state == "background" ? .background : .foreground, to: phone)
+        let state = try await body(request, as: Wire.App.self).state
+        return try await Self.apply(state == .background ? .background : .foreground, to: phone)
       }
     }
     router.post("phones/:id/prompt") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let answer = PromptAnswer(rawValue: try Self.string(body, "answer", of: PromptAnswer.allCases.map(\.rawValue)))!
+        let prompt = try await body(request, as: Wire.Prompt.self)
         var delay: Duration?
-        if let seconds = try Self.number(body, "delay") {
+        if let seconds = try Self.finite(prompt.delay, "delay") {
           guard seconds >= 0, seconds <= 86_400 else { throw APIError.bad("delay must be 0 to 86400 seconds") }
           delay = .milliseconds(Int64((seconds * 1000).rounded()))
         }
-        phone.phone.setPromptAnswer(answer, delay: delay)
-        return Self.json(phone.stateJSON)
+        phone.phone.setPromptAnswer(prompt.answer, delay: delay)
+        return Self.json(phone.state)
       }
     }
     router.post("phones/:id/calls/:call") { _, context in
@@ -303,13 +302,13 @@ public struct PhoneServer: Sendable {
         }
         phone.runner.apply(event)
         try await Self.settle(hub.clock)
-        return Self.json(phone.stateJSON, status: .accepted)
+        return Self.json(phone.state, status: .accepted)
       }
     }
     router.post("phones/:id/events") { request, context in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        guard let text = body["event"] as? String else { throw APIError.bad("give \"event\", e.g. \"permission=denied\"") }
+        let text = try await body(request, as: Wire.Event.self).event
         let event: ScenarioEvent
         do {
           event = try ScenarioEvent(parsing: text)
@@ -344,25 +343,22 @@ public struct PhoneServer: Sendable {
     }
     router.get("traces") { _, _ in
       let names = try await NIOThreadPool.singleton.runIfActive { traces.names() }
-      return Self.json(
-        "{\"directory\":\(traces.directory != nil),\"maxBytes\":\(traces.maxBytes),\"names\":["
-          + names.map(JSONText.quoted).joined(separator: ",") + "]}")
+      return Self.json(Wire.TraceList(directory: traces.directory != nil, maxBytes: traces.maxBytes, names: names))
     }
     router.get("clock") { _, _ in
-      Self.json("{\"virtual\":\(hub.clock.isVirtual),\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+      Self.json(Wire.Clock(virtual: hub.clock.isVirtual, elapsed: hub.elapsed.seconds))
     }
     router.post("clock/advance") { request, _ in
-      try await Self.handle(request, reader, limit: limits.maxBodyBytes) { body in
+      try await Self.guarded {
         guard hub.clock.isVirtual else { throw APIError.conflict("the clock is real time: start the server with --virtual-time") }
-        guard let seconds = try Self.number(body, "seconds"), seconds >= 0, seconds <= 864_000 else {
-          throw APIError.bad("give \"seconds\": 0 to 864000")
-        }
+        let seconds = try await body(request, as: Wire.ClockAdvance.self).seconds
+        guard seconds.isFinite, seconds >= 0, seconds <= 864_000 else { throw APIError.bad("give \"seconds\": 0 to 864000") }
         do {
           try await hub.advance(by: .milliseconds(Int64((seconds * 1000).rounded())))
         } catch {
           throw APIError.conflict("\(error)")
         }
-        return Self.json("{\"virtual\":true,\"elapsed\":\(FixRecord.fixed(hub.elapsed.seconds, 3))}")
+        return Self.json(Wire.Clock(virtual: true, elapsed: hub.elapsed.seconds))
       }
     }
     return router
@@ -424,36 +420,19 @@ public struct PhoneServer: Sendable {
     }
   }
 
-  /// Reads the body as a JSON object (an empty body is `{}`) and runs `body`; API errors
-  /// become their status with `{"error": …}`.
-  static func handle(
-    _ request: Request, _ reader: BodyReader, limit: Int, _ body: ([String: Any]) async throws -> Response
-  ) async throws -> Response {
-    try await guarded {
-      try await body(try jsonObject(try await reader.collect(request, upTo: limit)))
-    }
-  }
-
-  /// A body as a JSON object; an empty one is `{}`.
-  static func jsonObject(_ bytes: [UInt8]) throws(APIError) -> [String: Any] {
-    guard !bytes.isEmpty else { return [:] }
-    guard let parsed = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-      throw APIError.bad("the body must be a JSON object")
-    }
-    return parsed
-  }
-
   /// Whether the request says its body is JSON (`Content-Type: application/json`).
   static func isJSON(_ request: Request) -> Bool {
     request.headers[.contentType]?.lowercased().hasPrefix("application/json") ?? false
   }
 
   static func errorResponse(_ error: APIError) -> Response {
-    json("{\"error\":\(JSONText.quoted(error.message))}", status: error.status)
+    json(Wire.Failure(error: error.message), status: error.status)
   }
 
-  static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-    Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text + "\n")))
+  static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    var data = Wire.encode(value)
+    data.append(0x0A)
+    return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
   }
 
   static func phone(_ hub: PhoneHub, _ context: BasicRequestContext) throws -> ServedPhone {
@@ -467,7 +446,7 @@ public struct PhoneServer: Sendable {
   static func apply(_ event: ScenarioEvent, to phone: ServedPhone) async throws -> Response {
     phone.runner.apply(event)
     try await settle(phone.phone.clock)
-    return json(phone.stateJSON)
+    return json(phone.state)
   }
 
   /// On a virtual clock, everything due now happens before the answer (so a client reads
@@ -494,23 +473,19 @@ public struct PhoneServer: Sendable {
     }
   }
 
-  /// A trace run from JSON: `{"name" | "data", "format", "speed", "loop", "offset"}` — `name`
-  /// a trace in the server's directory, `data` the trace's text itself.
-  static func traceRun(_ body: [String: Any], _ traces: TraceIntake) async throws -> TraceRun {
-    if body["path"] != nil {
+  /// A trace run from JSON — `name` a trace in the server's directory, `data` the trace's text.
+  static func traceRun(_ run: Wire.TraceRun, _ traces: TraceIntake) async throws -> TraceRun {
+    if run.path != nil {
       throw APIError.bad(
         "a request cannot name a file of the server's machine: send the trace as the body, give its text as \"data\", or \"name\" a trace in the server's --traces directory"
       )
     }
-    let options = try traceOptions { name in
-      guard let value = body[name], !(value is NSNull) else { return nil }
-      return value
-    }
+    let options = try traceOptions(format: run.format, speed: run.speed, loop: run.loop, offset: run.offset)
     let trace: DecodedTrace
-    switch (body["name"], body["data"]) {
-    case (let name as String, nil):
+    switch (run.name, run.data) {
+    case (let name?, nil):
       do { trace = try await traces.load(name: name, format: options.format) } catch { throw APIError.trace(error) }
-    case (nil, let data as String):
+    case (nil, let data?):
       let bytes = TraceBytes(Array(data.utf8))
       do { trace = try await traces.load(bytes: bytes, name: "data", format: options.format) } catch { throw APIError.trace(error) }
     default:
@@ -523,14 +498,26 @@ public struct PhoneServer: Sendable {
   /// intake's ``TraceIntake/maxBytes``); `format`, `speed`, `loop`, `offset` and `name` in the query.
   static func traceRun(uploaded request: Request, _ reader: BodyReader, _ traces: TraceIntake) async throws -> TraceRun {
     let query = request.uri.queryParameters
-    let options = try traceOptions { name -> Any? in
-      guard let text = query[name[...]].map(String.init) else { return nil }
-      if name == "format" { return text }
-      if text == "true" || text == "false" { return text == "true" }
-      guard let number = Double(text) else { throw APIError.bad("\(name) must be a \(name == "loop" ? "boolean" : "number")") }
+    func text(_ name: String) -> String? { query[name[...]].map(String.init) }
+    func number(_ name: String) throws -> Double? {
+      guard let value = text(name) else { return nil }
+      guard let number = Double(value) else { throw APIError.bad("\(name) must be a number") }
       return number
     }
-    let name = query["name"].map(String.init) ?? "upload"
+    var format: Trace.Format?
+    if let value = text("format") {
+      guard let f = Trace.Format(rawValue: value) else {
+        throw APIError.bad("format: one of \(Trace.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      format = f
+    }
+    var loop: Bool?
+    if let value = text("loop") {
+      guard value == "true" || value == "false" else { throw APIError.bad("loop must be true or false") }
+      loop = value == "true"
+    }
+    let options = try traceOptions(format: format, speed: try number("speed"), loop: loop, offset: try number("offset"))
+    let name = text("name") ?? "upload"
     let bytes = try await reader.collect(request, upTo: traces.maxBytes)
     guard !bytes.isEmpty else { throw APIError.bad("the body is empty: send the trace (NMEA, GPX or JSON lines) as the body") }
     do {
@@ -541,91 +528,56 @@ public struct PhoneServer: Sendable {
     }
   }
 
-  /// The members of a trace run other than the trace, from JSON or the query, checked.
-  static func traceOptions(_ value: (String) throws -> Any?) throws -> (format: Trace.Format?, speed: Double, loop: Bool, offset: Double) {
-    let body: [String: Any] = try ["format", "speed", "loop", "offset"].reduce(into: [:]) { body, name in
-      if let v = try value(name) { body[name] = v }
-    }
-    var format: Trace.Format?
-    if body["format"] != nil {
-      format = Trace.Format(rawValue: try string(body, "format", of: Trace.Format.allCases.map(\.rawValue)))
-    }
-    let speed = try number(body, "speed") ?? 1
+  /// The members of a trace run other than the trace, checked.
+  static func traceOptions(format: Trace.Format?, speed: Double?, loop: Bool?, offset: Double?) throws -> (
+    format: Trace.Format?, speed: Double, loop: Bool, offset: Double
+  ) {
+    let speed = try finite(speed, "speed") ?? 1
     guard ReplayOptions.speedRange.contains(speed) else {
       throw APIError.bad("speed must be \(ReplayOptions.speedRange.lowerBound) to \(ReplayOptions.speedRange.upperBound)")
     }
-    let offset = try number(body, "offset") ?? 0
+    let offset = try finite(offset, "offset") ?? 0
     guard offset >= 0, offset <= 864_000 else { throw APIError.bad("offset must be 0 to 864000 seconds") }
-    return (format, speed, try bool(body, "loop") ?? false, offset)
+    return (format, speed, loop ?? false, offset)
   }
 
-  static func string(_ body: [String: Any], _ name: String, of allowed: [String]) throws -> String {
-    guard let value = body[name] as? String, allowed.contains(value) else {
-      throw APIError.bad("give \"\(name)\": one of \(allowed.joined(separator: ", "))")
-    }
+  /// `value` when it is a finite number.
+  static func finite(_ value: Double?, _ name: String) throws -> Double? {
+    guard let value else { return nil }
+    guard value.isFinite else { throw APIError.bad("\(name) must be a number") }
     return value
   }
 
-  static func number(_ body: [String: Any], _ name: String) throws -> Double? {
-    guard let value = body[name], !(value is NSNull) else { return nil }
-    guard let number = JSONText.number(value), number.isFinite else { throw APIError.bad("\(name) must be a number") }
-    return number
-  }
-
-  static func bool(_ body: [String: Any], _ name: String) throws -> Bool? {
-    guard let value = body[name], !(value is NSNull) else { return nil }
-    guard let bool = JSONText.bool(value) else { throw APIError.bad("\(name) must be true or false") }
-    return bool
-  }
-
-  static func settings(_ body: [String: Any]) throws -> PhoneSettings {
-    var settings = PhoneSettings()
-    if let text = body["permission"] {
-      guard let s = (text as? String).flatMap(LocationPermissionStatus.init(rawValue:)) else {
-        throw APIError.bad("permission must be one of \(LocationPermissionStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-      }
-      settings.permission = s
-    }
-    if let services = body["services"] {
-      guard let s = services as? String, s == "on" || s == "off" else { throw APIError.bad("services must be on or off") }
-      settings.services = s == "on"
-    }
-    if body["accuracy"] != nil {
-      settings.accuracy = LocationAccuracyAuthorization(
-        rawValue: try string(body, "accuracy", of: LocationAccuracyAuthorization.allCases.map(\.rawValue)))
-    }
-    if body["app"] != nil { settings.app = AppState(rawValue: try string(body, "app", of: AppState.allCases.map(\.rawValue))) }
-    settings.backgroundLocationUpdates = try bool(body, "backgroundLocationUpdates")
-    if body["promptAnswer"] != nil {
-      settings.promptAnswer = PromptAnswer(rawValue: try string(body, "promptAnswer", of: PromptAnswer.allCases.map(\.rawValue)))
-    }
-    if let delay = try number(body, "promptDelay") {
+  static func settings(_ new: Wire.NewPhone) throws -> PhoneSettings {
+    var settings = PhoneSettings(
+      permission: new.permission, services: new.services.map { $0 == .on }, accuracy: new.accuracy, app: new.app,
+      backgroundLocationUpdates: new.backgroundLocationUpdates, promptAnswer: new.promptAnswer)
+    if let delay = try finite(new.promptDelay, "promptDelay") {
       guard delay >= 0, delay <= 86_400 else { throw APIError.bad("promptDelay must be 0 to 86400 seconds") }
       settings.promptDelay = delay
     }
     return settings
   }
 
-  /// A fix from `{"lat", "lon", "altitude", "horizontalAccuracy", "verticalAccuracy", "speed", "course"}`.
-  static func fix(_ body: [String: Any]) throws -> LocationFix {
-    guard let lat = try number(body, "lat"), let lon = try number(body, "lon") else { throw APIError.bad("give \"lat\" and \"lon\"") }
-    guard let coordinate = Coordinate(latitude: lat, longitude: lon) else {
+  /// A fix from a wire location, checked.
+  static func fix(_ location: Wire.Location) throws -> LocationFix {
+    guard let coordinate = Coordinate(latitude: location.lat, longitude: location.lon) else {
       throw APIError.bad("lat must be within -90…90 and lon within -180…180")
     }
-    let altitude = try number(body, "altitude")
+    let altitude = try finite(location.altitude, "altitude")
     if let altitude, abs(altitude) > 100_000 { throw APIError.bad("altitude must be within ±100000 m") }
-    func positive(_ name: String, max: Double) throws -> Double? {
-      guard let v = try number(body, name) else { return nil }
+    func positive(_ value: Double?, _ name: String, max: Double) throws -> Double? {
+      guard let v = try finite(value, name) else { return nil }
       guard v >= 0, v <= max else { throw APIError.bad("\(name) must be 0 to \(Int(max))") }
       return v
     }
-    let course = try number(body, "course")
+    let course = try finite(location.course, "course")
     if let course, !(course >= 0 && course < 360) { throw APIError.bad("course must be 0 to 360 degrees") }
     return LocationFix(
       mode: altitude == nil ? .twoD : .threeD, coordinate: coordinate, altitudeMSL: altitude,
-      speed: try positive("speed", max: 1000), course: course,
-      horizontalAccuracy: try positive("horizontalAccuracy", max: 100_000) ?? 5,
-      verticalAccuracy: try positive("verticalAccuracy", max: 100_000))
+      speed: try positive(location.speed, "speed", max: 1000), course: course,
+      horizontalAccuracy: try positive(location.horizontalAccuracy, "horizontalAccuracy", max: 100_000) ?? 5,
+      verticalAccuracy: try positive(location.verticalAccuracy, "verticalAccuracy", max: 100_000))
   }
 }
 
@@ -643,7 +595,7 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
     }
     guard let given, Self.same(Array(given.utf8), Array(token.utf8)) else {
       var response = PhoneServer.json(
-        "{\"error\":\"this server needs its token: Authorization: Bearer TOKEN (locemu ctl --token, $LOCEMU_TOKEN)\"}",
+        Wire.Failure(error: "this server needs its token: Authorization: Bearer TOKEN (locemu ctl --token, $LOCEMU_TOKEN)"),
         status: .unauthorized)
       response.headers[.wwwAuthenticate] = "Bearer"
       return response

@@ -59,8 +59,8 @@ public enum SVGPixels {
     guard converted.status == 0 else { throw LoopbackError(description: "rsvg-convert failed: \(converted.stderr)") }
     let read = try runProcess("/usr/bin/env", ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + points.map { "\($0.0),\($0.1)" })
     guard read.status == 0 else { throw LoopbackError(description: "png-pixels.py failed: \(read.stderr)") }
-    let object = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any]
-    return (object?["pixels"] as? [[Int]]) ?? []
+    let pixels = JSONValue(parsing: Data(read.stdout.utf8))?["pixels"]?.array ?? []
+    return pixels.map { ($0.array ?? []).map { Int($0.number ?? -1) } }
   }
 
   /// `#RRGGBB` as [r, g, b].

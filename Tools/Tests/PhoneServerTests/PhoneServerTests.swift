@@ -6,6 +6,7 @@ import PermissionHandling
 import PhoneServer
 import Scenarios
 import Testing
+import Yams
 import ToolsTestSupport
 import LocationServices
 
@@ -13,20 +14,14 @@ import LocationServices
 struct PhoneServerTests {
   static let root = repositoryRoot
 
-  /// `METHOD /path/{param}` for every operation in openapi.yaml (our own file: paths at two
-  /// spaces under `paths:`, operations at four).
+  /// `METHOD /path/{param}` for every operation in openapi.yaml, read as YAML.
   static func documentedRoutes() throws -> Set<String> {
     let text = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+    let spec = try #require(try Yams.load(yaml: text) as? [String: Any])
+    let paths = try #require(spec["paths"] as? [String: Any])
     var routes = Set<String>()
-    var inPaths = false
-    var path: String?
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      if line == "paths:" { inPaths = true; continue }
-      if inPaths, !line.hasPrefix(" "), !line.isEmpty { break }
-      guard inPaths else { continue }
-      if line.hasPrefix("  /"), line.hasSuffix(":") {
-        path = String(line.dropFirst(2).dropLast())
-      } else if let path, let method = ["get", "post", "put", "patch", "delete"].first(where: { line.hasPrefix("    \($0):") }) {
+    for (path, item) in paths {
+      for method in ["get", "post", "put", "patch", "delete"] where (item as? [String: Any])?[method] != nil {
         routes.insert("\(method.uppercased()) \(path)")
       }
     }
