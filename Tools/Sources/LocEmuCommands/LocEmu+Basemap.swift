@@ -42,8 +42,7 @@ extension LocEmu {
           let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
           printError("locemu basemap: \(output): \(summary) in \(seconds) s")
         } catch {
-          printError("locemu basemap: \(error)")
-          throw ExitCode(1)
+          throw CommandFailure("\(error)")
         }
       }
     }
@@ -62,8 +61,7 @@ extension LocEmu {
             "{\"path\":\(JSONText.quoted(file)),\"features\":\(map.featureCount),\"south\":\(b.south),\"north\":\(b.north),"
               + "\"west\":\(b.west),\"east\":\(b.east),\"attribution\":\(JSONText.quoted(map.attribution))}")
         } catch {
-          printError("locemu basemap: \(error)")
-          throw ExitCode(1)
+          throw CommandFailure("\(error)")
         }
       }
     }

@@ -61,8 +61,7 @@ extension LocEmu {
 
     func run() async throws {
       if FileSink.sameFile(input, output) {
-        printError("locemu convert: \(output) is the input file: write the conversion to another file")
-        throw ExitCode(64)
+        throw CommandFailure("\(output) is the input file: write the conversion to another file", status: 64)
       }
       let trace = try traceOptions.trace(input, command: "convert")
       let format = outputFormat!
@@ -75,8 +74,7 @@ extension LocEmu {
       do {
         sink = try FileSink(path: output)
       } catch {
-        printError("locemu convert: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
       var gpx = GPXWriter()
       var epochs = 0
@@ -102,16 +100,14 @@ extension LocEmu {
         if format == .gpx { try sink.write(gpx.footer()) }
         if epochs == 0 {
           // The sink goes away unrenamed: OUT stays as it was.
-          printError(
-            "locemu convert: \(input): nothing to convert: no epochs read as \(trace.format.displayName) (--format says what it is); \(output) not written")
-          throw ExitCode(1)
+          throw CommandFailure(
+            "\(input): nothing to convert: no epochs read as \(trace.format.displayName) (--format says what it is); \(output) not written")
         }
         try sink.close()
       } catch let exit as ExitCode {
         throw exit
       } catch {
-        printError("locemu convert: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
       var summary = "locemu convert: \(input) → \(output): \(epochs) epochs, \(written) written as \(format.displayName)"
       if untimed > 0 { summary += ", \(untimed) without a time skipped (give --start-time)" }

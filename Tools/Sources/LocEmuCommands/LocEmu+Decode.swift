@@ -87,11 +87,9 @@ extension LocEmu {
       case .success(let statistics):
         printError("locemu decode: \(file): \(statistics.summary)")
       case .failure(let error as TraceFileError):
-        printError("locemu decode: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       case .failure(let error):
-        printError("locemu decode: \(file): \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(file): \(error)")
       case nil:
         preconditionFailure("the decoding thread ended without a result")
       }

@@ -27,8 +27,8 @@ extension LocEmu {
         The trace is read through once before listening, so a file that cannot \
         be read or holds no epoch is an error at once, not for each client.
 
-        Exit status: 0 with --once at the end of the first client's trace; 130 \
-        when interrupted (Ctrl-C), 143 on SIGTERM; 1 when the trace cannot be \
+        Exit status: 0 with --once at the end of the first client's trace, and when \
+        interrupted (Ctrl-C, SIGTERM: every client closed, the port released); 1 when the trace cannot be \
         read, holds no epoch, or the address cannot be bound; 64 for bad \
         options (a trace on standard input).
         """
@@ -63,38 +63,33 @@ extension LocEmu {
 
     func run() async throws {
       if self.trace == "-" {
-        printError("locemu feed: every client gets the trace from its start, so it must be a file, not standard input")
-        throw ExitCode(64)
+        throw CommandFailure("every client gets the trace from its start, so it must be a file, not standard input", status: 64)
       }
       let trace = try traceOptions.trace(self.trace, command: "feed")
       // Read it through once before listening: a trace that cannot be read, or holds no
       // epoch, is an error now rather than for every client that connects.
       let epochs = try trace.check(command: "feed", wholeFile: true)
       let options = ReplayOptions(speed: speed, loop: loop, timeBase: timeOptions.timeBase(), untimedStart: Date())
-      let server: NMEAFeedServer
+      let server: NMEATCPServer
       do {
-        server = try NMEAFeedServer(trace: trace, options: options, host: listen.host, port: listen.port) { line in
-          printError("locemu feed: \(line)")
-        }
+        server = try await NMEATCPServer.bind(host: listen.host, port: listen.port)
       } catch {
-        printError("locemu feed: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
+      var feed = NMEATraceFeed(server: server, trace: trace, options: options) { line in printError("locemu feed: \(line)") }
+      feed.once = once
       let endpoint = Endpoint(argument: "\(listen.host):\(server.port)").map { "\($0)" } ?? "\(server.port)"
       if let portFile {
         do {
           try "\(server.port)\n".write(toFile: portFile, atomically: true, encoding: .utf8)
         } catch {
-          printError("locemu feed: cannot write \(portFile): \(error.localizedDescription)")
-          throw ExitCode(1)
+          throw CommandFailure("cannot write \(portFile): \(error.localizedDescription)")
         }
       }
       printError("locemu feed: listening on \(endpoint), serving \(self.trace) (\(epochs) epochs)")
-      if once {
-        await server.serveFirstClient()
-      } else {
-        await server.run()
-      }
+      // Ctrl-C or SIGTERM: every client closed, the port released, exit 0.
+      let running = feed
+      _ = try await untilSignal { try await running.run() }
     }
   }
 }

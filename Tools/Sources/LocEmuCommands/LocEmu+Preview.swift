@@ -133,8 +133,7 @@ extension LocEmu {
               printError("locemu preview: \(announcements): \(file.all.count) announcements; \(file.dropped)")
             }
           } catch {
-            printError("locemu preview: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure("\(error)")
           }
         }
       }
@@ -145,8 +144,7 @@ extension LocEmu {
           do {
             layers.append(try MBTiles(path: tiles))
           } catch {
-            printError("locemu preview: --tiles: \(error)")
-            throw ExitCode(1)
+            throw CommandFailure("--tiles: \(error)")
           }
         } else {
           layers.append(TileDirectoryLayer(path: tiles))
@@ -156,8 +154,7 @@ extension LocEmu {
         do {
           layers.append(try Basemap(path: basemap))
         } catch {
-          printError("locemu preview: --basemap: \(error)")
-          throw ExitCode(1)
+          throw CommandFailure("--basemap: \(error)")
         }
       }
       let snapshotter = snapshot.map {

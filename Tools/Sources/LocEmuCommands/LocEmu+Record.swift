@@ -77,56 +77,44 @@ extension LocEmu {
 
     func run() async throws {
       if FileManager.default.fileExists(atPath: output) && !force {
-        printError("locemu record: \(output) exists; --force replaces it")
-        throw ExitCode(1)
+        throw CommandFailure("\(output) exists; --force replaces it")
       }
       guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
-        printError("locemu record: cannot write \(output): \(String(cString: strerror(errno)))")
-        throw ExitCode(1)
+        throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))")
       }
       let sink = RecordingSink(file: file, format: outputFormat ?? .nmea, name: output)
       let started = ContinuousClock.now
-      let recording = Task { [self] in
-        if let remote = served.remote {
-          try await recordServedPhone(remote, into: sink)
-        } else if outputFormat == .gpx {
-          try await recordFixes(into: sink)
-        } else {
-          try await recordSentences(into: sink)
-        }
-      }
       // Ctrl-C, SIGTERM and --duration end the recording; the file is finished either way.
-      let stop: @Sendable () -> Void = { recording.cancel() }
-      let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler(handler: stop)
-        source.resume()
-        return source
-      }
-      defer { for source in signals { source.cancel() } }
-      let timer = duration.map { seconds in
-        Task {
-          try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-          stop()
-        }
-      }
       var failure: (any Error)?
       do {
-        try await recording.value
+        let duration = self.duration
+        _ = try await untilSignal { [self] in
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+              if let remote = served.remote {
+                try await recordServedPhone(remote, into: sink)
+              } else if outputFormat == .gpx {
+                try await recordFixes(into: sink)
+              } else {
+                try await recordSentences(into: sink)
+              }
+            }
+            if let duration { group.addTask { try await Task.sleep(for: .milliseconds(Int64(duration * 1000))) } }
+            try await group.next()
+            group.cancelAll()
+          }
+        }
       } catch is CancellationError {
       } catch {
         failure = error
       }
-      timer?.cancel()
       sink.finish()
       let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 1)
       printError("locemu record: \(output): \(sink.epochs) epochs in \(seconds) s")
       if let failure {
         // Nothing recorded: no empty trace left behind to be mistaken for one.
         if sink.epochs == 0 { try? FileManager.default.removeItem(atPath: output) }
-        printError("locemu record: \(failure)")
-        throw ExitCode(1)
+        throw CommandFailure("\(failure)")
       }
     }
 

@@ -113,13 +113,11 @@ extension LocEmu {
         }
       } catch {
         output.flush()
-        printError("locemu replay: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
       output.flush()
       if records == 0 {
-        printError("locemu replay: \(trace): nothing to replay: no epochs read as \(format.displayName) (--format says what it is)")
-        throw ExitCode(1)
+        throw CommandFailure("\(trace): nothing to replay: no epochs read as \(format.displayName) (--format says what it is)")
       }
       printError("locemu replay: \(trace): \(records) records, \(fixes) with a fix")
     }

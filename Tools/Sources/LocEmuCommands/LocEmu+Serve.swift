@@ -124,8 +124,7 @@ extension LocEmu {
       do {
         intake = try TraceIntake(directory: traces, maxBytes: maxTraceBytes)
       } catch {
-        printError("locemu serve: --traces: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("--traces: \(error)")
       }
       let sourceGiven = options.fixed != nil || options.trace != nil || options.gpsd != nil
       let source = sourceGiven ? try options.source(command: "serve") : .none
@@ -155,20 +154,18 @@ extension LocEmu {
           server.basemap = try Basemap(path: basemap)
         } catch {
           await hub.shutdown()
-          printError("locemu serve: --basemap: \(error)")
-          throw ExitCode(1)
+          throw CommandFailure("--basemap: \(error)")
         }
       }
       var services: [any Service] = []
       if let nmeaListen, let first = hub.phone("1") {
         do {
-          let feed = try await PhoneNMEAFeed.start(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
-          services.append(NMEAFeedService(feed: feed))
+          let feed = try await PhoneNMEAFeed.bind(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
+          services.append(feed)
           printError("nmea on tcp://\(Endpoint.shown(nmeaListen.host)):\(feed.port)")
         } catch {
           await hub.shutdown()
-          printError("locemu serve: --nmea-listen: \(error)")
-          throw ExitCode(1)
+          throw CommandFailure("--nmea-listen: \(error)")
         }
       }
       let host = listen.host
@@ -191,21 +188,9 @@ extension LocEmu {
         }
       } catch let error as PhoneServerError {
         await hub.shutdown()
-        printError("locemu serve: cannot listen on \(listen): \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("cannot listen on \(listen): \(error)")
       }
       printError("locemu serve: stopped")
     }
-  }
-}
-
-/// An NMEA feed started before the server, as a service of its group: stopped (its clients
-/// closed, its port released) on graceful shutdown or cancellation.
-struct NMEAFeedService: Service {
-  let feed: PhoneNMEAFeed
-
-  func run() async {
-    try? await gracefulShutdown()
-    await feed.stop()
   }
 }

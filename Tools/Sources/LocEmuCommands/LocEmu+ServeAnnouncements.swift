@@ -25,7 +25,7 @@ extension LocEmu {
 
         Example: locemu serve-announcements traces/announcements.json --listen 127.0.0.1:8080
 
-        Exit status: 130 when interrupted (Ctrl-C), 143 on SIGTERM; 1 the file cannot be read or the address cannot be bound; 64 bad options.
+        Exit status: 0 when interrupted (Ctrl-C, SIGTERM: the server stops cleanly); 1 the file cannot be read or the address cannot be bound; 64 bad options.
         """
     )
 
@@ -51,8 +51,7 @@ extension LocEmu {
       do {
         repository = try FileAnnouncementRepository(contentsOf: file)
       } catch {
-        printError("locemu serve-announcements: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
       // Said once listening, so that a failure to listen is the only line.
       let summary =
@@ -62,15 +61,17 @@ extension LocEmu {
         behaviour: .init(delay: .milliseconds(Int64(delay * 1000)), failureStatus: failWith))
       let host = listen.host
       do {
-        try await server.run { port in
-          var output = OutputBuffer()
-          output.writeLine("listening on http://\(host):\(port)")
-          output.flush()
-          printError(summary)
+        // Ctrl-C or SIGTERM: the server stops, exit 0.
+        _ = try await untilSignal {
+          try await server.run { port in
+            var output = OutputBuffer()
+            output.writeLine("listening on http://\(host):\(port)")
+            output.flush()
+            printError(summary)
+          }
         }
       } catch {
-        printError("locemu serve-announcements: cannot listen on \(listen): \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("cannot listen on \(listen): \(error)")
       }
     }
   }

@@ -14,7 +14,7 @@ extension LocEmu {
 
         Example: locemu watch --gpsd 127.0.0.1:2947 --count 10 > drive.jsonl
 
-        Exit status: 0 after --count records, 130 when interrupted (Ctrl-C), 143 on SIGTERM, 1 \
+        Exit status: 0 after --count records or when interrupted (Ctrl-C, SIGTERM), 1 \
         when gpsd could not be reached, or sent nothing, for --timeout seconds; \
         64 for bad options.
         """
@@ -55,7 +55,9 @@ extension LocEmu {
       let fixOnly = self.fixOnly
       let printed: Int
       do {
-        printed = try await withThrowingTaskGroup(of: Int?.self) { group in
+        // Ctrl-C or SIGTERM end the watch like --count: what was printed is complete, exit 0.
+        let watched = try await untilSignal { () async throws -> Int in
+          try await withThrowingTaskGroup(of: Int?.self) { group in
           group.addTask {
             var output = OutputBuffer()
             for try await fix in source {
@@ -84,13 +86,13 @@ extension LocEmu {
           group.cancelAll()
           guard let first else { throw WatchIdle() }
           return first
+          }
         }
+        printed = watched ?? progress.value
       } catch is WatchIdle {
-        printError("locemu watch: no record from gpsd at \(gpsd) for \(self.timeout) s")
-        throw ExitCode(1)
+        throw CommandFailure("no record from gpsd at \(gpsd) for \(self.timeout) s")
       } catch let error as GPSDError {
-        printError("locemu watch: \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(error)")
       }
       printError("locemu watch: \(printed) records from gpsd at \(gpsd)")
     }

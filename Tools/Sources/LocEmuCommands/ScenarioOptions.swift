@@ -152,11 +152,9 @@ struct ScenarioOptions: ParsableArguments {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         s = try Scenario(json: data)
       } catch let error as ScenarioError {
-        printError("locemu \(command): \(path): \(error)")
-        throw ExitCode(1)
+        throw CommandFailure("\(path): \(error)")
       } catch {
-        printError("locemu \(command): cannot read \(path): \(error.localizedDescription)")
-        throw ExitCode(1)
+        throw CommandFailure("cannot read \(path): \(error.localizedDescription)")
       }
     }
     if let permission { s.initial.appStatus = permission }
@@ -169,15 +167,13 @@ struct ScenarioOptions: ParsableArguments {
     for step in steps { s.add(try Scenario.step(parsing: step)) }
     // A map event where no map is would silently do nothing.
     if !mapEvents, let step = s.steps.first(where: { $0.event.isMapEvent }) {
-      printError("locemu \(command): '\(step.event)' is a map event: only locemu preview has a map to act on")
-      throw ExitCode(64)
+      throw CommandFailure("'\(step.event)' is a map event: only locemu preview has a map to act on", status: 64)
     }
     // An event after the end would silently not happen: say so and do nothing.
     if let end = s.duration, let late = s.steps.first(where: { $0.at > end }) {
-      printError(
-        "locemu \(command): the event at \(FixRecord.fixed(late.at, 3)) s (\(late.event)) is after the end of the run "
-          + "(--duration \(FixRecord.fixed(end, 3))): raise --duration or move the event")
-      throw ExitCode(64)
+      throw CommandFailure(
+        "the event at \(FixRecord.fixed(late.at, 3)) s (\(late.event)) is after the end of the run "
+          + "(--duration \(FixRecord.fixed(end, 3))): raise --duration or move the event", status: 64)
     }
     return s
   }
@@ -276,16 +272,13 @@ struct ScenarioOptions: ParsableArguments {
         group.cancelAll()
       }
     } catch let error as EmulatorClockError {
-      printError("locemu \(command): \(error)")
-      throw ExitCode(1)
+      throw CommandFailure("\(error)")
     }
     if let error = sourceFailure.withLock({ $0.error }) {
-      printError("locemu \(command): \(error)")
-      throw ExitCode(1)
+      throw CommandFailure("\(error)")
     }
     if let gpsd, follow == nil, trace == nil, !gpsdAnswered.withLock({ $0 }) {
-      printError("locemu \(command): gpsd at \(gpsd) never answered")
-      throw ExitCode(1)
+      throw CommandFailure("gpsd at \(gpsd) never answered")
     }
   }
 

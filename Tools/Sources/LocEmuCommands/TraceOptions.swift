@@ -45,8 +45,7 @@ struct TraceOptions: ParsableArguments {
         path: path, format: format, nmeaOptions: options, pace: pace,
         keepSentences: keepSentences)
     } catch {
-      printError("locemu \(command): \(error)")
-      throw ExitCode(1)
+      throw CommandFailure("\(error)")
     }
   }
 }
@@ -66,12 +65,10 @@ extension Trace {
         if !wholeFile { break }
       }
     } catch {
-      printError("locemu \(command): \(error)")
-      throw ExitCode(1)
+      throw CommandFailure("\(error)")
     }
     guard epochs > 0 else {
-      printError("locemu \(command): \(path): no epochs read as \(format.displayName) (--format says what it is)")
-      throw ExitCode(1)
+      throw CommandFailure("\(path): no epochs read as \(format.displayName) (--format says what it is)")
     }
     return epochs
   }

@@ -1,94 +1,68 @@
 import Foundation
 import Geo
-import NIOCore
-import NIOPosix
 
-/// A TCP server that sends the same text to every connected client, as a GPS receiver on a
-/// network port does (what `gpsd tcp://HOST:PORT` reads). Clients send nothing that matters:
-/// what they send is read and dropped.
+/// Every client of an ``NMEATCPServer`` gets the same text, as the clients of a GPS receiver
+/// on a network port do (`locemu serve --nmea-listen`): ``send(_:)`` hands it to each.
 ///
-/// A client that stops reading is closed once its unsent output passes
-/// ``clientBacklogBytes``, so it never slows the others or grows the server's memory.
+/// A client that stops reading is dropped (closed) once ``clientBacklog`` sends are waiting
+/// for it, so it never slows the others or grows the server's memory.
 public final class NMEABroadcaster: Sendable {
-  /// Bytes a client may have unsent before it is dropped (about a minute of a receiver's output).
-  public static let clientBacklogBytes = 64 * 1024
+  /// Sends a client may fall behind before it is dropped (about a minute of a receiver's epochs).
+  public static let clientBacklog = 64
 
-  /// The port listened on (the kernel's choice when asked for port 0).
-  public let port: Int
-  private let server: any Channel
-  private let clients: Locked<(next: Int, channels: [Int: any Channel])>
+  public let server: NMEATCPServer
+  private let clients = Locked<[Int: AsyncStream<String>.Continuation]>([:])
   private let log: @Sendable (String) -> Void
 
-  private init(server: any Channel, clients: Locked<(next: Int, channels: [Int: any Channel])>, log: @escaping @Sendable (String) -> Void) {
-    self.server = server
-    self.clients = clients
-    self.log = log
-    port = server.localAddress?.port ?? 0
-  }
-
-  /// Binds `host:port` and accepts clients from now on.
-  /// - Throws: ``PhoneServerError`` when the address cannot be bound.
-  public static func start(host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }) async throws
-    -> NMEABroadcaster
-  {
-    let clients = Locked<(next: Int, channels: [Int: any Channel])>((1, [:]))
-    let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-      .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-      .childChannelOption(
-        .writeBufferWaterMark, value: .init(low: clientBacklogBytes / 2, high: clientBacklogBytes))
-      .childChannelInitializer { channel in
-        let id = clients.withLock { c -> Int in
-          defer { c.next += 1 }
-          c.channels[c.next] = channel
-          return c.next
-        }
-        log("NMEA client \(id) connected")
-        channel.closeFuture.whenComplete { _ in
-          clients.withLock { _ = $0.channels.removeValue(forKey: id) }
-          log("NMEA client \(id) left")
-        }
-        return channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(DiscardInput())
-        }
-      }
-    do {
-      let server = try await bootstrap.bind(host: host, port: port).get()
-      return NMEABroadcaster(server: server, clients: clients, log: log)
-    } catch let error as IOError {
-      throw PhoneServerError(description: "cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
-    } catch {
-      throw PhoneServerError(description: "cannot listen on \(host):\(port): \(error)")
-    }
-  }
-
+  /// The port clients connect to.
+  public var port: Int { server.port }
   /// Clients connected now.
-  public var clientCount: Int { clients.withLock { $0.channels.count } }
+  public var clientCount: Int { clients.withLock { $0.count } }
 
-  /// Sends `text` to every client; a client that has stopped reading is closed instead.
+  public init(server: NMEATCPServer, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    self.server = server
+    self.log = log
+  }
+
+  /// Sends `text` to every client; a client too far behind is dropped instead.
   public func send(_ text: String) {
-    let channels = clients.withLock { Array($0.channels) }
-    for (id, channel) in channels {
-      guard channel.isWritable else {
-        log("NMEA client \(id) stopped reading: dropped")
-        channel.close(promise: nil)
-        continue
+    let dropped = clients.withLock { clients -> [AsyncStream<String>.Continuation] in
+      var dropped: [AsyncStream<String>.Continuation] = []
+      for (number, client) in clients {
+        if case .dropped = client.yield(text) {
+          dropped.append(client)
+          clients[number] = nil
+          log("NMEA client \(number) stopped reading: dropped")
+        }
       }
-      channel.writeAndFlush(ByteBuffer(string: text), promise: nil)
+      return dropped
+    }
+    for client in dropped { client.finish() }
+  }
+
+  /// Serves clients until cancelled; each gets what is sent from its connection on.
+  public func run() async throws {
+    let clients = self.clients, log = self.log
+    try await server.run { client in
+      let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
+      clients.withLock { $0[client.number] = continuation }
+      log("NMEA client \(client.number) connected")
+      defer {
+        clients.withLock { _ = $0.removeValue(forKey: client.number) }
+        log("NMEA client \(client.number) left")
+      }
+      // The stream ends when the client is dropped; a send stuck on a client that stopped
+      // reading is cancelled with it.
+      let (ended, end) = AsyncStream.makeStream(of: Void.self)
+      continuation.onTermination = { _ in end.finish() }
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+          for await text in stream { try await client.send(text) }
+        }
+        group.addTask { for await _ in ended {} }
+        try await group.next()
+        group.cancelAll()
+      }
     }
   }
-
-  /// Stops accepting and closes every client.
-  public func stop() async {
-    try? await server.close()
-    let channels = clients.withLock { Array($0.channels.values) }
-    for channel in channels { try? await channel.close() }
-  }
-}
-
-/// Reads what a client sends (gpsd sends nothing, `nc` may) and drops it.
-private final class DiscardInput: ChannelInboundHandler, Sendable {
-  typealias InboundIn = ByteBuffer
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }

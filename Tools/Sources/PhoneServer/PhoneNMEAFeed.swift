@@ -1,8 +1,9 @@
 public import Emulator
 import Foundation
 import Geo
-import Traces
 import LocationServices
+public import ServiceLifecycle
+import Traces
 
 /// One phone as a GPS receiver on a TCP port (`locemu serve --nmea-listen`): every fix its
 /// source reports — set, walked on a route, played from a trace, read from gpsd — goes out as a
@@ -10,7 +11,10 @@ import LocationServices
 /// clock. Between fixes the receiver keeps talking once a second, as a real one does: the last
 /// position again while it holds a fix, empty sentences (no fix) while the fix is lost (from the
 /// next second on) or before the first one. So `gpsd -N -n tcp://HOST:PORT` sees the emulated phone.
-public final class PhoneNMEAFeed: Sendable {
+///
+/// A service: ``bind(phone:host:port:log:)`` takes the port, ``run()`` reports and serves
+/// clients until graceful shutdown or cancellation, and leaves no observer, timer or client.
+public final class PhoneNMEAFeed: Service, Sendable {
   /// The phone's receiver reports at least this often.
   public static let interval = Duration.seconds(1)
 
@@ -36,20 +40,30 @@ public final class PhoneNMEAFeed: Sendable {
     self.broadcaster = broadcaster
   }
 
-  /// Listens on `host:port` and starts reporting `phone`'s fixes.
+  /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``).
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
-  public static func start(phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in })
+  public static func bind(phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in })
     async throws -> PhoneNMEAFeed
   {
-    let feed = PhoneNMEAFeed(phone: phone, broadcaster: try await NMEABroadcaster.start(host: host, port: port, log: log))
+    PhoneNMEAFeed(phone: phone, broadcaster: NMEABroadcaster(server: try await NMEATCPServer.bind(host: host, port: port), log: log))
+  }
+
+  /// Reports the phone's fixes and serves clients until graceful shutdown or cancellation;
+  /// then stops reporting and closes every client and the port.
+  public func run() async throws {
     // A lost fix shows in the next second's epoch, as a receiver's would (not in a second
     // epoch with the time of the last one).
-    let observation = phone.observe(.sourceFix) { [weak feed] event in
-      if case .sourceFix(let fix) = event { feed?.report(fix) }
+    let observation = phone.observe(.sourceFix) { [weak self] event in
+      if case .sourceFix(let fix) = event { self?.report(fix) }
     }
-    feed.state.withLock { $0.observation = observation }
-    feed.report(nil)
-    return feed
+    state.withLock {
+      $0.observation = observation
+      $0.stopped = false
+    }
+    report(nil)
+    defer { stopReporting() }
+    let broadcaster = self.broadcaster
+    try await cancelWhenGracefulShutdown { try await broadcaster.run() }
   }
 
   /// Sends an epoch now — `fix` (nil: the last one again) or no fix while the phone's fix is
@@ -75,8 +89,7 @@ public final class PhoneNMEAFeed: Sendable {
     broadcaster.send(NMEAWriter.receiverEpoch(for: epoch).map { $0 + "\r\n" }.joined())
   }
 
-  /// Stops reporting, closes every client and the port.
-  public func stop() async {
+  private func stopReporting() {
     let (timer, observation) = state.withLock { s -> (EmulatorClock.Timer?, PhoneObservation?) in
       s.stopped = true
       defer {
@@ -87,6 +100,5 @@ public final class PhoneNMEAFeed: Sendable {
     }
     observation?.cancel()
     if let timer { phone.clock.cancel(timer) }
-    await broadcaster.stop()
   }
 }

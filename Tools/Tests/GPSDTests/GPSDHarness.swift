@@ -11,26 +11,33 @@ import Traces
 
 func tracePath(_ name: String) -> String { repositoryRoot.appendingPathComponent("traces/\(name)").path }
 
-/// A real gpsd on a free loopback port, reading an in-process `NMEAFeedServer`. Stopped by PID.
+/// A real gpsd on a free loopback port, reading an in-process `NMEATraceFeed`. Stopped by PID.
 final class GPSDHarness: @unchecked Sendable {
-  let feed: NMEAFeedServer
+  let feed: NMEATraceFeed
   let gpsd: GPSDProcess
   var port: Int { gpsd.port }
-  private var feedTask: Task<Void, Never>?
+  private var feedTask: Task<Void, any Error>?
 
   static var gpsdPath: String? { GPSDProcess.path }
 
-  init(trace: String, options: ReplayOptions) throws {
-    feed = try NMEAFeedServer(trace: try Trace(path: tracePath(trace)), options: options, host: "127.0.0.1", port: 0)
-    let feed = self.feed
-    let task = Task.detached { await feed.run() }
+  private init(feed: NMEATraceFeed, gpsd: GPSDProcess) {
+    self.feed = feed
+    self.gpsd = gpsd
+  }
+
+  /// The feed of `trace` on a free port, and a gpsd reading it (not started yet).
+  static func start(trace: String, options: ReplayOptions) async throws -> GPSDHarness {
+    let server = try await NMEATCPServer.bind(host: "127.0.0.1", port: 0)
+    let feed = NMEATraceFeed(server: server, trace: try Trace(path: tracePath(trace)), options: options)
+    let task = Task.detached { try await feed.run() }
     do {
-      gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(feed.port)")
+      let harness = GPSDHarness(feed: feed, gpsd: try GPSDProcess(reading: "tcp://127.0.0.1:\(server.port)"))
+      harness.feedTask = task
+      return harness
     } catch {
       task.cancel()
       throw error
     }
-    feedTask = task
   }
 
   /// Starts gpsd again on ``port``.

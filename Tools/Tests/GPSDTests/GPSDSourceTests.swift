@@ -69,7 +69,7 @@ struct GPSDSourceTests {
   }
 
   @Test func theTraceArrivesThroughGPSDInOrder() async throws {
-    let harness = try GPSDHarness(trace: "drive.nmea", options: ReplayOptions(speed: 20))
+    let harness = try await GPSDHarness.start(trace: "drive.nmea", options: ReplayOptions(speed: 20))
     defer { harness.stop() }
     let expected = try await Self.traceFixes("drive.nmea")
     let source = GPSDSource(host: "127.0.0.1", port: harness.port, connectTimeout: .seconds(5))
@@ -102,7 +102,7 @@ struct GPSDSourceTests {
   }
 
   @Test func lostFixReachesTheConsumerAsModeOne() async throws {
-    let harness = try GPSDHarness(trace: "tunnel.nmea", options: ReplayOptions(speed: 25))
+    let harness = try await GPSDHarness.start(trace: "tunnel.nmea", options: ReplayOptions(speed: 25))
     defer { harness.stop() }
     let source = GPSDSource(host: "127.0.0.1", port: harness.port, connectTimeout: .seconds(5))
     let modes = try await withTimeLimit(.seconds(60)) {
@@ -117,7 +117,7 @@ struct GPSDSourceTests {
   }
 
   @Test func theSourceSurvivesGPSDBeingKilledAndRestarted() async throws {
-    let harness = try GPSDHarness(trace: "city-walk.nmea", options: ReplayOptions(speed: 10, loop: true))
+    let harness = try await GPSDHarness.start(trace: "city-walk.nmea", options: ReplayOptions(speed: 10, loop: true))
     defer { harness.stop() }
     let events = EventLog()
     let source = GPSDSource(
@@ -169,7 +169,7 @@ struct GPSDSourceTests {
   }
 
   @Test func cancellationStopsTheSessionWithin250ms() async throws {
-    let harness = try GPSDHarness(trace: "city-walk.nmea", options: ReplayOptions(speed: 1, loop: true))
+    let harness = try await GPSDHarness.start(trace: "city-walk.nmea", options: ReplayOptions(speed: 1, loop: true))
     defer { harness.stop() }
     let events = EventLog()
     let source = GPSDSource(

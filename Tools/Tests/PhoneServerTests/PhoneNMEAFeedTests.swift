@@ -47,7 +47,8 @@ struct PhoneNMEAFeedTests {
   @Test func aSetLocationIsHeldEachSecondAndALostFixIsSentEmpty() async throws {
     let clock = EmulatorClock()
     let phone = EmulatedPhone(EmulatedPhone.Configuration(), clock: clock)
-    let feed = try await PhoneNMEAFeed.start(phone: phone, host: "127.0.0.1", port: 0)
+    let feed = try await PhoneNMEAFeed.bind(phone: phone, host: "127.0.0.1", port: 0)
+    let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
     #expect(await waitUntil { feed.clientCount == 1 })
 
@@ -93,7 +94,8 @@ struct PhoneNMEAFeedTests {
     #expect(decoder.statistics.rejected == 0)
     #expect(modes.count == 4 && modes.prefix(2).allSatisfy { $0 == .threeD } && modes.suffix(2).allSatisfy { $0 == .noFix }, "\(modes)")
 
-    await feed.stop()
+    serving.cancel()
+    _ = await serving.result
     let closed = await waitUntil { feed.clientCount == 0 }
     #expect(closed)
     phone.shutdown()
