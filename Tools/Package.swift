@@ -40,7 +40,8 @@ let package = Package(
     .target(
       name: "Basemap",
       dependencies: [
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Proto"]
@@ -48,7 +49,8 @@ let package = Package(
     .target(
       name: "AnnouncementServer",
       dependencies: [
-        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]
@@ -71,7 +73,8 @@ let package = Package(
     .target(
       name: "LocEmuCommands",
       dependencies: [
-        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
@@ -86,7 +89,8 @@ let package = Package(
     .executableTarget(
       name: "MakeCityTraces",
       dependencies: [
-        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
     // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh): the real server under
@@ -103,12 +107,15 @@ let package = Package(
     ),
     // The repository's own helpers for end-to-end tests: child processes (locemu, gpsd), free
     // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.
-    .target(name: "ToolsTestSupport", dependencies: [.product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator")]),
+    .target(
+      name: "ToolsTestSupport",
+      dependencies: [.product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator")]),
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [
         "ToolsTestSupport", "LocEmuCommands", .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "NMEA", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
       ],
@@ -119,7 +126,8 @@ let package = Package(
       dependencies: [
         "PhoneServer", "ToolsTestSupport", .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"),
-        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Yams", package: "Yams"),
       ]
@@ -128,20 +136,23 @@ let package = Package(
       name: "GPSDTests",
       dependencies: [
         "ToolsTestSupport", "PhoneServer", .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Traces", package: "LocationEmulator"),
       ]
     ),
     .testTarget(
       name: "BasemapTests",
       dependencies: [
         "Basemap", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
     .testTarget(
       name: "AnnouncementServerTests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
   ]

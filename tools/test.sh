@@ -14,6 +14,7 @@ ensure_swift
 # chromium + chromium-driver: the web page of `locemu serve` is tested in a real headless browser.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver time
+tools/check-format.sh
 echo "==> the library: building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> the library: running its tests" >&2

@@ -46,7 +46,8 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
     }
     switch (name, value) {
     case ("permission", let v?):
-      self = .permission(try need(LocationPermissionStatus(rawValue: v), LocationPermissionStatus.allCases.map(\.rawValue).joined(separator: "|")))
+      self = .permission(
+        try need(LocationPermissionStatus(rawValue: v), LocationPermissionStatus.allCases.map(\.rawValue).joined(separator: "|")))
     case ("services", let v?):
       self = .services(try need(["on": true, "off": false][v], "on|off"))
     case ("accuracy", let v?):

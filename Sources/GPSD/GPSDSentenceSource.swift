@@ -31,7 +31,9 @@ public struct GPSDSentenceSource: AsyncSequence, Sendable {
     Thread {
       do {
         try Self.read(host: host, port: port, timeout: timeout, stopped: stopped) { continuation.yield($0) }
-        continuation.finish(throwing: stopped.withLock({ $0 }) ? nil : GPSDError.protocolError(endpoint: "\(host):\(port)", message: "gpsd closed the connection"))
+        continuation.finish(
+          throwing: stopped.withLock({ $0 })
+            ? nil : GPSDError.protocolError(endpoint: "\(host):\(port)", message: "gpsd closed the connection"))
       } catch {
         continuation.finish(throwing: error)
       }

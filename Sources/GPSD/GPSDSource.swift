@@ -159,8 +159,9 @@ final class GPSDSession: Sendable {
   /// Reads until cancelled (nil) or the connection is lost (the error).
   private func readLoop(_ gps: OpaquePointer, _ collapser: inout EpochCollapser, _ backoff: inout Backoff) -> GPSDError? {
     let endpoint = configuration.endpoint
-    let poll = Int32(clamping: configuration.pollInterval.components.seconds * 1_000_000
-      + configuration.pollInterval.components.attoseconds / 1_000_000_000_000)
+    let poll = Int32(
+      clamping: configuration.pollInterval.components.seconds * 1_000_000
+        + configuration.pollInterval.components.attoseconds / 1_000_000_000_000)
     var message = locemu_gps_message()
     var answered = false
     while !isCancelled {
@@ -207,7 +208,8 @@ final class GPSDSession: Sendable {
   static func fix(_ m: locemu_gps_message) -> LocationFix {
     func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
     let coordinate =
-      m.mode >= 2 ? value(m.latitude).flatMap { lat in value(m.longitude).flatMap { Coordinate(latitude: lat, longitude: $0) } }
+      m.mode >= 2
+      ? value(m.latitude).flatMap { lat in value(m.longitude).flatMap { Coordinate(latitude: lat, longitude: $0) } }
       : nil
     let mode: LocationFix.Mode = coordinate == nil ? .noFix : (m.mode >= 3 ? .threeD : .twoD)
     return LocationFix(

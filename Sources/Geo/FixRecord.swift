@@ -47,12 +47,30 @@ public enum FixRecord {
         member("lon")
         w.fixed(c.longitude, 9)
       }
-      if let v = fix.altitudeMSL { member("altMSL"); w.fixed(v, 4) }
-      if let v = fix.altitudeHAE { member("altHAE"); w.fixed(v, 4) }
-      if let v = fix.speed { member("speed"); w.fixed(v, 3) }
-      if let v = fix.course { member("track"); w.fixed(v, 4) }
-      if let v = fix.horizontalAccuracy { member("eph"); w.fixed(v, 3) }
-      if let v = fix.verticalAccuracy { member("epv"); w.fixed(v, 3) }
+      if let v = fix.altitudeMSL {
+        member("altMSL")
+        w.fixed(v, 4)
+      }
+      if let v = fix.altitudeHAE {
+        member("altHAE")
+        w.fixed(v, 4)
+      }
+      if let v = fix.speed {
+        member("speed")
+        w.fixed(v, 3)
+      }
+      if let v = fix.course {
+        member("track")
+        w.fixed(v, 4)
+      }
+      if let v = fix.horizontalAccuracy {
+        member("eph")
+        w.fixed(v, 3)
+      }
+      if let v = fix.verticalAccuracy {
+        member("epv")
+        w.fixed(v, 3)
+      }
       out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
       // Extra members are the caller's, of any length: appended after the buffer.
       for (name, value) in extra {

@@ -48,7 +48,8 @@ public struct MapRegion: Hashable, Sendable, CustomStringConvertible {
   /// frame has the aspect ratio `width / height` (16/9 for the landing-page preview).
   public func fitted(aspectRatio: Double) -> MapRegion {
     let frame = WebMercator.frame(of: self)
-    let (width, height) = frame.width / frame.height >= aspectRatio
+    let (width, height) =
+      frame.width / frame.height >= aspectRatio
       ? (frame.width, frame.width / aspectRatio) : (frame.height * aspectRatio, frame.height)
     return WebMercator.region(centeredAt: center, width: width, height: height)
   }

@@ -107,7 +107,9 @@ public struct EmulatorServer: Sendable {
   }
 
   /// The server-sent events at `path`, each made into a `T` by `transform` (nil: skipped).
-  public func events<T: Sendable>(_ path: String, _ transform: @escaping @Sendable (String) -> T?) async throws(EmulatorClientError)
+  public func events<T: Sendable>(
+    _ path: String, _ transform: @escaping @Sendable (String) -> T?
+  ) async throws(EmulatorClientError)
     -> AsyncThrowingStream<T, any Error>
   {
     var request = urlRequest("GET", path)
@@ -240,14 +242,19 @@ final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Send
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     let stillConnecting = lock.withLock { connected != nil }
-    let server = task.originalRequest?.url.map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
+    let server =
+      task.originalRequest?.url.map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
     let failure: (any Error)? = error.map {
       let reason = ($0 as NSError).localizedDescription
       return (stillConnecting ? .unreachable("cannot reach \(server): \(reason)") : .unreachable("the event stream broke: \(reason)"))
         as EmulatorClientError
     }
     resumeConnected(.failure(failure ?? EmulatorClientError.unreachable("\(server) closed the event stream")))
-    if let failure, (error as NSError?)?.code != NSURLErrorCancelled { continuation.finish(throwing: failure) } else { continuation.finish() }
+    if let failure, (error as NSError?)?.code != NSURLErrorCancelled {
+      continuation.finish(throwing: failure)
+    } else {
+      continuation.finish()
+    }
     session.finishTasksAndInvalidate()
   }
 }

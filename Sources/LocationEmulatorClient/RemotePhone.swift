@@ -66,10 +66,14 @@ public final class RemotePhone: Sendable {
   public func revoke() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .revoke)) }
 
   @discardableResult
-  public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .reset)) }
+  public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("privacy", Wire.Privacy(action: .reset))
+  }
 
   @discardableResult
-  public func restrict() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .restrict)) }
+  public func restrict() async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("privacy", Wire.Privacy(action: .restrict))
+  }
 
   @discardableResult
   public func setServicesEnabled(_ enabled: Bool) async throws(EmulatorClientError) -> RemotePhoneState {

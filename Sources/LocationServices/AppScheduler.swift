@@ -1,4 +1,3 @@
-
 /// Where an app's own timers and tasks run: on an emulated phone, as deadlines and tasks of its
 /// clock (so a test advances time and checks right after: every timer due has fired, every
 /// task woken has run); elsewhere, on the system's clock (``SystemScheduler``).

@@ -1,4 +1,3 @@
-
 /// Why the app has no location, when it has none.
 public enum LocationUnavailableReason: String, Sendable, Hashable, Codable {
   /// Location Services are off system-wide (the status reads `denied`).

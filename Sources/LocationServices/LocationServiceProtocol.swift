@@ -1,4 +1,3 @@
-
 /// The app's view of location: the seed API of the iOS app's `LocationServiceProtocol`, plus
 /// what Linux tests need beyond it.
 public protocol LocationServiceProtocol: Sendable {

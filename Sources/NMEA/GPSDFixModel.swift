@@ -278,7 +278,8 @@ struct GPSDFixModel: Sendable {
     {
       mode = 3
     }
-    var changed = new.time != nil || new.position != nil || mode != nil || new.altitudeMSL != nil
+    var changed =
+      new.time != nil || new.position != nil || mode != nil || new.altitudeMSL != nil
       || new.geoidSeparation != nil || new.speed != nil || new.track != nil || new.magneticTrack != nil
       || new.magneticVariation != nil
     if let latched {

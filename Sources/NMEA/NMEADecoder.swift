@@ -189,7 +189,6 @@ public struct NMEADecoder: Sendable {
     typeCode("BWC"),
   ]
 
-
   /// `$xxHDG,heading,deviation,E/W,variation,E/W` as gpsd reads it: the heading as the magnetic
   /// track (gpsd does not apply the deviation), the variation when both of its fields are there.
   private static func heading(_ f: inout FieldReader) -> GPSDFixModel.Other {

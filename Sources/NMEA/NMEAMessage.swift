@@ -126,7 +126,10 @@ struct SentenceFrame {
     } else {
       var k = n - 1
       while k >= 1 {
-        if raw[k] == 0x2A { star = k; break }
+        if raw[k] == 0x2A {
+          star = k
+          break
+        }
         k -= 1
       }
     }

@@ -47,7 +47,8 @@ public struct PermissionHandlerStateMachine: Sendable, Hashable {
     guard let last = lastReported else { return nil }
     let reason = Self.reason(status: status, servicesEnabled: servicesEnabled)
     guard status != last.status || reason != last.reason else { return nil }
-    let change = PermissionChange(status: status, didBecomeAuthorized: reason == nil && status.isAuthorized && !last.isAuthorized, reason: reason)
+    let change = PermissionChange(
+      status: status, didBecomeAuthorized: reason == nil && status.isAuthorized && !last.isAuthorized, reason: reason)
     lastReported = change
     return change
   }

@@ -77,7 +77,6 @@ public enum AnnouncementMapper {
         species: r["species"]?.string, description: r["description"]?.string))
   }
 
-
   /// The announcements object for `announcements`, members in a fixed order (`status` as the backend spells it).
   public static func encode(_ announcements: [Announcement]) -> Data {
     var out = "{\"announcements\":["

@@ -132,7 +132,8 @@ public struct TileDirectoryLayer: MapSnapshotLayer {
     let n = 1 << z
     let tileWorld = 1 / Double(n), tilePixels = tileWorld * projection.scale
     let origin = projection.origin
-    let firstX = Int((origin.x / tileWorld).rounded(.down)), lastX = Int(((origin.x + projection.width / projection.scale) / tileWorld).rounded(.down))
+    let firstX = Int((origin.x / tileWorld).rounded(.down)),
+      lastX = Int(((origin.x + projection.width / projection.scale) / tileWorld).rounded(.down))
     let firstY = max(0, Int((origin.y / tileWorld).rounded(.down)))
     let lastY = min(n - 1, Int(((origin.y + projection.height / projection.scale) / tileWorld).rounded(.down)))
     guard firstY <= lastY, lastX - firstX < 64 else { return MapLayerDrawing(svg: "") }
@@ -144,7 +145,8 @@ public struct TileDirectoryLayer: MapSnapshotLayer {
         let type = data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "image/png"
         let x = (Double(tx) * tileWorld - origin.x) * projection.scale
         let y = (Double(ty) * tileWorld - origin.y) * projection.scale
-        out += "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
+        out +=
+          "<image x=\(num(x)) y=\(num(y)) width=\(num(tilePixels)) height=\(num(tilePixels)) preserveAspectRatio=\"none\" "
           + "xlink:href=\"data:\(type);base64,\(data.base64EncodedString())\"/>\n"
         count += 1
       }
@@ -241,12 +243,14 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     if let radiusMeters, let user = request.userLocation {
       let r = radiusMeters / projection.metersPerPixel
       let p = projection.point(for: user)
-      svg += "<circle cx=\(num(p.x)) cy=\(num(p.y)) r=\(num(r)) fill=\"#1E88E5\" fill-opacity=\"0.06\" stroke=\"#1E88E5\" stroke-opacity=\"0.5\" stroke-dasharray=\"6 4\"/>\n"
+      svg +=
+        "<circle cx=\(num(p.x)) cy=\(num(p.y)) r=\(num(r)) fill=\"#1E88E5\" fill-opacity=\"0.06\" stroke=\"#1E88E5\" stroke-opacity=\"0.5\" stroke-dasharray=\"6 4\"/>\n"
     }
     for pin in request.pins {
       let p = projection.point(for: pin.coordinate)
       let color = LegendItem.kind(of: pin.status).map(LegendItem.color(of:)) ?? "#9E9E9E"
-      svg += "<circle class=\"pin\" data-id=\(attr(pin.id)) cx=\(num(p.x)) cy=\(num(p.y)) r=\"7\" fill=\"\(color)\" stroke=\"#FFFFFF\" stroke-width=\"2\"/>\n"
+      svg +=
+        "<circle class=\"pin\" data-id=\(attr(pin.id)) cx=\(num(p.x)) cy=\(num(p.y)) r=\"7\" fill=\"\(color)\" stroke=\"#FFFFFF\" stroke-width=\"2\"/>\n"
     }
     if let user = request.userLocation {
       let p = projection.point(for: user)
@@ -256,7 +260,8 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     svg += legend(request.legend, width: w, height: h)
     if !attributions.isEmpty {
       // Top right, clear of the centre, the scale bar and the legend.
-      svg += "<text class=\"attribution\" x=\(num(Double(w) - 4)) y=\"12\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"9\" "
+      svg +=
+        "<text class=\"attribution\" x=\(num(Double(w) - 4)) y=\"12\" text-anchor=\"end\" font-family=\"sans-serif\" font-size=\"9\" "
         + "fill=\"#333333\" stroke=\"#FFFFFF\" stroke-width=\"2\" paint-order=\"stroke\">\(escaped(attributions.joined(separator: "; ")))</text>\n"
     }
     svg += "</svg>\n"
@@ -289,11 +294,13 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     let rowHeight = 18.0, boxWidth = 110.0
     let boxHeight = Double(items.count) * rowHeight + 8
     let x = Double(width) - boxWidth - 10, y = Double(height) - boxHeight - 10
-    var out = "<g class=\"legend\"><rect x=\(num(x)) y=\(num(y)) width=\(num(boxWidth)) height=\(num(boxHeight)) rx=\"4\" fill=\"#FFFFFF\" fill-opacity=\"0.9\"/>"
+    var out =
+      "<g class=\"legend\"><rect x=\(num(x)) y=\(num(y)) width=\(num(boxWidth)) height=\(num(boxHeight)) rx=\"4\" fill=\"#FFFFFF\" fill-opacity=\"0.9\"/>"
     for (i, item) in items.enumerated() {
       let cy = y + 4 + rowHeight * (Double(i) + 0.5)
       out += "<circle cx=\(num(x + 12)) cy=\(num(cy)) r=\"5\" fill=\"\(item.colorHex)\"/>"
-      out += "<text x=\(num(x + 24)) y=\(num(cy + 4)) font-family=\"sans-serif\" font-size=\"12\" fill=\"#212121\">\(escaped(item.label))</text>"
+      out +=
+        "<text x=\(num(x + 24)) y=\(num(cy + 4)) font-family=\"sans-serif\" font-size=\"12\" fill=\"#212121\">\(escaped(item.label))</text>"
     }
     return out + "</g>\n"
   }

@@ -34,7 +34,6 @@ public struct TranscriptLine: Sendable, Hashable {
   }
 }
 
-
 extension TranscriptLine.Member {
   public static func raw(_ name: String, json: String) -> Self { .init(name: name, json: json) }
   public static func string(_ name: String, _ value: String) -> Self { .init(name: name, json: JSONText.quoted(value)) }
@@ -49,7 +48,9 @@ extension TranscriptLine.Member {
     // FixRecord writes flat members whose values contain no commas or braces.
     return object.dropFirst().dropLast().split(separator: ",").compactMap { pair in
       guard let colon = pair.firstIndex(of: ":") else { return nil }
-      return Self(name: String(pair[pair.index(pair.startIndex, offsetBy: 1)..<pair.index(before: colon)]), json: String(pair[pair.index(after: colon)...]))
+      return Self(
+        name: String(pair[pair.index(pair.startIndex, offsetBy: 1)..<pair.index(before: colon)]),
+        json: String(pair[pair.index(after: colon)...]))
     }
   }
 

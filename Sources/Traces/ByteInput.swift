@@ -82,7 +82,10 @@ final class ByteInput {
       let n = min(buffer.count, head.count - headOffset)
       head.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + headOffset, byteCount: n) }
       headOffset += n
-      if headOffset == head.count { head = [] ; headOffset = 0 }
+      if headOffset == head.count {
+        head = []
+        headOffset = 0
+      }
       return n
     }
     guard fd >= 0 else { return 0 }
@@ -206,7 +209,10 @@ public enum StandardInput {
   static func takeHead() -> [UInt8] {
     _ = peek()
     return state.withLock { state in
-      defer { state.head = []; state.taken = true }
+      defer {
+        state.head = []
+        state.taken = true
+      }
       return state.taken ? [] : state.head
     }
   }

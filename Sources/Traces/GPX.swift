@@ -267,7 +267,8 @@ final class GPXPointStream {
       return end(Tag(name))
     case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue):
       if point != nil, let value = xmlTextReaderConstValue(reader) {
-        text.append(contentsOf: UnsafeBufferPointer(start: value, count: strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))))
+        text.append(
+          contentsOf: UnsafeBufferPointer(start: value, count: strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))))
       }
       return nil
     default:

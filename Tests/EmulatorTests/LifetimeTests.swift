@@ -53,7 +53,8 @@ struct LifetimeTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let walk = try Trace(path: path)
     for _ in 0..<50 {
-      let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .authorizedAlways), source: .trace(walk, options: ReplayOptions(speed: 100))))
+      let phone = EmulatedPhone(
+        .init(permission: PermissionState(appStatus: .authorizedAlways), source: .trace(walk, options: ReplayOptions(speed: 100))))
       try await phone.advance(by: .seconds(10))
       // Not shut down: the replay ran to its end, and the end closes the file.
       #expect(openFilePaths().filter { $0 == path }.isEmpty)

@@ -133,7 +133,8 @@ struct LocationGateStateMachineTests {
     let id = gate.request(now: .seconds(60), permission: reduced).id!
     let actions = gate.receive(fix(60), now: .seconds(60), permission: reduced)
     #expect(actions.count == 2)
-    #expect(actions.contains { if case .resolve(id, let r) = $0 { r.fix?.horizontalAccuracy == 3000 && r.accuracy == .reduced } else { false } })
+    #expect(
+      actions.contains { if case .resolve(id, let r) = $0 { r.fix?.horizontalAccuracy == 3000 && r.accuracy == .reduced } else { false } })
     #expect(gate.receive(fix(899), now: .seconds(899), permission: reduced) == [])
     #expect(gate.receive(fix(900), now: .seconds(900), permission: reduced).count == 1)
   }

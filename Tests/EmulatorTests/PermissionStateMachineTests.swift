@@ -7,7 +7,9 @@ import LocationServices
 struct PermissionStateMachineTests {
   typealias Machine = PermissionStateMachine
 
-  func machine(_ status: LocationPermissionStatus = .notDetermined, services: Bool = true, answer: PromptAnswer = .allowWhileUsing)
+  func machine(
+    _ status: LocationPermissionStatus = .notDetermined, services: Bool = true, answer: PromptAnswer = .allowWhileUsing
+  )
     -> Machine
   {
     Machine(initial: PermissionState(appStatus: status, servicesEnabled: services), promptAnswer: answer, promptDelay: .seconds(2))
@@ -88,7 +90,8 @@ struct PermissionStateMachineTests {
   @Test func settingsDismissAPromptAndDisarmItsTimer() {
     var m = machine()
     _ = m.requestWhenInUseAuthorization()
-    #expect(m.setAuthorization(.denied) == [.cancelPromptTimer, .report(.promptDismissed(status: .denied)), .resolvePromptWaiters(.denied)])
+    #expect(
+      m.setAuthorization(.denied) == [.cancelPromptTimer, .report(.promptDismissed(status: .denied)), .resolvePromptWaiters(.denied)])
     // The timer, had it fired anyway, does nothing.
     #expect(m.promptTimerFired() == [])
   }
@@ -96,7 +99,8 @@ struct PermissionStateMachineTests {
   @Test func servicesOffDismissesThePromptAndReadsDenied() {
     var m = machine()
     _ = m.requestWhenInUseAuthorization()
-    #expect(m.setServicesEnabled(false) == [.cancelPromptTimer, .report(.promptDismissed(status: .denied)), .resolvePromptWaiters(.denied)])
+    #expect(
+      m.setServicesEnabled(false) == [.cancelPromptTimer, .report(.promptDismissed(status: .denied)), .resolvePromptWaiters(.denied)])
     #expect(m.state.status == .denied && m.state.appStatus == .notDetermined)
     #expect(m.setServicesEnabled(true) == [])
     #expect(m.state.status == .notDetermined)

@@ -20,7 +20,10 @@ struct PhoneTests {
     #expect(request.isFinished)
     #expect(try await request.value == .authorizedWhenInUse)
     #expect(phone.status == .authorizedWhenInUse && !phone.state.promptShown)
-    #expect(log.permissionEvents == [.promptShown(answer: .allowWhileUsing, delay: .seconds(2)), .promptAnswered(.allowWhileUsing, status: .authorizedWhenInUse)])
+    #expect(
+      log.permissionEvents == [
+        .promptShown(answer: .allowWhileUsing, delay: .seconds(2)), .promptAnswered(.allowWhileUsing, status: .authorizedWhenInUse),
+      ])
   }
 
   @Test func startTheFlowThenAdvanceByThePromptDelayNeverStrands() async throws {

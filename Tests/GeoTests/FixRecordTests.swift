@@ -54,7 +54,6 @@ struct FixRecordTests {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
-
   @Test func aFullRecordHasEveryMemberInOrder() {
     let fix = LocationFix(
       timestamp: Date(timeIntervalSince1970: 1_554_595_351.42), mode: .threeD,

@@ -47,7 +47,8 @@ struct EpochAssemblerTests {
   }
 
   @Test func epochsWithoutDateHaveNoTimeUnlessDateIsGiven() {
-    let gga = Self.sentence("GPGGA,235959,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
+    let gga =
+      Self.sentence("GPGGA,235959,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
       + Self.sentence("GPGGA,000000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,")
     #expect(Self.decode(gga).0.allSatisfy { $0.time == nil })
     let dated = Self.decode(gga, date: NMEADate(year: 2024, month: 2, day: 28)).0
@@ -66,11 +67,14 @@ struct EpochAssemblerTests {
   @Test func twoDigitYearsFollowTheHeaderCentury() {
     let rmc = Self.sentence("GPRMC,120000,A,4807.038,N,01131.000,E,0,0,010198,,")
     #expect(Self.decode(rmc).0.first?.time?.iso8601 == "1998-01-01T12:00:00.000Z")
-    #expect(Self.decode("# Date: 2001-05-05\n" + Self.sentence("GPRMC,120000,A,4807.038,N,01131.000,E,0,0,010102,,")).0.first?.time?.iso8601 == "2002-01-01T12:00:00.000Z")
+    #expect(
+      Self.decode("# Date: 2001-05-05\n" + Self.sentence("GPRMC,120000,A,4807.038,N,01131.000,E,0,0,010102,,")).0.first?.time?.iso8601
+        == "2002-01-01T12:00:00.000Z")
   }
 
   @Test func zdaGivesFourDigitYear() {
-    let text = Self.sentence("GPZDA,120000.50,29,02,2032,00,00")
+    let text =
+      Self.sentence("GPZDA,120000.50,29,02,2032,00,00")
       + Self.sentence("GPGLL,4807.038,N,01131.000,E,120000.50,A,A")
     let fixes = Self.decode(text).0
     #expect(fixes.count == 1)

@@ -50,7 +50,8 @@ struct FieldParsingTests {
   func doubleAgreesWithTheStandardLibrary(text: String) {
     let parsed = withReader(text) { $0.next().double }
     // Foundation's parser also takes exponents, spaces and more; NMEA numbers do not have them.
-    let plain = text.allSatisfy { "0123456789.+-".contains($0) } && text.filter { $0 == "." }.count <= 1
+    let plain =
+      text.allSatisfy { "0123456789.+-".contains($0) } && text.filter { $0 == "." }.count <= 1
       && !text.dropFirst().contains { $0 == "+" || $0 == "-" }
     let expected = plain ? Double(text) ?? (text.hasSuffix(".") ? Double(text.dropLast()) : nil) : nil
     #expect(parsed == expected, "\(text)")

@@ -110,7 +110,9 @@ struct GPSDConformanceTests {
     var seen: [String: Int] = [:]
     var unique: [Reference] = []
     for epoch in epochs {
-      if let i = seen[epoch.time] { unique[i] = epoch } else {
+      if let i = seen[epoch.time] {
+        unique[i] = epoch
+      } else {
         seen[epoch.time] = unique.count
         unique.append(epoch)
       }

@@ -12,7 +12,9 @@ struct GPSDFixMembersTests {
     ).0
   }
 
-  static func gga(_ talker: String, time: String = "120000", quality: Int = 1, satellites: String, altitude: String = "545.4")
+  static func gga(
+    _ talker: String, time: String = "120000", quality: Int = 1, satellites: String, altitude: String = "545.4"
+  )
     -> String
   {
     "\(talker)GGA,\(time),4807.038,N,01131.000,E,\(quality),\(satellites),0.9,\(altitude),M,46.9,M,,"
@@ -46,7 +48,8 @@ struct GPSDFixMembersTests {
 
   /// The receiver of the issue: quality 1 and 00 satellites used for a stretch before it locks.
   @Test func aReceiverThatHasNotLockedReportsNoFixes() {
-    let sentences = (0..<5).map { Self.gga("GP", time: "12000\($0)", satellites: "00") }
+    let sentences =
+      (0..<5).map { Self.gga("GP", time: "12000\($0)", satellites: "00") }
       + [Self.gga("GP", time: "120005", satellites: "07")]
     let fixes = Self.fixes(sentences)
     #expect(fixes.map(\.mode) == [.noFix, .noFix, .noFix, .noFix, .noFix, .threeD])

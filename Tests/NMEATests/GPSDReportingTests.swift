@@ -28,7 +28,8 @@ struct GPSDReportingTests {
     var text = ""
     for second in 0..<5 {
       let t = "12000\(second)"
-      text += Self.gga(t, "5251.00\(second)0") + Self.sentence("GPGSA,A,3,07,08,10,16,,,,,,,,,1.10,0.60,0.90")
+      text +=
+        Self.gga(t, "5251.00\(second)0") + Self.sentence("GPGSA,A,3,07,08,10,16,,,,,,,,,1.10,0.60,0.90")
         + Self.rmc(t, "5251.00\(second)1")
     }
     let (gpsd, stats) = Self.gpsd(text)

@@ -10,15 +10,20 @@ struct PermissionHandlerStateMachineTests {
     #expect(m.observed(status: .denied, servicesEnabled: true) == nil)  // not observing
     m.startObserving(status: .denied, servicesEnabled: true)
     #expect(m.observed(status: .denied, servicesEnabled: true) == nil)
-    #expect(m.observed(status: .authorizedAlways, servicesEnabled: true) == PermissionChange(status: .authorizedAlways, didBecomeAuthorized: true, reason: nil))
+    #expect(
+      m.observed(status: .authorizedAlways, servicesEnabled: true)
+        == PermissionChange(status: .authorizedAlways, didBecomeAuthorized: true, reason: nil))
     #expect(m.observed(status: .authorizedAlways, servicesEnabled: true) == nil)
   }
 
   @Test func servicesOffIsAChangeOfReasonEvenWhenTheStatusStaysDenied() {
     var m = PermissionHandlerStateMachine()
     m.startObserving(status: .denied, servicesEnabled: true)
-    #expect(m.observed(status: .denied, servicesEnabled: false) == PermissionChange(status: .denied, didBecomeAuthorized: false, reason: .servicesDisabled))
-    #expect(m.observed(status: .denied, servicesEnabled: true) == PermissionChange(status: .denied, didBecomeAuthorized: false, reason: .denied))
+    #expect(
+      m.observed(status: .denied, servicesEnabled: false)
+        == PermissionChange(status: .denied, didBecomeAuthorized: false, reason: .servicesDisabled))
+    #expect(
+      m.observed(status: .denied, servicesEnabled: true) == PermissionChange(status: .denied, didBecomeAuthorized: false, reason: .denied))
   }
 
   @Test func becomingAuthorizedIsReportedWhateverTheChecksOrTheFlowSaw() {

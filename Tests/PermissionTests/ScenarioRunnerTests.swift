@@ -45,10 +45,12 @@ struct ScenarioRunnerTests {
   }
 
   @Test func callsStillWaitingAtTheEndAreCancelledAndReportBeforeTheEndLine() async throws {
-    var scenario = Scenario(promptAnswer: PromptAnswer.none, steps: [.init(at: 1, event: .authorize), .init(at: 2, event: .locate)], duration: 5)
+    var scenario = Scenario(
+      promptAnswer: PromptAnswer.none, steps: [.init(at: 1, event: .authorize), .init(at: 2, event: .locate)], duration: 5)
     scenario.initial = PermissionState()
     let lines = try await transcript(scenario)
-    #expect(lines.suffix(3).map { $0.contains("authorizeResult") || $0.contains("locateResult") || $0.contains("\"end\"") } == [true, true, true])
+    #expect(
+      lines.suffix(3).map { $0.contains("authorizeResult") || $0.contains("locateResult") || $0.contains("\"end\"") } == [true, true, true])
     #expect(lines.last?.hasPrefix("{\"t\":5.000,\"event\":\"end\"") == true)
   }
 }

@@ -116,7 +116,10 @@ import LocationServices
     #expect(FullscreenMapViewModel(userLocation: warsaw, permissionGranted: true).title == "Pet Locations")
     // Every key has both languages.
     for language in MapLanguage.allCases {
-      for key in ["fullscreenMap.navigationTitle", "mapSection.legend.missing", "mapSection.legend.found", "mapPreview.permission.message", "mapPreview.error.message", "mapPreview.error.retry"] {
+      for key in [
+        "fullscreenMap.navigationTitle", "mapSection.legend.missing", "mapSection.legend.found", "mapPreview.permission.message",
+        "mapPreview.error.message", "mapPreview.error.retry",
+      ] {
         #expect(MapStrings(language)[key] != key, "\(language) \(key)")
       }
     }

@@ -23,7 +23,8 @@ import Testing
   @Test func mapPreview_FR009_aTimeoutCancelsTheLoadAndALateOutcomeIsIgnored() {
     var m = MapPreviewStateMachine()
     _ = m.start(authorized: true)
-    #expect(m.timeoutFired(1) == [.cancelLoad(id: 1), .log("map preview failed: timed out"), .publish(.error(message: strings.loadErrorMessage))])
+    #expect(
+      m.timeoutFired(1) == [.cancelLoad(id: 1), .log("map preview failed: timed out"), .publish(.error(message: strings.loadErrorMessage))])
     #expect(m.loadFinished(1, .success(loaded)) == [])
     #expect(m.state.name == "error")
   }

@@ -156,7 +156,10 @@ import Testing
     #expect(m.pop(trigger: "back") == (false, []))  // not during the transition
     #expect(m.transitionEnded(1) == [.showFullscreenMap(push: 1)])
     #expect(m.push() == (false, []))  // the map is on top
-    #expect(m.pop(trigger: "swipeBack") == (true, [.changed(NavigationChange(action: .pop, trigger: "swipeBack", stack: [.landing])), .dropFullscreenMap]))
+    #expect(
+      m.pop(trigger: "swipeBack") == (
+        true, [.changed(NavigationChange(action: .pop, trigger: "swipeBack", stack: [.landing])), .dropFullscreenMap]
+      ))
     #expect(m.pushCount == 1)
   }
 

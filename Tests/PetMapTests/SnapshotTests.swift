@@ -9,7 +9,8 @@ import LocationServices
 @Suite struct SnapshotTests {
   let region = warsaw.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0)
   let missing = PinModel(id: "m", coordinate: north(of: warsaw, 6_000), status: .active)
-  let found = PinModel(id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
+  let found = PinModel(
+    id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
   @Test func snapshot_US2_AS3_FR008_legendStaysInACornerClearOfTheCentre() throws {
     let svg = try SVGMapSnapshotter().render(MapSnapshotRequest(region: region, legend: LegendItem.legend(MapStrings(.polish)))).svg

@@ -105,7 +105,8 @@ struct HostileInputTests {
     let dir = try Self.scratch()
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("huge.gpx")
-    let text = "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><name>" + String(repeating: "a", count: 12 << 20)
+    let text =
+      "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><name>" + String(repeating: "a", count: 12 << 20)
       + "</name><trkseg><trkpt lat=\"52\" lon=\"21\"/></trkseg></trk></gpx>"
     try text.write(to: file, atomically: true, encoding: .utf8)
     let (_, error) = Self.readAll(try Trace(path: file.path))
@@ -141,7 +142,8 @@ struct HostileInputTests {
     try fm.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
     try Self.record.write(to: dir.appendingPathComponent("sub/inner.jsonl"), atomically: true, encoding: .utf8)
     try "secret".write(to: outside.appendingPathComponent("secret.jsonl"), atomically: true, encoding: .utf8)
-    try fm.createSymbolicLink(atPath: dir.appendingPathComponent("out.jsonl").path, withDestinationPath: outside.appendingPathComponent("secret.jsonl").path)
+    try fm.createSymbolicLink(
+      atPath: dir.appendingPathComponent("out.jsonl").path, withDestinationPath: outside.appendingPathComponent("secret.jsonl").path)
     try fm.createSymbolicLink(atPath: dir.appendingPathComponent("outdir").path, withDestinationPath: outside.path)
     try fm.createSymbolicLink(atPath: dir.appendingPathComponent("alias.jsonl").path, withDestinationPath: "walk.jsonl")
     try fm.createSymbolicLink(atPath: dir.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")

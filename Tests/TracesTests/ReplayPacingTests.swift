@@ -210,5 +210,3 @@ struct ReplayPacingTests {
     #expect(latitudes == [0, 1, 2, 3, 4])
   }
 }
-
-

@@ -55,4 +55,3 @@ final class LateClock: Clock, @unchecked Sendable {
     current.withLock { now in now = Swift.max(now, deadline.advanced(by: lateness)) }
   }
 }
-

@@ -70,8 +70,13 @@ struct TraceFileTests {
       """
     let doc = try GPXDocument(data: Data(xml.utf8))
     #expect(doc.waypoints.count == 1)
-    #expect(doc.routes == [[GPXPoint(coordinate: Coordinate(latitude: 52.2, longitude: 21.2)!),
-                            GPXPoint(coordinate: Coordinate(latitude: 52.3, longitude: 21.3)!)]])
+    #expect(
+      doc.routes == [
+        [
+          GPXPoint(coordinate: Coordinate(latitude: 52.2, longitude: 21.2)!),
+          GPXPoint(coordinate: Coordinate(latitude: 52.3, longitude: 21.3)!),
+        ]
+      ])
     #expect(doc.trackSegments.map(\.count) == [1, 1])
     #expect(doc.invalidPoints == 1)
     let first = doc.trackSegments[0][0]

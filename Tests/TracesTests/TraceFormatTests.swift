@@ -90,7 +90,8 @@ struct TraceFormatTests {
     let start = 1_778_924_096
     for i in 0..<count {
       let lat = 52.0 + Double(i) * 1e-6
-      text += #"  <trkpt lat="\#(lat)" lon="21.0"><ele>100.0</ele><time>\#(FixRecord.iso8601(Date(timeIntervalSince1970: Double(start + i))))</time></trkpt>"#
+      text +=
+        #"  <trkpt lat="\#(lat)" lon="21.0"><ele>100.0</ele><time>\#(FixRecord.iso8601(Date(timeIntervalSince1970: Double(start + i))))</time></trkpt>"#
       text += "\n"
     }
     text += "</trkseg></trk></gpx>\n"
@@ -153,10 +154,11 @@ struct TraceFormatTests {
     let url = try Self.temporaryFile("receiver.gpx", text)
     defer { try? FileManager.default.removeItem(at: url) }
     let (epochs, _) = try Self.epochs(Trace(path: url.path))
-    #expect(epochs.map(\.receiver) == [
-      ReceiverDetails(satellitesUsed: 11, quality: 2), ReceiverDetails(satellitesUsed: 5, quality: 1),
-      ReceiverDetails(satellitesUsed: nil, quality: 0),
-    ])
+    #expect(
+      epochs.map(\.receiver) == [
+        ReceiverDetails(satellitesUsed: 11, quality: 2), ReceiverDetails(satellitesUsed: 5, quality: 1),
+        ReceiverDetails(satellitesUsed: nil, quality: 0),
+      ])
     #expect(epochs[0].fix.altitudeHAE == 133.5)
     let gga = epochs.map { NMEAWriter.sentences(for: $0.fix, receiver: $0.receiver)[0] }
     let fields = gga.map { $0.split(separator: ",", omittingEmptySubsequences: false) }

@@ -101,7 +101,9 @@ let benchmarks: @Sendable () -> Void = {
   let centre = Coordinate(latitude: 52.2297, longitude: 21.0122)!
   let pins = (0..<50).map { i in
     PinModel(
-      id: "p\(i)", coordinate: Coordinate(latitude: centre.latitude + Double(i % 10) * 0.01 - 0.05, longitude: centre.longitude + Double(i / 10) * 0.02 - 0.05)!,
+      id: "p\(i)",
+      coordinate: Coordinate(
+        latitude: centre.latitude + Double(i % 10) * 0.01 - 0.05, longitude: centre.longitude + Double(i / 10) * 0.02 - 0.05)!,
       status: i % 3 == 0 ? .found : .active)
   }
   let request = MapSnapshotRequest(

@@ -16,7 +16,9 @@ guard let extract = arguments.first else {
 }
 let rounds = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
 let clock = ContinuousClock()
-func ms(_ d: Duration) -> String { String(format: "%.1f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15) }
+func ms(_ d: Duration) -> String {
+  String(format: "%.1f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+}
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("basemap-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -50,7 +52,8 @@ for radius in [2_000.0, 10_000, 50_000] {
     times.append(clock.now - start)
   }
   times.sort()
-  var line = "snapshot at \(Int(radius / 1000)) km: render p50 \(ms(times[times.count / 2])), best \(ms(times[0])); "
+  var line =
+    "snapshot at \(Int(radius / 1000)) km: render p50 \(ms(times[times.count / 2])), best \(ms(times[0])); "
     + "\(snapshot!.svg.utf8.count / 1024) KB SVG, \(snapshot!.basemapFeatureCount) features"
   if let rsvg {
     let svg = directory.appendingPathComponent("s.svg").path, png = directory.appendingPathComponent("s.png").path

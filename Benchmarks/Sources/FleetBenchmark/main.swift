@@ -87,7 +87,8 @@ print(
     events, Double(events) / runSeconds / 1e6, phoneCount * epochs.count, delivered))
 print(
   String(
-    format: "  resident memory per phone: %.1f KB after making them, %.1f KB after the run (the process before the phones, shared trace included: %.1f MB)",
+    format:
+      "  resident memory per phone: %.1f KB after making them, %.1f KB after the run (the process before the phones, shared trace included: %.1f MB)",
     Double(afterMaking - before) / Double(phoneCount) / 1024, Double(afterRun - before) / Double(phoneCount) / 1024,
     Double(before) / 1_048_576))
 for phone in phones { phone.shutdown() }

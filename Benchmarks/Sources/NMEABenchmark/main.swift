@@ -39,10 +39,13 @@ func ddmm(_ degrees: Double, width: Int) -> String {
 
 /// Writes `epochs` one-second epochs of a receiver driving a circle near Warsaw.
 func generate(epochs: Int, to path: String) throws -> (sentences: Int, bytes: Int) {
-  guard let out = FileHandle(forWritingAtPath: path) ?? {
-    _ = FileManager.default.createFile(atPath: path, contents: nil)
-    return FileHandle(forWritingAtPath: path)
-  }() else { throw CocoaError(.fileWriteUnknown) }
+  guard
+    let out = FileHandle(forWritingAtPath: path)
+      ?? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+      }()
+  else { throw CocoaError(.fileWriteUnknown) }
   defer { try? out.close() }
   try out.truncate(atOffset: 0)
   var buffer = ""
@@ -139,4 +142,6 @@ let sorted = times.sorted()
 print(
   "throughput: best \(rates(sentences, size, sorted[0])); median \(rates(sentences, size, sorted[sorted.count / 2])) (\(runs) runs)"
 )
-print("peak RSS: \(String(format: "%.1f", Double(peakRSSKilobytes()) / 1024)) MB (before decoding: \(String(format: "%.1f", Double(rssBefore) / 1024)) MB)")
+print(
+  "peak RSS: \(String(format: "%.1f", Double(peakRSSKilobytes()) / 1024)) MB (before decoding: \(String(format: "%.1f", Double(rssBefore) / 1024)) MB)"
+)

@@ -113,7 +113,12 @@ struct ClockStorage {
           goal.settle(.success(()))
         } else if next.map({ $0 > goal.target }) ?? true {
           // Nothing scheduled before the limit can wake the task.
-          goal.settle(.failure(EmulatorClockError(.taskWaiting, "\(task.name) is still waiting at t=\(now.seconds)s and nothing is scheduled before the limit (t=\(goal.target.seconds)s)")))
+          goal.settle(
+            .failure(
+              EmulatorClockError(
+                .taskWaiting,
+                "\(task.name) is still waiting at t=\(now.seconds)s and nothing is scheduled before the limit (t=\(goal.target.seconds)s)"))
+          )
         } else {
           return false
         }

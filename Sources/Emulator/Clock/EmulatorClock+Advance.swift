@@ -69,7 +69,9 @@ extension EmulatorClock {
   /// - Throws: ``EmulatorClockError/Code/taskWaiting`` when nothing scheduled before the
   ///   limit can wake the task; ``EmulatorClockError/Code/stalled`` as ``advance(to:)``.
   @discardableResult
-  public func advance<Success: Sendable>(until task: ClockTask<Success>, limit: Duration = .seconds(86_400))
+  public func advance<Success: Sendable>(
+    until task: ClockTask<Success>, limit: Duration = .seconds(86_400)
+  )
     async throws(EmulatorClockError) -> Success
   {
     if mode == .virtual && !isTrackedHere() {
@@ -171,11 +173,13 @@ extension EmulatorClock {
   /// clock (advances fire the timers), or when another `run()` already drives this clock (the
   /// phones of a fleet share one), it only waits for the cancellation.
   public func run() async {
-    let drives = mode == .realTime && storage.withLock { s -> Bool in
-      guard !s.driverRunning else { return false }
-      s.driverRunning = true
-      return true
-    }
+    let drives =
+      mode == .realTime
+      && storage.withLock { s -> Bool in
+        guard !s.driverRunning else { return false }
+        s.driverRunning = true
+        return true
+      }
     guard drives else {
       let waiter = ClockWaiter<Void>(clock: self, tracked: false)
       await waiter.wait(register: { if Task.isCancelled { waiter.resolve(()) } }, onCancel: { waiter.resolve(()) })

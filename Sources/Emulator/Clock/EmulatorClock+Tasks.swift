@@ -43,7 +43,8 @@ public struct ClockTask<Success: Sendable>: Sendable {
       guard isFinished else {
         throw EmulatorClockError(
           .taskWaiting,
-          "\(name) is still waiting at \(clock.now); advance the clock (the next timer: \(clock.nextDeadline.map(\.description) ?? "none"))")
+          "\(name) is still waiting at \(clock.now); advance the clock (the next timer: \(clock.nextDeadline.map(\.description) ?? "none"))"
+        )
       }
       return await task.value
     }
@@ -196,4 +197,3 @@ final class ClockStartGate: Sendable {
     }
   }
 }
-

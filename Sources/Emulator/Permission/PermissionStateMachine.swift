@@ -49,7 +49,9 @@ public struct PermissionStateMachine: Sendable, Hashable {
   /// The answer the scripted user will give to the prompt on screen.
   public private(set) var pendingAnswer: PromptAnswer?
 
-  public init(initial: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing, promptDelay: Duration = .seconds(1)) {
+  public init(
+    initial: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing, promptDelay: Duration = .seconds(1)
+  ) {
     var initial = initial
     initial.promptShown = false
     state = initial

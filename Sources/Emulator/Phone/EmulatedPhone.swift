@@ -453,7 +453,9 @@ public final class EmulatedPhone: Sendable {
   public func runUntilIdle() async throws(EmulatorClockError) { try await clock.runUntilIdle() }
   /// Moves the clock as far as `task` needs: see ``EmulatorClock/advance(until:limit:)``.
   @discardableResult
-  public func advance<Success: Sendable>(until task: ClockTask<Success>, limit: Duration = .seconds(86_400))
+  public func advance<Success: Sendable>(
+    until task: ClockTask<Success>, limit: Duration = .seconds(86_400)
+  )
     async throws(EmulatorClockError) -> Success
   {
     try await clock.advance(until: task, limit: limit)

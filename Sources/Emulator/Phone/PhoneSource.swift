@@ -47,7 +47,9 @@ public struct PhoneSource: Sendable {
   }
 
   /// A replay of the epochs `makeReader` gives (an in-memory trace shared by a fleet, a test's list).
-  public static func replay(options: ReplayOptions = ReplayOptions(), makeReader: @escaping @Sendable () throws -> any TraceReader)
+  public static func replay(
+    options: ReplayOptions = ReplayOptions(), makeReader: @escaping @Sendable () throws -> any TraceReader
+  )
     -> PhoneSource
   {
     PhoneSource(kind: .timeline { _ in ReplayTimeline(cursor: TraceReplayCursor(options: options, makeReader: makeReader)) })

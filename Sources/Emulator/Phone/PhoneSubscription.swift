@@ -139,7 +139,9 @@ extension EmulatorClock {
   /// while it waits for the next value, and is woken through the clock's loop. For code that
   /// hands values between its own tasks on an emulated phone without stalling the clock (a plain
   /// `AsyncStream` is invisible to it).
-  public func makeStream<Element: Sendable>(of: Element.Type = Element.self, bufferingNewest limit: Int = 1 << 20)
+  public func makeStream<Element: Sendable>(
+    of: Element.Type = Element.self, bufferingNewest limit: Int = 1 << 20
+  )
     -> (stream: AsyncStream<Element>, continuation: ClockStreamContinuation<Element>)
   {
     let subscription = PhoneSubscription<Element>(clock: self, limit: limit)

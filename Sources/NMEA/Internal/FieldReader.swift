@@ -284,7 +284,10 @@ extension Field {
     var i = 0
     while i < count {
       let b = self[i]
-      if b == 0x2E { point = i; break }
+      if b == 0x2E {
+        point = i
+        break
+      }
       let d = b &- 0x30
       guard d < 10 else { return nil }
       wholeValue = wholeValue &* 10 &+ Int(d)

@@ -22,7 +22,8 @@ public final class Basemap: Sendable {
     queue = try Self.openReadOnly(path)
     do {
       let meta = try queue.read { db in
-        try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"] as String, $0["value"] as String) })
+        try Dictionary(
+          uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, value FROM meta").map { ($0["key"] as String, $0["value"] as String) })
       }
       guard meta["format"] == Self.format else { throw BasemapError(message: "\(path): not a basemap of this version") }
       let b = (meta["bounds"] ?? "").split(separator: ",").compactMap { Double($0) }
@@ -44,7 +45,9 @@ public final class Basemap: Sendable {
 
   /// The features whose bounding boxes meet the box, in drawing order (by kind, then as built).
   /// - Parameter kinds: only these (nil: all).
-  public func features(south: Double, north: Double, west: Double, east: Double, kinds: Set<BasemapKind>? = nil) throws
+  public func features(
+    south: Double, north: Double, west: Double, east: Double, kinds: Set<BasemapKind>? = nil
+  ) throws
     -> [BasemapFeature]
   {
     do {

@@ -163,7 +163,9 @@ public enum BasemapBuilder {
   /// polygon are its holes (drawn even-odd). No open chain: no sea (closed chains alone may be
   /// islands in a lake or land in a sea the extract does not show).
   /// - Parameter box: the extract's extent (south, north, west, east), whose edge closes the sea.
-  static func sea(_ ways: [[(lat: Int32, lon: Int32)]], box: (south: Int32, north: Int32, west: Int32, east: Int32))
+  static func sea(
+    _ ways: [[(lat: Int32, lon: Int32)]], box: (south: Int32, north: Int32, west: Int32, east: Int32)
+  )
     -> [[[(lat: Int32, lon: Int32)]]]
   {
     typealias P = (lat: Int32, lon: Int32)
@@ -290,7 +292,9 @@ public enum BasemapBuilder {
 
   /// Ways joined end to end into closed rings (a way may need reversing); nil when a way or a
   /// node is missing, and rings that do not close are dropped.
-  static func rings(_ wayIDs: [Int64], _ wayRefs: [Int64: [Int64]], _ positions: [Int64: (lat: Int32, lon: Int32)])
+  static func rings(
+    _ wayIDs: [Int64], _ wayRefs: [Int64: [Int64]], _ positions: [Int64: (lat: Int32, lon: Int32)]
+  )
     -> [[(lat: Int32, lon: Int32)]]?
   {
     var open: [[Int64]] = []

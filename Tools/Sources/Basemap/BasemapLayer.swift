@@ -102,7 +102,8 @@ enum BasemapLayer {
         if feature.kind == .station {
           labels += "<rect x=\"\(f(p.x - 3))\" y=\"\(f(p.y - 3))\" width=\"6\" height=\"6\" fill=\"#7B1FA2\"/>"
         }
-        labels += "<text x=\"\(f(p.x + (feature.kind == .station ? 6 : 0)))\" y=\"\(f(p.y + 4))\" font-size=\"\(size)\""
+        labels +=
+          "<text x=\"\(f(p.x + (feature.kind == .station ? 6 : 0)))\" y=\"\(f(p.y + 4))\" font-size=\"\(size)\""
           + "\(feature.kind == .place ? " text-anchor=\"middle\" font-weight=\"bold\"" : "")>\(escaped(name))</text>\n"
         labelled += 1
         count += 1
@@ -114,7 +115,8 @@ enum BasemapLayer {
         guard rings[0].count >= 3 else { continue }
         var d = ""
         for ring in rings where ring.count >= 3 { d += path(ring) + "Z" }
-        areas += "<path d=\"\(d)\" fill=\"\(style.fill ?? "none")\""
+        areas +=
+          "<path d=\"\(d)\" fill=\"\(style.fill ?? "none")\""
           + (style.stroke.map { " stroke=\"\($0)\" stroke-width=\"\(f(style.width))\"" } ?? "") + "/>\n"
       } else {
         let d = rings.map(path).joined()
@@ -130,7 +132,8 @@ enum BasemapLayer {
         {
           let ring = rings[0].first!.x <= rings[0].last!.x ? rings[0] : rings[0].reversed()
           defs += "<path id=\"\(id)t\" d=\"\(path(ring))\"/>"
-          labels += "<text font-size=\"9\" dy=\"3\"><textPath href=\"#\(id)t\" startOffset=\"50%\" text-anchor=\"middle\">"
+          labels +=
+            "<text font-size=\"9\" dy=\"3\"><textPath href=\"#\(id)t\" startOffset=\"50%\" text-anchor=\"middle\">"
             + "\(escaped(name))</textPath></text>\n"
           labelled += 1
         }

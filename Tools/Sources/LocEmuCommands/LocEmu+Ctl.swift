@@ -129,7 +129,9 @@ extension LocEmu {
 
       struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-          abstract: "Play a trace, stamped with the phone's time: a file of this machine (uploaded), or a trace of the server's --traces directory.")
+          abstract:
+            "Play a trace, stamped with the phone's time: a file of this machine (uploaded), or a trace of the server's --traces directory."
+        )
         @ParentCommand var ctl: Ctl
         @Argument(help: ArgumentHelp("A trace file (NMEA, GPX or JSON lines), sent to the server.", valueName: "TRACE"))
         var trace: String?
@@ -344,7 +346,8 @@ extension LocEmu {
       }
 
       struct Advance: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Move a --virtual-time server's clock on; answers when all due has happened.")
+        static let configuration = CommandConfiguration(
+          abstract: "Move a --virtual-time server's clock on; answers when all due has happened.")
         @ParentCommand var ctl: Ctl
         @Argument(help: ArgumentHelp("Seconds to move on.", valueName: "S")) var seconds: Double
 

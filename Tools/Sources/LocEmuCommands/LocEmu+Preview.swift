@@ -62,7 +62,8 @@ extension LocEmu {
         valueName: "FILE.svg"))
     var snapshotFullscreen: String?
 
-    @Option(help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
+    @Option(
+      help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
     var tiles: String?
 
     @Option(
@@ -97,8 +98,12 @@ extension LocEmu {
         }
       }
       if let snapshot, !snapshot.hasSuffix(".svg") { throw ValidationError("--snapshot must name an .svg file") }
-      if let snapshotFullscreen, !snapshotFullscreen.hasSuffix(".svg") { throw ValidationError("--snapshot-fullscreen must name an .svg file") }
-      if tiles != nil && snapshot == nil && snapshotFullscreen == nil { throw ValidationError("--tiles needs --snapshot or --snapshot-fullscreen") }
+      if let snapshotFullscreen, !snapshotFullscreen.hasSuffix(".svg") {
+        throw ValidationError("--snapshot-fullscreen must name an .svg file")
+      }
+      if tiles != nil && snapshot == nil && snapshotFullscreen == nil {
+        throw ValidationError("--tiles needs --snapshot or --snapshot-fullscreen")
+      }
       if basemap != nil && snapshot == nil && snapshotFullscreen == nil {
         throw ValidationError("--basemap needs --snapshot or --snapshot-fullscreen")
       }
@@ -163,7 +168,8 @@ extension LocEmu {
       let fullscreen = snapshotFullscreen.map {
         SVGMapSnapshotter(layers: layers, outputPath: $0, warn: { printError("locemu preview: \($0)") })
       }
-      let factory = Factory(repository: repository, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
+      let factory = Factory(
+        repository: repository, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
       let source = announcements ?? ""
@@ -172,7 +178,10 @@ extension LocEmu {
         // The spec carries on without pins when the backend fails; say so once where a user looks.
         if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
           message.json.contains("announcements unavailable"),
-          !warned.withLock({ warned in defer { warned = true }; return warned })
+          !warned.withLock({ warned in
+            defer { warned = true }
+            return warned
+          })
         {
           let text = message.json.dropFirst().dropLast().replacingOccurrences(of: "announcements unavailable: ", with: "")
           printError("locemu preview: announcements unavailable from \(source): \(text); the map shows no pins")
@@ -196,7 +205,8 @@ enum TranscriptText {
     out = String(repeating: " ", count: max(0, 9 - out.count)) + out + "  "
     out += line.event.padding(toLength: max(line.event.count, 14), withPad: " ", startingAt: 0)
     for member in line.members {
-      let value = member.json.hasPrefix("\"") && member.json.hasSuffix("\"") && member.json.count >= 2
+      let value =
+        member.json.hasPrefix("\"") && member.json.hasSuffix("\"") && member.json.count >= 2
         ? String(member.json.dropFirst().dropLast()) : member.json
       // The main value of a line (preview's state, navigation's screen) needs no name.
       if (line.event == "preview" && member.name == "preview") || (line.event == "navigation" && member.name == "screen") {

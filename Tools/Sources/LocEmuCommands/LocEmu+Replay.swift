@@ -52,7 +52,8 @@ extension LocEmu {
     @Option(parsing: .unconditional, help: ArgumentHelp("Skip this many seconds at the start of the trace.", valueName: "S"))
     var offset: Double = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fill pauses longer than S seconds with no-fix records; 0 disables.", valueName: "S"))
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("Fill pauses longer than S seconds with no-fix records; 0 disables.", valueName: "S"))
     var gap: Double = 3
 
     @Flag(help: "Run on a virtual clock: instant and deterministic.")

@@ -79,16 +79,19 @@ extension LocEmu {
 
     @Option(
       parsing: .unconditional,
-      help: ArgumentHelp("Seconds between keep-alive comments on event streams (a client that went away is noticed at the next).", valueName: "S"))
+      help: ArgumentHelp(
+        "Seconds between keep-alive comments on event streams (a client that went away is noticed at the next).", valueName: "S"))
     var keepAlive: Double = 15
 
-    @Option(help: ArgumentHelp("Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build').", valueName: "FILE"))
+    @Option(
+      help: ArgumentHelp("Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build').", valueName: "FILE"))
     var basemap: String?
 
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
     var traces: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest trace a request may play, uploaded or from --traces.", valueName: "BYTES"))
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("The largest trace a request may play, uploaded or from --traces.", valueName: "BYTES"))
     var maxTraceBytes: Int = TraceIntake.defaultMaxBytes
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Phones held at once: POST /phones beyond it is refused (429).", valueName: "N"))
@@ -105,7 +108,9 @@ extension LocEmu {
     func validate() throws {
       guard keepAlive >= 0.05, keepAlive <= 3600 else { throw ValidationError("--keep-alive must be 0.05 to 3600 seconds") }
       guard (1...1_000_000).contains(maxPhones) else { throw ValidationError("--max-phones must be 1 to 1000000") }
-      guard (0...min(10_000, maxPhones)).contains(phones) else { throw ValidationError("--phones must be 0 to 10000 and at most --max-phones") }
+      guard (0...min(10_000, maxPhones)).contains(phones) else {
+        throw ValidationError("--phones must be 0 to 10000 and at most --max-phones")
+      }
       guard (1...100_000).contains(maxEventClients) else { throw ValidationError("--max-event-clients must be 1 to 100000") }
       guard (1...(1 << 30)).contains(maxTraceBytes) else { throw ValidationError("--max-trace-bytes must be 1 to 1073741824") }
       guard bodyTimeout >= 0.1, bodyTimeout <= 3600 else { throw ValidationError("--body-timeout must be 0.1 to 3600 seconds") }

@@ -26,7 +26,8 @@ extension LocEmu {
     @Option(parsing: .unconditional, help: "Stop after N records.")
     var count: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Give up after S seconds without a connection or without a record.", valueName: "S"))
+    @Option(
+      parsing: .unconditional, help: ArgumentHelp("Give up after S seconds without a connection or without a record.", valueName: "S"))
     var timeout: Double = 10
 
     @Option(help: ArgumentHelp("Watch only this device, as gpsd names it.", valueName: "PATH"))
@@ -58,34 +59,34 @@ extension LocEmu {
         // Ctrl-C or SIGTERM end the watch like --count: what was printed is complete, exit 0.
         let watched = try await untilSignal { () async throws -> Int in
           try await withThrowingTaskGroup(of: Int?.self) { group in
-          group.addTask {
-            var output = OutputBuffer()
-            for try await fix in source {
-              if fixOnly && !fix.hasFix { continue }
-              output.writeLine(FixRecord.json(fix))
-              output.flush()
-              let n = progress.bump()
-              if let limit, n >= limit { return n }
-            }
-            return progress.value
-          }
-          group.addTask {
-            // Idle watchdog: connected, and no record for `timeout` since the connection or the
-            // last record, ends the watch with an error. (Before a connection, the source's own
-            // connect timeout applies.) A deadline from the last record: not up to twice as long.
-            while true {
-              guard let last = progress.last else {
-                try await Task.sleep(for: timeout)
-                continue
+            group.addTask {
+              var output = OutputBuffer()
+              for try await fix in source {
+                if fixOnly && !fix.hasFix { continue }
+                output.writeLine(FixRecord.json(fix))
+                output.flush()
+                let n = progress.bump()
+                if let limit, n >= limit { return n }
               }
-              try await Task.sleep(until: last + timeout, clock: .continuous)
-              if let last = progress.last, last + timeout <= .now { return nil }
+              return progress.value
             }
-          }
-          let first = try await group.next()!
-          group.cancelAll()
-          guard let first else { throw WatchIdle() }
-          return first
+            group.addTask {
+              // Idle watchdog: connected, and no record for `timeout` since the connection or the
+              // last record, ends the watch with an error. (Before a connection, the source's own
+              // connect timeout applies.) A deadline from the last record: not up to twice as long.
+              while true {
+                guard let last = progress.last else {
+                  try await Task.sleep(for: timeout)
+                  continue
+                }
+                try await Task.sleep(until: last + timeout, clock: .continuous)
+                if let last = progress.last, last + timeout <= .now { return nil }
+              }
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            guard let first else { throw WatchIdle() }
+            return first
           }
         }
         printed = watched ?? progress.value

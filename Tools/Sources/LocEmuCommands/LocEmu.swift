@@ -19,7 +19,8 @@ public struct LocEmu: AsyncParsableCommand {
       """,
     version: LocEmu.version,
     subcommands: [
-      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self, Ctl.self, Record.self, BasemapCommand.self,
+      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self,
+      Ctl.self, Record.self, BasemapCommand.self,
     ]
   )
 

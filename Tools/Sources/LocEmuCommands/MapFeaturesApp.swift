@@ -47,7 +47,8 @@ final class MapFeaturesApp: ScenarioApp {
     }
     let navigationBox = Locked<NavigationCoordinator?>(nil)
     let preview = MapPreviewModel(
-      scheduler: phone.clock, handler: handler ?? LocationPermissionHandler(service: phone.service), repository: repository, snapshotter: snapshotter, radiusMeters: radiusMeters,
+      scheduler: phone.clock, handler: handler ?? LocationPermissionHandler(service: phone.service), repository: repository,
+      snapshotter: snapshotter, radiusMeters: radiusMeters,
       strings: strings, onStateChange: { state in emit("preview", Self.members(of: state, radiusMeters: radiusMeters)) },
       onTap: { navigationBox.withLock { $0 }?.showFullscreenMap() },
       onGoToSettings: { emit("log", [.string("message", "go to settings")]) },

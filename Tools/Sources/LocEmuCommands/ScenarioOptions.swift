@@ -26,7 +26,8 @@ struct ScenarioOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the user takes to answer.", valueName: "S"))
   var promptDelay: Double?
 
-  @Option(name: .customLong("at"), help: ArgumentHelp("An event at a time, e.g. 5=permission=denied (repeatable).", valueName: "TIME=EVENT"))
+  @Option(
+    name: .customLong("at"), help: ArgumentHelp("An event at a time, e.g. 5=permission=denied (repeatable).", valueName: "TIME=EVENT"))
   var steps: [String] = []
 
   @Flag(
@@ -107,7 +108,9 @@ struct ScenarioOptions: ParsableArguments {
     }
     if let promptDelay, !(promptDelay >= 0 && promptDelay <= 86_400) { throw ValidationError("--prompt-delay must be 0 to 86400 seconds") }
     if let duration, !(duration >= 0 && duration <= 864_000) { throw ValidationError("--duration must be 0 to 864000 seconds") }
-    guard requestTimeout > 0, requestTimeout <= 3600 else { throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds") }
+    guard requestTimeout > 0, requestTimeout <= 3600 else {
+      throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds")
+    }
     if trace == "-" { throw ValidationError("--trace must be a file: the trace loops, and standard input cannot be read twice") }
     if (timeOptions.now || timeOptions.startTime != nil) && trace == nil {
       throw ValidationError("--now and --start-time apply to a --trace source only")
@@ -228,7 +231,8 @@ struct ScenarioOptions: ParsableArguments {
     // Whether the live source ever answered: a run that ends before it did is no success.
     let gpsdAnswered = Locked(false)
     let runner = ScenarioRunner(
-      scenario: scenario, source: follow == nil ? try source(command: command, answered: gpsdAnswered) : .none, clock: clock, requestTimeout: timeout, reportFixes: reportFixes,
+      scenario: scenario, source: follow == nil ? try source(command: command, answered: gpsdAnswered) : .none, clock: clock,
+      requestTimeout: timeout, reportFixes: reportFixes,
       startDate: virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date(), emit: write)
     let app = try factory?.make(runner: runner)
     let control = self.control != nil ? Self.standardInputEvents(command: command, mapEvents: factory != nil) : nil
@@ -268,7 +272,11 @@ struct ScenarioOptions: ParsableArguments {
           return state.error != nil
         }
         if failedAlready { scenario.cancel() }
-        try await withTaskCancellationHandler { try await scenario.value } onCancel: { scenario.cancel() }
+        try await withTaskCancellationHandler {
+          try await scenario.value
+        } onCancel: {
+          scenario.cancel()
+        }
         group.cancelAll()
       }
     } catch let error as EmulatorClockError {

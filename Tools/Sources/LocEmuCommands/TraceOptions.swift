@@ -6,7 +6,9 @@ public import Traces
 
 /// How to read a trace: shared by replay, convert and feed.
 struct TraceOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The trace's format; by default from the name (.gpx, .jsonl, .nmea), else the first bytes.", valueName: "nmea|gpx|jsonl"))
+  @Option(
+    help: ArgumentHelp(
+      "The trace's format; by default from the name (.gpx, .jsonl, .nmea), else the first bytes.", valueName: "nmea|gpx|jsonl"))
   var format: Trace.Format?
 
   @OptionGroup(title: "NMEA decoding")

@@ -42,7 +42,9 @@ public final class PhoneNMEAFeed: Service, Sendable {
 
   /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``).
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
-  public static func bind(phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in })
+  public static func bind(
+    phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }
+  )
     async throws -> PhoneNMEAFeed
   {
     PhoneNMEAFeed(phone: phone, broadcaster: NMEABroadcaster(server: try await NMEATCPServer.bind(host: host, port: port), log: log))

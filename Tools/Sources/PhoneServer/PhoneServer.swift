@@ -376,7 +376,8 @@ public struct PhoneServer: Sendable {
         font-family="sans-serif" font-size="18" fill="#666">No location</text></svg>
         """
     }
-    let request = MapSnapshotRequest(region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
+    let request = MapSnapshotRequest(
+      region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
     return (try? SVGMapSnapshotter(layers: basemap.map { [$0] } ?? [], radiusMeters: radius).render(request).svg) ?? ""
   }
 
@@ -529,7 +530,9 @@ public struct PhoneServer: Sendable {
   }
 
   /// The members of a trace run other than the trace, checked.
-  static func traceOptions(format: Trace.Format?, speed: Double?, loop: Bool?, offset: Double?) throws -> (
+  static func traceOptions(
+    format: Trace.Format?, speed: Double?, loop: Bool?, offset: Double?
+  ) throws -> (
     format: Trace.Format?, speed: Double, loop: Bool, offset: Double
   ) {
     let speed = try finite(speed, "speed") ?? 1
@@ -586,7 +589,8 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
   let token: String
 
   @concurrent
-  func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
+  func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
+  {
     var given: Substring?
     if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
       given = header.dropFirst(7)

@@ -88,7 +88,8 @@ public struct TraceIntake: Sendable {
     }
   }
 
-  private static func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws(TraceIntakeError) -> T) async throws(TraceIntakeError) -> T {
+  private static func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws(TraceIntakeError) -> T) async throws(TraceIntakeError) -> T
+  {
     let result: Result<T, TraceIntakeError>
     do {
       result = try await NIOThreadPool.singleton.runIfActive { () -> Result<T, TraceIntakeError> in

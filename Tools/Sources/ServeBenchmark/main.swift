@@ -187,7 +187,9 @@ func revokeLatencies(rounds: Int) -> [Double] {
 }
 
 let quiet = revokeLatencies(rounds: 400)
-print("revoke → event at a stream client (quiet server, 400 rounds): p50 \(ms(percentile(quiet, 0.5))), p99 \(ms(percentile(quiet, 0.99))), max \(ms(quiet.last ?? .nan))")
+print(
+  "revoke → event at a stream client (quiet server, 400 rounds): p50 \(ms(percentile(quiet, 0.5))), p99 \(ms(percentile(quiet, 0.99))), max \(ms(quiet.last ?? .nan))"
+)
 
 // MARK: Control load
 
@@ -247,7 +249,9 @@ print(
   "control requests (\(workers) keep-alive connections, random phones of \(phones), \(clients) stream clients connected): "
     + "\(all.count) in \(String(format: "%.1f", elapsed)) s = \(Int(Double(all.count) / elapsed)) requests/s, "
     + "p50 \(ms(percentile(all, 0.5))), p99 \(ms(percentile(all, 0.99))), errors \(errors)")
-print("revoke → event at a stream client (under that load, 200 rounds): p50 \(ms(percentile(underLoad, 0.5))), p99 \(ms(percentile(underLoad, 0.99))), max \(ms(underLoad.last ?? .nan))")
+print(
+  "revoke → event at a stream client (under that load, 200 rounds): p50 \(ms(percentile(underLoad, 0.5))), p99 \(ms(percentile(underLoad, 0.99))), max \(ms(underLoad.last ?? .nan))"
+)
 let delivered = streams.lock.withLock { streams.lines } - linesBefore
 print("stream lines delivered during the load: \(delivered)")
 streams.stop()

@@ -154,8 +154,10 @@ func latency(epochs: Int, interval: Duration) async throws {
   print("latency feed write → GPSDSource: \(describe(ours))")
   print("latency feed write → gpspipe -w: \(describe(theirs))")
   let ratio = percentile(ours.sorted(), 0.5) / percentile(theirs.sorted(), 0.5)
-  print(String(format: "GPSDSource / gpspipe at p50: %.2fx (p99: %.2fx)", ratio,
-    percentile(ours.sorted(), 0.99) / percentile(theirs.sorted(), 0.99)))
+  print(
+    String(
+      format: "GPSDSource / gpspipe at p50: %.2fx (p99: %.2fx)", ratio,
+      percentile(ours.sorted(), 0.99) / percentile(theirs.sorted(), 0.99)))
 }
 
 /// Peak resident memory so far (VmHWM), megabytes.
@@ -175,8 +177,10 @@ func replayMemory(path: String) async throws {
   for try await _ in replay { epochs += 1 }
   let took = (ContinuousClock.now - started).seconds
   let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
-  print(String(format: "replay %.0f MB: %d epochs in %.1f s (%.0f epochs/s), peak RSS %.1f MB (%.1f MB before reading)",
-    size, epochs, took, Double(epochs) / took, peakResidentMegabytes(), before))
+  print(
+    String(
+      format: "replay %.0f MB: %d epochs in %.1f s (%.0f epochs/s), peak RSS %.1f MB (%.1f MB before reading)",
+      size, epochs, took, Double(epochs) / took, peakResidentMegabytes(), before))
 }
 
 /// Writes a timed GPX track of about `megabytes` MB (a 1 Hz walk wandering around Warsaw,
@@ -213,7 +217,8 @@ func makeGPX(path: String, megabytes: Int) throws {
 let args = CommandLine.arguments.dropFirst()
 switch args.first {
 case "pacing" where args.count >= 3:
-  try await pacing(trace: args[args.startIndex + 1], speed: Double(args[args.startIndex + 2]) ?? 1,
+  try await pacing(
+    trace: args[args.startIndex + 1], speed: Double(args[args.startIndex + 2]) ?? 1,
     count: args.count > 3 ? Int(args[args.startIndex + 3]) : nil)
 case "replay-memory" where args.count >= 2:
   try await replayMemory(path: args[args.startIndex + 1])
@@ -224,6 +229,7 @@ case "latency":
   let ms = args.count > 2 ? Int(args[args.startIndex + 2]) ?? 100 : 100
   try await latency(epochs: epochs, interval: .milliseconds(ms))
 default:
-  print("usage: source-benchmark pacing TRACE SPEED [COUNT] | latency [EPOCHS] [INTERVAL_MS] | replay-memory TRACE | make-gpx PATH MEGABYTES")
+  print(
+    "usage: source-benchmark pacing TRACE SPEED [COUNT] | latency [EPOCHS] [INTERVAL_MS] | replay-memory TRACE | make-gpx PATH MEGABYTES")
   exit(64)
 }

@@ -45,11 +45,15 @@ public func runProcess(_ executable: String, _ arguments: [String]) throws -> (s
 /// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `tools/png-pixels.py`).
 public enum SVGPixels {
   /// rsvg-convert (Debian's librsvg2-bin; tools/test.sh installs it), if there.
-  public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
+  public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
 
   /// Renders `svg` to PNG and reads the RGBA pixels at `points`.
   public static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
-    guard let rsvg else { throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)") }
+    guard let rsvg else {
+      throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)")
+    }
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-snapshot-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -57,7 +61,8 @@ public enum SVGPixels {
     try svg.write(toFile: svgPath, atomically: true, encoding: .utf8)
     let converted = try runProcess(rsvg, ["-o", pngPath, svgPath])
     guard converted.status == 0 else { throw LoopbackError(description: "rsvg-convert failed: \(converted.stderr)") }
-    let read = try runProcess("/usr/bin/env", ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + points.map { "\($0.0),\($0.1)" })
+    let read = try runProcess(
+      "/usr/bin/env", ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + points.map { "\($0.0),\($0.1)" })
     guard read.status == 0 else { throw LoopbackError(description: "png-pixels.py failed: \(read.stderr)") }
     let pixels = JSONValue(parsing: Data(read.stdout.utf8))?["pixels"]?.array ?? []
     return pixels.map { ($0.array ?? []).map { Int($0.number ?? -1) } }

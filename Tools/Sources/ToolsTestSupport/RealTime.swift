@@ -15,4 +15,3 @@ public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async ->
   }
   return await condition()
 }
-

@@ -34,7 +34,9 @@ func announcement(
       #expect(pins == ["h6", "h5", "h4", "h2", "h1"])
       let all = try await client.announcements(for: .defaultQuery(location: warsaw)).map(\.id)
       #expect(all == ["h11", "h10", "h9", "h8", "h7", "h6", "h5", "h4", "h2", "h1", "h0"])
-      #expect(client.url(for: .landingPageQuery(location: warsaw)).absoluteString.hasSuffix("/api/v1/announcements?lat=52.2297&lng=21.0122&range=10&limit=5"))
+      #expect(
+        client.url(for: .landingPageQuery(location: warsaw)).absoluteString.hasSuffix(
+          "/api/v1/announcements?lat=52.2297&lng=21.0122&range=10&limit=5"))
     }
   }
 
@@ -90,4 +92,3 @@ func fetch(_ url: URL) async throws -> (Data, Int) {
   let (data, response) = try await URLSession.shared.data(from: url)
   return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
 }
-

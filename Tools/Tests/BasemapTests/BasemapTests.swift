@@ -51,12 +51,15 @@ struct BasemapTests {
 
     // Road samples: the middle of a segment of each larger road in view, away from the frame's
     // edge, the centre, and any railway or tram line (drawn over roads, as on any map).
-    let box = (south: region.center.latitude - region.latitudeDelta / 2, north: region.center.latitude + region.latitudeDelta / 2,
-      west: region.center.longitude - region.longitudeDelta / 2, east: region.center.longitude + region.longitudeDelta / 2)
+    let box = (
+      south: region.center.latitude - region.latitudeDelta / 2, north: region.center.latitude + region.latitudeDelta / 2,
+      west: region.center.longitude - region.longitudeDelta / 2, east: region.center.longitude + region.longitudeDelta / 2
+    )
     let roads = try map.features(south: box.south, north: box.north, west: box.west, east: box.east, kinds: [.primary, .secondary])
     // What is drawn over a primary or secondary road: railways and tram lines, larger roads (and,
     // at crossings, other roads of its class). Footways and smaller roads are drawn under it.
-    let over = try map.features(south: box.south, north: box.north, west: box.west, east: box.east, kinds: [.railway, .primary, .trunk, .motorway])
+    let over = try map.features(
+      south: box.south, north: box.north, west: box.west, east: box.east, kinds: [.railway, .primary, .trunk, .motorway])
     var samples: [(x: Double, y: Double, kind: BasemapKind)] = []
     for road in roads where samples.count < 8 {
       let line = road.rings[0].map { p.point(for: $0) }
@@ -200,7 +203,10 @@ struct BasemapTests {
     // Two coastlines cutting off the south-west and north-east corners, land between them: two
     // sea polygons, each closed round its own corner.
     let corners = BasemapBuilder.sea([[(30, 0), (0, 30)], [(70, 100), (100, 70)]], box: box)
-    #expect(corners.map { $0[0].map { [$0.lat, $0.lon] } } == [[[30, 0], [0, 30], [0, 0], [30, 0]], [[70, 100], [100, 70], [100, 100], [70, 100]]])
+    #expect(
+      corners.map { $0[0].map { [$0.lat, $0.lon] } } == [
+        [[30, 0], [0, 30], [0, 0], [30, 0]], [[70, 100], [100, 70], [100, 100], [70, 100]],
+      ])
   }
 
   /// End to end on an extract written here with the generated messages: a coastline across it
@@ -262,7 +268,8 @@ struct BasemapTests {
     let snapshot = try SVGMapSnapshotter(layers: [map], radiusMeters: nil).render(
       MapSnapshotRequest(region: center.mapRegion(radiusMeters: 3_000).fitted(aspectRatio: 16.0 / 9.0)))
     let p = snapshot.projection
-    let south = p.point(for: Coordinate(latitude: 60.085, longitude: 24.93)!), north = p.point(for: Coordinate(latitude: 60.115, longitude: 24.93)!)
+    let south = p.point(for: Coordinate(latitude: 60.085, longitude: 24.93)!),
+      north = p.point(for: Coordinate(latitude: 60.115, longitude: 24.93)!)
     let colours = try SVGPixels.read(snapshot.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
     #expect(colours[0] == SVGPixels.rgb("#AAD3DF"))
     #expect(colours[1] != SVGPixels.rgb("#AAD3DF"))

@@ -12,7 +12,8 @@ import LocationServices
 @Suite struct SnapshotRenderingTests {
   let region = warsaw.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0)
   let missing = PinModel(id: "m", coordinate: north(of: warsaw, 6_000), status: .active)
-  let found = PinModel(id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
+  let found = PinModel(
+    id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
   @Test func snapshot_FR002_pinsLandAtTheirCoordinatesInARealRenderer() throws {
     let request = MapSnapshotRequest(region: region, pins: [missing, found], userLocation: warsaw, legend: LegendItem.legend(MapStrings()))
@@ -25,7 +26,7 @@ import LocationServices
     let metersPerPixel = 2 * Double.pi * Coordinate.earthRadius * cos(warsaw.latitude * .pi / 180) / p.scale
     #expect(abs(m.y - (180 - 6_000 / metersPerPixel)) < 1.5)
     #expect(abs(f.x - (320 - 0.15 / region.longitudeDelta * 640)) < 0.5)
-    let colours = try SVGPixels.read( snapshot.svg, at: [(user.x, user.y), (m.x, m.y), (f.x, f.y), (m.x + 12, m.y)])
+    let colours = try SVGPixels.read(snapshot.svg, at: [(user.x, user.y), (m.x, m.y), (f.x, f.y), (m.x + 12, m.y)])
     #expect(Array(colours[0].prefix(3)) == SVGPixels.rgb("#1E88E5"))
     #expect(Array(colours[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
     #expect(Array(colours[2].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .found)))
@@ -55,14 +56,16 @@ import LocationServices
         try FileManager.default.copyItem(atPath: png, toPath: dir.appendingPathComponent("\(y).png").path)
       }
     }
-    let snapshot = try SVGMapSnapshotter(layers: [TileDirectoryLayer(path: tiles.path)]).render(MapSnapshotRequest(region: region, pins: [missing]))
+    let snapshot = try SVGMapSnapshotter(layers: [TileDirectoryLayer(path: tiles.path)]).render(
+      MapSnapshotRequest(region: region, pins: [missing]))
     #expect(snapshot.tileCount > 0)
     let m = snapshot.projection.point(for: missing.coordinate)
-    let colours = try SVGPixels.read( snapshot.svg, at: [(40, 40), (m.x, m.y)])
+    let colours = try SVGPixels.read(snapshot.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(colours[0].prefix(3)) == [255, 0, 255])
     #expect(Array(colours[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
     // Without tiles there, the plain background.
-    #expect(try SVGMapSnapshotter(layers: [TileDirectoryLayer(path: "/nonexistent")]).render(MapSnapshotRequest(region: region)).tileCount == 0)
+    #expect(
+      try SVGMapSnapshotter(layers: [TileDirectoryLayer(path: "/nonexistent")]).render(MapSnapshotRequest(region: region)).tileCount == 0)
 
     // The same tiles in an MBTiles file (SQLite; rows counted from the south), made by Python's sqlite3.
     let mbtiles = tiles.appendingPathComponent("tiles.mbtiles").path
@@ -78,7 +81,7 @@ import LocationServices
     #expect(try runProcess("/usr/bin/env", ["python3", "-c", script, mbtiles, png]).status == 0)
     let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(MapSnapshotRequest(region: region, pins: [missing]))
     #expect(fromFile.tileCount == snapshot.tileCount)
-    let again = try SVGPixels.read( fromFile.svg, at: [(40, 40), (m.x, m.y)])
+    let again = try SVGPixels.read(fromFile.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(again[0].prefix(3)) == [255, 0, 255])
     #expect(Array(again[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
   }

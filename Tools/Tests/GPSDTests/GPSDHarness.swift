@@ -8,7 +8,6 @@ import Traces
   import Glibc
 #endif
 
-
 func tracePath(_ name: String) -> String { repositoryRoot.appendingPathComponent("traces/\(name)").path }
 
 /// A real gpsd on a free loopback port, reading an in-process `NMEATraceFeed`. Stopped by PID.

@@ -35,7 +35,9 @@ struct CommandContractTests {
   /// A peer that accepts and never says anything (a hung gpsd), and a port in use.
   typealias SilentListener = LoopbackListener
 
-  static func expectOneLineAndFailure(_ run: Run, _ arguments: [String], status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+  static func expectOneLineAndFailure(
+    _ run: Run, _ arguments: [String], status: Int32 = 1, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let what = arguments.joined(separator: " ")
     #expect(!run.timedOut, "\(what): hung", sourceLocation: sourceLocation)
     #expect(run.status == status, "\(what): exit \(run.status), stderr \(run.stderr)", sourceLocation: sourceLocation)
@@ -157,7 +159,9 @@ struct CommandContractTests {
     #expect(written.components(separatedBy: "<trkpt ").count - 1 == decoded.lines.count)
     // And back to fix records: the same fixes.
     let back = try await Self.run(["convert", scratch.path("walk.gpx"), "--to", "jsonl", "-"])
-    #expect(back.lines.map(Self.withoutMembers(["eph", "epv", "track", "speed"])) == decoded.lines.map(Self.withoutMembers(["eph", "epv", "track", "speed"])))
+    #expect(
+      back.lines.map(Self.withoutMembers(["eph", "epv", "track", "speed"]))
+        == decoded.lines.map(Self.withoutMembers(["eph", "epv", "track", "speed"])))
 
     // --format overrides the sniffing; nothing read as that format is an error, not silence.
     let wrong = try await Self.run(["replay", "--fast", "--format", "nmea", "-"], stdin: gpx)
@@ -195,7 +199,9 @@ struct CommandContractTests {
   @Test func messagesSayWhatIsWrongInWords() async throws {
     let silent = try SilentListener()
     let busy = try await Self.run(["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"])
-    #expect(busy.stderr.split(separator: "\n").last == "locemu serve-announcements: cannot listen on 127.0.0.1:\(silent.port): Address already in use")
+    #expect(
+      busy.stderr.split(separator: "\n").last
+        == "locemu serve-announcements: cannot listen on 127.0.0.1:\(silent.port): Address already in use")
 
     let port = try freeLoopbackPort()
     let unreachable = try await Self.run([
@@ -204,7 +210,10 @@ struct CommandContractTests {
     ])
     // The spec carries on with the map without pins, and says so once.
     #expect(unreachable.status == 0)
-    #expect(unreachable.stderr == "locemu preview: announcements unavailable from http://[::1]:\(port): request failed: cannot connect to ::1:\(port) (is the server running?); the map shows no pins\n")
+    #expect(
+      unreachable.stderr
+        == "locemu preview: announcements unavailable from http://[::1]:\(port): request failed: cannot connect to ::1:\(port) (is the server running?); the map shows no pins\n"
+    )
     #expect(!unreachable.stdout.contains("NSURLErrorDomain"))
   }
 

@@ -46,11 +46,11 @@ struct PermissionsCommandTests {
   @Test func aScenarioFileSaysTheSameAsTheFlags() async throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID()).json")
     try """
-      {"permission": "notDetermined", "promptAnswer": "allowOnce", "promptDelay": 2, "duration": 16,
-       "events": [{"at": 1, "event": "authorize"}, "4=request", {"at": 6, "event": "background"},
-                  {"at": 7, "event": "foreground"}, {"at": 8, "event": "locate"}, {"at": 12, "event": "services=off"},
-                  {"at": 13, "event": "request"}, {"at": 14, "event": "services=on"}]}
-      """.write(to: url, atomically: true, encoding: .utf8)
+    {"permission": "notDetermined", "promptAnswer": "allowOnce", "promptDelay": 2, "duration": 16,
+     "events": [{"at": 1, "event": "authorize"}, "4=request", {"at": 6, "event": "background"},
+                {"at": 7, "event": "foreground"}, {"at": 8, "event": "locate"}, {"at": 12, "event": "services=off"},
+                {"at": 13, "event": "request"}, {"at": 14, "event": "services=on"}]}
+    """.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
     let fromFile = try await Self.run(["--virtual-time", "--scenario", url.path])
     #expect(fromFile.status == 0)
@@ -58,7 +58,9 @@ struct PermissionsCommandTests {
   }
 
   @Test func reducedAccuracyIsVisibleInTheTranscript() async throws {
-    let run = try await Self.run(["--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2"])
+    let run = try await Self.run([
+      "--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2",
+    ])
     let result = try #require(try Self.objects(run).first { $0["event"] as? String == "requestResult" }?["result"] as? [String: Any])
     #expect((result["eph"] as? Double ?? 0) >= 3000)
     #expect(result["lat"] as? Double != 52.2297)

@@ -25,7 +25,9 @@ struct RecordCommandTests {
     let nmea = directory.appendingPathComponent("drive.nmea").path, gpx = directory.appendingPathComponent("drive.gpx").path
     let finished = try await SourceCommandTests.withGPSD(
       feeding: "drive.nmea", speed: 10,
-      script: "\"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(nmea)' --count 15 && \"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(gpx)' --count 8")
+      script:
+        "\"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(nmea)' --count 15 && \"$LOCEMU\" record --gpsd 127.0.0.1:$GPSD_PORT '\(gpx)' --count 8"
+    )
     #expect(finished.status == 0, "\(finished.stderr)")
     #expect(finished.stderr.contains("\(nmea): 15 epochs"))
 
@@ -95,6 +97,7 @@ struct RecordCommandTests {
     let points = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
     #expect(points.compactMap { $0["lat"] as? Double } == [52.1, 52.2, 52.3])
     #expect(points.compactMap { $0["altMSL"] as? Double } == [100, 101, 102])
-    #expect(points.compactMap { $0["time"] as? String } == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z"])
+    #expect(
+      points.compactMap { $0["time"] as? String } == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z"])
   }
 }

@@ -18,7 +18,9 @@ struct RemotePhoneTests {
   typealias Server = ServeCommandTests.Server
 
   /// Runs `body`, failing instead of waiting past `limit` (real processes: real time, bounded).
-  func bounded<T: Sendable>(_ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T)
+  func bounded<T: Sendable>(
+    _ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
+  )
     async throws -> T
   {
     try await withThrowingTaskGroup(of: T?.self) { group in
@@ -82,7 +84,8 @@ struct RemotePhoneTests {
     defer { server.stop() }
     let phone = EmulatorServer(url: URL(string: server.url)).phone("1")
     let state = try await phone.setLocation(
-      LocationFix(mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, horizontalAccuracy: 8))
+      LocationFix(
+        mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, horizontalAccuracy: 8))
     #expect(state.lastFix?.coordinate?.latitude == 60.1699 && state.lastFix?.altitudeMSL == 12 && state.lastFix?.horizontalAccuracy == 8)
     #expect(try await phone.setAccuracy(.reduced).accuracy == .reduced)
     #expect(try await phone.setAccuracy(.full).accuracy == .full)
@@ -134,7 +137,10 @@ struct RemotePhoneTests {
     defer { preview.kill() }
     #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "\(preview.lines)")
     _ = try await server.object(["privacy", "revoke"])
-    #expect(await preview.waitForLine { $0.contains(#""preview":"permissionRequired""#) && preview.lines.contains { $0.contains(#""preview":"map""#) } })
+    #expect(
+      await preview.waitForLine {
+        $0.contains(#""preview":"permissionRequired""#) && preview.lines.contains { $0.contains(#""preview":"map""#) }
+      })
     preview.closeInput()
     let status = await preview.finish()
     #expect(status == 0, "\(preview.stderr)")

@@ -41,7 +41,9 @@ struct ServeCommandTests {
     }
 
     /// Starts it and waits (at most 60 s) for its "listening on" line on standard error.
-    static func start(_ extra: [String] = [], virtualTime: Bool = true, listen: String = "127.0.0.1:0", token: String? = nil)
+    static func start(
+      _ extra: [String] = [], virtualTime: Bool = true, listen: String = "127.0.0.1:0", token: String? = nil
+    )
       async throws -> Server
     {
       let process = Process()
@@ -87,7 +89,8 @@ struct ServeCommandTests {
 
     /// `ctl` that waits on the test (an event stream), outside the process slots.
     func ctlInBackground(_ arguments: [String]) async throws -> Run {
-      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
+      try await DecodeCommandTests.runInBackground(
+        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
     }
 
     /// `ctl` whose answer is a JSON object.
@@ -123,10 +126,13 @@ struct ServeCommandTests {
     #expect(try await server.object(["app", "background"])["app"] as? String == "background")
     #expect(try await server.object(["app", "foreground"])["app"] as? String == "foreground")
 
-    state = try await server.object(["location", "set", "52.2297,21.0122", "--altitude", "110", "--accuracy", "8", "--speed", "1.5", "--course", "90"])
+    state = try await server.object([
+      "location", "set", "52.2297,21.0122", "--altitude", "110", "--accuracy", "8", "--speed", "1.5", "--course", "90",
+    ])
     let fix = try #require(state["lastFix"] as? [String: Any])
     #expect(fix["lat"] as? Double == 52.2297 && fix["lon"] as? Double == 21.0122)
-    #expect(fix["altMSL"] as? Double == 110 && fix["eph"] as? Double == 8 && fix["speed"] as? Double == 1.5 && fix["track"] as? Double == 90)
+    #expect(
+      fix["altMSL"] as? Double == 110 && fix["eph"] as? Double == 8 && fix["speed"] as? Double == 1.5 && fix["track"] as? Double == 90)
     #expect(try await server.object(["location", "clear"])["fixLost"] as? Bool == true)
     #expect(try await server.object(["status"])["fixLost"] as? Bool == true)
   }
@@ -149,10 +155,11 @@ struct ServeCommandTests {
     let names = events.lines.compactMap { line in
       (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
     }
-    #expect(names == [
-      "start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "allowOnceExpired", "background",
-      "statusChange",
-    ])
+    #expect(
+      names == [
+        "start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "allowOnceExpired", "background",
+        "statusChange",
+      ])
   }
 
   /// Phones are made, listed and deleted; each has its own state.
@@ -309,7 +316,9 @@ struct ServeCommandTests {
   /// played, a name that leads outside is "no such trace" whatever is there, and a server
   /// without a directory says how to send the trace instead.
   @Test func namedTracesComeFromTheServersDirectoryOnly() async throws {
-    let server = try await Server.start(["--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path])
+    let server = try await Server.start([
+      "--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path,
+    ])
     defer { server.stop() }
     let listed = try await server.object(["traces"])
     #expect((listed["names"] as? [String])?.contains("city-walk.nmea") == true && listed["maxBytes"] as? Int == 16 << 20)
@@ -317,7 +326,9 @@ struct ServeCommandTests {
     #expect((state["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
     for name in ["../Package.swift", Self.root.appendingPathComponent("Package.swift").path, "/etc/passwd", "nope.nmea"] {
       let refused = try await server.ctl(["location", "run", "--named", name])
-      #expect(refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"), "\(name): \(refused.stderr)")
+      #expect(
+        refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"),
+        "\(name): \(refused.stderr)")
     }
     #expect((try await server.object(["status"])["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
     let plain = try await Server.start()
@@ -404,8 +415,10 @@ struct ServeCommandTests {
       return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
         + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
-    let tpv = piped.split(whereSeparator: \.isNewline).compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-      .filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["time"] != nil }
+    let tpv = piped.split(whereSeparator: \.isNewline).compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    .filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["time"] != nil }
     let first = try #require(tpv.first, "gpspipe saw no 3D fix: \(piped)")
     #expect(first["lat"] as? Double == 60.1699 && first["lon"] as? Double == 24.9384)
     #expect(first["altMSL"] as? Double == 12 && first["speed"] as? Double == 1.5 && first["track"] as? Double == 90)

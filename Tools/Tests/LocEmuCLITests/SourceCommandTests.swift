@@ -52,7 +52,8 @@ struct SourceCommandTests {
     let records = try Self.objects(run)
     #expect(records.map { $0["time"] as? String } == ["2026-01-01T12:00:00.000Z", "2026-01-01T12:00:01.000Z", "2026-01-01T12:00:02.000Z"])
     #expect(records.allSatisfy { $0["speed"] as? Double == 1.4 })
-    let unstamped = try Self.objects(try await Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
+    let unstamped = try Self.objects(
+      try await Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
     #expect(unstamped.allSatisfy { $0["time"] == nil && $0["speed"] as? Double == 13.9 })
   }
 
@@ -113,7 +114,9 @@ struct SourceCommandTests {
     let portFile = dir.appendingPathComponent("port").path
     let process = Process()
     process.executableURL = locemuBinary
-    process.arguments = ["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--port-file", portFile, "--speed", "1000", "--once"]
+    process.arguments = [
+      "feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--port-file", portFile, "--speed", "1000", "--once",
+    ]
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer {
@@ -154,8 +157,10 @@ struct SourceCommandTests {
     let watched = records.filter { $0.contains("\"time\"") }
     #expect(watched.count >= 5)
     // Each watched record is a decoded record of the trace, altHAE aside (gpsd adds its geoid model).
-    func strip(_ line: String) -> String { line.replacingOccurrences(of: #","altHAE":[0-9.]+"#, with: "", options: .regularExpression)
-      .replacingOccurrences(of: #","(eph|epv)":[0-9.]+"#, with: "", options: .regularExpression) }
+    func strip(_ line: String) -> String {
+      line.replacingOccurrences(of: #","altHAE":[0-9.]+"#, with: "", options: .regularExpression)
+        .replacingOccurrences(of: #","(eph|epv)":[0-9.]+"#, with: "", options: .regularExpression)
+    }
     let trace = Set(decoded.map(strip))
     #expect(watched.allSatisfy { trace.contains(strip($0)) }, "\(watched)")
     // The script stopped gpsd and the feed.

@@ -53,7 +53,9 @@ struct PhoneNMEAFeedTests {
     #expect(await waitUntil { feed.clientCount == 1 })
 
     // A fix now: one epoch, GGA GSA GSV×3 RMC VTG.
-    var fix = LocationFix(mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, course: 90, horizontalAccuracy: 5)
+    var fix = LocationFix(
+      mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, course: 90,
+      horizontalAccuracy: 5)
     fix.timestamp = phone.date
     await phone.send(fix)
     #expect(await client.waitForLines(7))
