@@ -11,8 +11,6 @@ let package = Package(
   products: [
     .executable(name: "locemu", targets: ["locemu"]),
     .executable(name: "make-city-traces", targets: ["MakeCityTraces"]),
-    .library(name: "LocEmuCommands", targets: ["LocEmuCommands"]),
-    .library(name: "PhoneServer", targets: ["PhoneServer"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .library(name: "Basemap", targets: ["Basemap"]),
   ],

@@ -25,25 +25,25 @@ public struct PermissionChange: Sendable, Hashable {
 /// location flow's own prompt, never hides a change from the observer: the observer reports
 /// `didBecomeAuthorized` whenever the app goes from not authorized (as last reported) to
 /// authorized.
-public struct PermissionHandlerStateMachine: Sendable, Hashable {
+package struct PermissionHandlerStateMachine: Sendable, Hashable {
   /// The status the last check (or the location flow) saw.
-  public private(set) var lastChecked: LocationPermissionStatus?
+  package private(set) var lastChecked: LocationPermissionStatus?
   /// What the observer was last told, or the state when it started observing.
-  public private(set) var lastReported: PermissionChange?
+  package private(set) var lastReported: PermissionChange?
 
-  public init() {}
+  package init() {}
 
   /// Observation starts from `status` and the services switch (not reported).
-  public mutating func startObserving(status: LocationPermissionStatus, servicesEnabled: Bool) {
+  package mutating func startObserving(status: LocationPermissionStatus, servicesEnabled: Bool) {
     lastReported = PermissionChange(
       status: status, didBecomeAuthorized: false, reason: Self.reason(status: status, servicesEnabled: servicesEnabled))
   }
 
-  public mutating func stopObserving() { lastReported = nil }
+  package mutating func stopObserving() { lastReported = nil }
 
   /// The observer saw `status` (from the stream, a services switch or a return to the
   /// foreground): the change to report, or nil when nothing changed for it.
-  public mutating func observed(status: LocationPermissionStatus, servicesEnabled: Bool) -> PermissionChange? {
+  package mutating func observed(status: LocationPermissionStatus, servicesEnabled: Bool) -> PermissionChange? {
     guard let last = lastReported else { return nil }
     let reason = Self.reason(status: status, servicesEnabled: servicesEnabled)
     guard status != last.status || reason != last.reason else { return nil }
@@ -55,17 +55,17 @@ public struct PermissionHandlerStateMachine: Sendable, Hashable {
 
   /// `checkPermissionStatusChange()`: the status now, and whether it became authorized since
   /// the last check (never on the first).
-  public mutating func check(status: LocationPermissionStatus) -> (status: LocationPermissionStatus, didBecomeAuthorized: Bool) {
+  package mutating func check(status: LocationPermissionStatus) -> (status: LocationPermissionStatus, didBecomeAuthorized: Bool) {
     let was = lastChecked
     lastChecked = status
     return (status, status.isAuthorized && was.map { !$0.isAuthorized } == true)
   }
 
   /// The location flow saw `status` (after its prompt): the next check compares with it.
-  public mutating func flowSaw(_ status: LocationPermissionStatus) { lastChecked = status }
+  package mutating func flowSaw(_ status: LocationPermissionStatus) { lastChecked = status }
 
   /// Why the app is not authorized with `status` and the services switch; nil when it is.
-  public static func reason(status: LocationPermissionStatus, servicesEnabled: Bool) -> LocationUnavailableReason? {
+  package static func reason(status: LocationPermissionStatus, servicesEnabled: Bool) -> LocationUnavailableReason? {
     LocationUnavailableReason(status: status, servicesEnabled: servicesEnabled)
   }
 }

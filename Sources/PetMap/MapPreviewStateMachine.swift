@@ -1,17 +1,17 @@
-public import Geo
-public import LocationServices
+package import Geo
+package import LocationServices
 
 /// What one load of the preview produced.
-public struct LoadedMap: Sendable, Hashable {
+package struct LoadedMap: Sendable, Hashable {
   /// The user's location, captured once.
-  public var location: Coordinate
+  package var location: Coordinate
   /// 10 km around it, framed 16:9.
-  public var region: MapRegion
-  public var pins: [PinModel]
+  package var region: MapRegion
+  package var pins: [PinModel]
   /// The rendered preview, with a snapshotter.
-  public var snapshot: MapSnapshot?
+  package var snapshot: MapSnapshot?
 
-  public init(location: Coordinate, region: MapRegion, pins: [PinModel], snapshot: MapSnapshot?) {
+  package init(location: Coordinate, region: MapRegion, pins: [PinModel], snapshot: MapSnapshot?) {
     self.location = location
     self.region = region
     self.pins = pins
@@ -29,9 +29,9 @@ public struct LoadedMap: Sendable, Hashable {
 ///   A load's outcome that arrives after it was replaced, cancelled or timed out is ignored.
 /// - ``tap()`` calls back only in the map state (FR-004a–c); ``retry()`` loads again only in
 ///   the error state (FR-010); ``goToSettings()`` works only in the permission state.
-public struct MapPreviewStateMachine: Sendable, Hashable {
+package struct MapPreviewStateMachine: Sendable, Hashable {
   /// What the runtime does, in the order given.
-  public enum Action: Sendable, Hashable {
+  package enum Action: Sendable, Hashable {
     /// The state changed to this: tell the view.
     case publish(MapPreviewState)
     /// Start load `id` (location, pins, snapshot) and report its outcome with ``loadFinished(_:_:)``.
@@ -49,35 +49,35 @@ public struct MapPreviewStateMachine: Sendable, Hashable {
     case log(String)
   }
 
-  public private(set) var state: MapPreviewState = .loading
+  package private(set) var state: MapPreviewState = .loading
   /// The last successful load.
-  public private(set) var loaded: LoadedMap?
+  package private(set) var loaded: LoadedMap?
   /// Why the last load failed (nil after a success).
-  public private(set) var lastError: MapPreviewError?
+  package private(set) var lastError: MapPreviewError?
   /// Loads started (a round trip to the fullscreen map must not add one).
-  public private(set) var loadCount = 0
+  package private(set) var loadCount = 0
   /// Taps that reached the callback.
-  public private(set) var tapCount = 0
-  public let loadTimeout: Duration
-  public let strings: MapStrings
+  package private(set) var tapCount = 0
+  package let loadTimeout: Duration
+  package let strings: MapStrings
   private var currentLoad: UInt64?
   private var isStarted = false
   private var isStopped = false
 
-  public init(loadTimeout: Duration = .seconds(10), strings: MapStrings = MapStrings()) {
+  package init(loadTimeout: Duration = .seconds(10), strings: MapStrings = MapStrings()) {
     self.loadTimeout = loadTimeout
     self.strings = strings
   }
 
   /// The preview appears; `authorized`: the app may have locations now. Again: nothing.
-  public mutating func start(authorized: Bool) -> [Action] {
+  package mutating func start(authorized: Bool) -> [Action] {
     guard !isStarted, !isStopped else { return [] }
     isStarted = true
     return authorized ? beginLoad() : set(.permissionRequired(message: strings.permissionRequiredMessage))
   }
 
   /// The permission handler reported a change.
-  public mutating func permissionChanged(authorized: Bool) -> [Action] {
+  package mutating func permissionChanged(authorized: Bool) -> [Action] {
     guard isStarted, !isStopped else { return [] }
     if authorized {
       // Granted later: load. A map, or a load in progress, stays as it is.
@@ -88,7 +88,7 @@ public struct MapPreviewStateMachine: Sendable, Hashable {
   }
 
   /// Load `id` ended: with the map, or a failure; nil when it was cancelled.
-  public mutating func loadFinished(_ id: UInt64, _ outcome: Result<LoadedMap, MapPreviewError>?) -> [Action] {
+  package mutating func loadFinished(_ id: UInt64, _ outcome: Result<LoadedMap, MapPreviewError>?) -> [Action] {
     guard id == currentLoad, let outcome else { return [] }
     currentLoad = nil
     var actions: [Action] = [.cancelTimeout(id: id)]
@@ -104,33 +104,33 @@ public struct MapPreviewStateMachine: Sendable, Hashable {
   }
 
   /// Load `id`'s timeout fired.
-  public mutating func timeoutFired(_ id: UInt64) -> [Action] {
+  package mutating func timeoutFired(_ id: UInt64) -> [Action] {
     guard id == currentLoad else { return [] }
     currentLoad = nil
     return [.cancelLoad(id: id)] + fail(.timedOut)
   }
 
   /// The user taps the preview: returns whether the tap reached the callback (map state only).
-  public mutating func tap() -> (accepted: Bool, actions: [Action]) {
+  package mutating func tap() -> (accepted: Bool, actions: [Action]) {
     guard case .map = state, !isStopped else { return (false, []) }
     tapCount += 1
     return (true, [.log("map preview tapped"), .callTap])
   }
 
   /// The user taps Retry: returns whether a load started (error state only).
-  public mutating func retry() -> (accepted: Bool, actions: [Action]) {
+  package mutating func retry() -> (accepted: Bool, actions: [Action]) {
     guard case .error = state, !isStopped else { return (false, []) }
     return (true, beginLoad())
   }
 
   /// The user taps "Go to Settings" (permission state only).
-  public mutating func goToSettings() -> (accepted: Bool, actions: [Action]) {
+  package mutating func goToSettings() -> (accepted: Bool, actions: [Action]) {
     guard case .permissionRequired = state, !isStopped else { return (false, []) }
     return (true, [.callGoToSettings])
   }
 
   /// The preview goes away: a load in progress is cancelled; later events do nothing.
-  public mutating func stop() -> [Action] {
+  package mutating func stop() -> [Action] {
     guard !isStopped else { return [] }
     isStopped = true
     return endLoad()

@@ -50,9 +50,9 @@ public struct ReducedAccuracy: Sendable, Hashable {
 ///   with ``LocationUnavailableReason/locationUnavailable`` after
 ///   ``requestTimeout``; with ``LocationUnavailableReason/revoked`` (or
 ///   ``LocationUnavailableReason/servicesDisabled``) when permission goes while it waits.
-public struct LocationGateStateMachine: Sendable, Hashable {
+package struct LocationGateStateMachine: Sendable, Hashable {
   /// What the runtime does, in the order given.
-  public enum Action: Sendable, Hashable {
+  package enum Action: Sendable, Hashable {
     /// End request `id` with `result`.
     case resolve(request: UInt64, LocationRequestResult)
     /// Call ``requestTimedOut(_:permission:)`` for `request` at `deadline`.
@@ -63,14 +63,14 @@ public struct LocationGateStateMachine: Sendable, Hashable {
     case deliver(LocationFix)
   }
 
-  public let requestTimeout: Duration
-  public let reducedAccuracy: ReducedAccuracy
+  package let requestTimeout: Duration
+  package let reducedAccuracy: ReducedAccuracy
   /// Whether the source's fixes are held back (a tunnel, a lost fix).
-  public private(set) var isSourcePaused = false
+  package private(set) var isSourcePaused = false
   /// The newest fix from the source while not paused, whatever the permission (for diagnostics).
-  public private(set) var latestFix: LocationFix?
+  package private(set) var latestFix: LocationFix?
   /// Requests waiting for a fix, oldest first.
-  public private(set) var pendingRequests: [UInt64] = []
+  package private(set) var pendingRequests: [UInt64] = []
   private var nextRequest: UInt64 = 0
   private var lastReducedDelivery: ReducedDelivery?
 
@@ -79,13 +79,13 @@ public struct LocationGateStateMachine: Sendable, Hashable {
     var timestamp: Date?
   }
 
-  public init(requestTimeout: Duration = .seconds(10), reducedAccuracy: ReducedAccuracy = ReducedAccuracy()) {
+  package init(requestTimeout: Duration = .seconds(10), reducedAccuracy: ReducedAccuracy = ReducedAccuracy()) {
     self.requestTimeout = requestTimeout
     self.reducedAccuracy = reducedAccuracy
   }
 
   /// The app asks for one location at `now`. Returns the request's id, or nil when it ended at once.
-  public mutating func request(now: Duration, permission: PermissionState) -> (id: UInt64?, actions: [Action]) {
+  package mutating func request(now: Duration, permission: PermissionState) -> (id: UInt64?, actions: [Action]) {
     let id = nextRequest
     nextRequest &+= 1
     // A request made in the background waits for the foreground (or its deadline).
@@ -97,7 +97,7 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   }
 
   /// Request `id`'s timer fired: no fix arrived in time.
-  public mutating func requestTimedOut(_ id: UInt64, permission: PermissionState) -> [Action] {
+  package mutating func requestTimedOut(_ id: UInt64, permission: PermissionState) -> [Action] {
     guard let index = pendingRequests.firstIndex(of: id) else { return [] }
     pendingRequests.remove(at: index)
     let reason: LocationUnavailableReason = permission.isHeldInBackground ? .inBackground : .locationUnavailable
@@ -105,14 +105,14 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   }
 
   /// Request `id`'s caller gave up (its task was cancelled).
-  public mutating func cancelRequest(_ id: UInt64, permission: PermissionState) -> [Action] {
+  package mutating func cancelRequest(_ id: UInt64, permission: PermissionState) -> [Action] {
     guard let index = pendingRequests.firstIndex(of: id) else { return [] }
     pendingRequests.remove(at: index)
     return [.cancelRequestTimer(request: id), .resolve(request: id, .unavailable(.cancelled, in: permission))]
   }
 
   /// A fix from the source at `now`.
-  public mutating func receive(_ fix: LocationFix, now: Duration, permission: PermissionState) -> [Action] {
+  package mutating func receive(_ fix: LocationFix, now: Duration, permission: PermissionState) -> [Action] {
     guard !isSourcePaused, fix.hasFix else { return [] }
     latestFix = fix
     guard permission.isDelivering else { return [] }
@@ -141,7 +141,7 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   }
 
   /// Permission changed: requests waiting while the app lost it end now.
-  public mutating func permissionChanged(to permission: PermissionState) -> [Action] {
+  package mutating func permissionChanged(to permission: PermissionState) -> [Action] {
     // Held in the background, requests wait for the foreground or their deadline.
     guard !permission.isDelivering, !permission.isHeldInBackground, !pendingRequests.isEmpty else { return [] }
     let reason: LocationUnavailableReason = permission.servicesEnabled ? .revoked : .servicesDisabled
@@ -154,10 +154,10 @@ public struct LocationGateStateMachine: Sendable, Hashable {
   }
 
   /// Holds back (true) or lets through (false) the source's fixes.
-  public mutating func setSourcePaused(_ paused: Bool) { isSourcePaused = paused }
+  package mutating func setSourcePaused(_ paused: Bool) { isSourcePaused = paused }
 
   /// Ends every waiting request (the phone shuts down).
-  public mutating func cancelAll(permission: PermissionState) -> [Action] {
+  package mutating func cancelAll(permission: PermissionState) -> [Action] {
     var actions: [Action] = []
     for id in pendingRequests {
       actions += [.cancelRequestTimer(request: id), .resolve(request: id, .unavailable(.cancelled, in: permission))]

@@ -1,4 +1,4 @@
-public import LocationServices
+package import LocationServices
 /// The permission rules of the emulated operating system for one app, as a value: each event
 /// changes ``state`` and returns the actions its runtime must perform, in order. No task, no
 /// clock: the prompt's delay is an action (arm a timer) and its expiry an event.
@@ -20,9 +20,9 @@ public import LocationServices
 /// let answered = machine.promptTimerFired()
 /// // answered: report(.promptAnswered(.allowOnce, status: .authorizedWhenInUse)), resolvePromptWaiters(.authorizedWhenInUse)
 /// ```
-public struct PermissionStateMachine: Sendable, Hashable {
+package struct PermissionStateMachine: Sendable, Hashable {
   /// What the runtime does, in the order given.
-  public enum Action: Sendable, Hashable {
+  package enum Action: Sendable, Hashable {
     /// Tell observers (transcripts).
     case report(PermissionEvent)
     /// Arm the prompt's timer: call ``promptTimerFired()`` after this long.
@@ -34,22 +34,22 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// What happens to the app's request for authorization.
-  public enum RequestOutcome: Sendable, Hashable {
+  package enum RequestOutcome: Sendable, Hashable {
     /// No prompt: the request returns this status at once.
     case answered(LocationPermissionStatus)
     /// The request waits for the prompt (shown now, with these actions, or already on screen).
     case waitForPrompt([Action])
   }
 
-  public private(set) var state: PermissionState
+  package private(set) var state: PermissionState
   /// How the scripted user answers the next prompt.
-  public private(set) var promptAnswer: PromptAnswer
+  package private(set) var promptAnswer: PromptAnswer
   /// How long the scripted user takes to answer.
-  public private(set) var promptDelay: Duration
+  package private(set) var promptDelay: Duration
   /// The answer the scripted user will give to the prompt on screen.
-  public private(set) var pendingAnswer: PromptAnswer?
+  package private(set) var pendingAnswer: PromptAnswer?
 
-  public init(
+  package init(
     initial: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing, promptDelay: Duration = .seconds(1)
   ) {
     var initial = initial
@@ -60,7 +60,7 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// The app calls `requestWhenInUseAuthorization()`.
-  public mutating func requestWhenInUseAuthorization() -> RequestOutcome {
+  package mutating func requestWhenInUseAuthorization() -> RequestOutcome {
     guard state.servicesEnabled, state.appStatus == .notDetermined else { return .answered(state.status) }
     guard !state.promptShown else { return .waitForPrompt([]) }
     state.promptShown = true
@@ -71,13 +71,13 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// The prompt's timer fired: the scripted user answers.
-  public mutating func promptTimerFired() -> [Action] {
+  package mutating func promptTimerFired() -> [Action] {
     guard state.promptShown, let answer = pendingAnswer, answer != .none else { return [] }
     return self.answer(answer, cancellingTimer: false)
   }
 
   /// The user answers the prompt on screen now (nothing happens without one, or for `none`).
-  public mutating func answerPrompt(_ answer: PromptAnswer) -> [Action] {
+  package mutating func answerPrompt(_ answer: PromptAnswer) -> [Action] {
     guard state.promptShown, answer != .none else { return [] }
     return self.answer(answer, cancellingTimer: true)
   }
@@ -113,7 +113,7 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// The user sets the app's authorization in Settings.
-  public mutating func setAuthorization(_ status: LocationPermissionStatus) -> [Action] {
+  package mutating func setAuthorization(_ status: LocationPermissionStatus) -> [Action] {
     let hadPrompt = state.promptShown
     var actions = dismissPrompt()
     state.appStatus = status
@@ -123,7 +123,7 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// Location Services switched system-wide; the app reads `denied` while they are off.
-  public mutating func setServicesEnabled(_ enabled: Bool) -> [Action] {
+  package mutating func setServicesEnabled(_ enabled: Bool) -> [Action] {
     let hadPrompt = state.promptShown && !enabled
     var actions = enabled ? [] : dismissPrompt()
     state.servicesEnabled = enabled
@@ -132,13 +132,13 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// Precise location switched for the app.
-  public mutating func setAccuracy(_ accuracy: LocationAccuracyAuthorization) -> [Action] {
+  package mutating func setAccuracy(_ accuracy: LocationAccuracyAuthorization) -> [Action] {
     state.accuracy = accuracy
     return []
   }
 
   /// The app goes to the background or comes back; leaving the foreground ends "Allow Once".
-  public mutating func setAppState(_ app: AppState) -> [Action] {
+  package mutating func setAppState(_ app: AppState) -> [Action] {
     state.app = app
     guard app == .background, state.grantedOnce else { return [] }
     state.appStatus = .notDetermined
@@ -147,7 +147,7 @@ public struct PermissionStateMachine: Sendable, Hashable {
   }
 
   /// Changes how the scripted user answers later prompts (not the one on screen).
-  public mutating func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) {
+  package mutating func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) {
     promptAnswer = answer
     if let delay { promptDelay = delay }
   }

@@ -2,8 +2,8 @@ public import ArgumentParser
 import Emulator
 import Foundation
 import Geo
-public import LocationEmulatorClient
-public import LocationServices
+package import LocationEmulatorClient
+package import LocationServices
 import Traces
 
 extension LocEmu {

@@ -1,4 +1,4 @@
-public import ArgumentParser
+package import ArgumentParser
 
 #if canImport(Glibc)
   import Glibc
@@ -6,10 +6,10 @@ public import ArgumentParser
 
 /// The `locemu` command: its subcommands parse and run here, so that tests parse them in
 /// process; the executable's `main` only calls ``main(_:)``.
-public struct LocEmu: AsyncParsableCommand {
-  public init() {}
+package struct LocEmu: AsyncParsableCommand {
+  package init() {}
 
-  public static let configuration = CommandConfiguration(
+  package static let configuration = CommandConfiguration(
     commandName: "locemu",
     abstract: "A scriptable location \"device\" for tests on Linux (trace replay, gpsd, NMEA, permission scenarios).",
     discussion: """
@@ -28,7 +28,7 @@ public struct LocEmu: AsyncParsableCommand {
   static let version = "0.1.0"
 
   /// Parses `arguments` (the process's own by default), runs the command, and exits with its status.
-  public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+  package static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
     // `locemu help NAME` for a NAME that is no subcommand: ArgumentParser prints the general
     // help and exits 0; say what is wrong instead.
     if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") {

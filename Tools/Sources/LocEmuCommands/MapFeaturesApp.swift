@@ -21,9 +21,9 @@ import Scenarios
 /// shown (`center`, `centeredOnUser`, `zoom`, `title`, `legend`); `tapIgnored` (`preview`,
 /// `reason`); `log` for the debugging output (the tap callback, backend errors, failures).
 final class MapFeaturesApp: ScenarioApp {
-  public let landing: LandingPageViewModel
-  public let navigation: NavigationCoordinator
-  public let viewportStore = ViewportStore()
+  package let landing: LandingPageViewModel
+  package let navigation: NavigationCoordinator
+  package let viewportStore = ViewportStore()
   private let emitter = Locked<(@Sendable (String, [TranscriptLine.Member]) -> Void)?>(nil)
 
   /// - Parameters:
@@ -101,7 +101,7 @@ final class MapFeaturesApp: ScenarioApp {
     await landing.preview.start()
   }
 
-  public func handle(_ event: ScenarioEvent) {
+  package func handle(_ event: ScenarioEvent) {
     switch event {
     case .tap:
       guard navigation.topScreen == .landing else {
@@ -123,7 +123,7 @@ final class MapFeaturesApp: ScenarioApp {
     }
   }
 
-  public func stop() async {
+  package func stop() async {
     landing.preview.stop()
   }
 

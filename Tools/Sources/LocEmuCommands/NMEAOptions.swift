@@ -1,6 +1,6 @@
 public import ArgumentParser
 import Foundation
-public import NMEA
+package import NMEA
 
 /// How NMEA logs are decoded: shared by decode and every command that reads a trace.
 struct NMEAOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import Emulator
+package import Emulator
 import Foundation
 import LocationEmulatorClient
 import GPSD

@@ -2,7 +2,7 @@ public import ArgumentParser
 import Foundation
 import Geo
 import NMEA
-public import Traces
+package import Traces
 
 /// How to read a trace: shared by replay, convert and feed.
 struct TraceOptions: ParsableArguments {

@@ -6,26 +6,26 @@ import Geo
 ///
 /// A client that stops reading is dropped (closed) once ``clientBacklog`` sends are waiting
 /// for it, so it never slows the others or grows the server's memory.
-public final class NMEABroadcaster: Sendable {
+package final class NMEABroadcaster: Sendable {
   /// Sends a client may fall behind before it is dropped (about a minute of a receiver's epochs).
-  public static let clientBacklog = 64
+  package static let clientBacklog = 64
 
-  public let server: NMEATCPServer
+  package let server: NMEATCPServer
   private let clients = Locked<[Int: AsyncStream<String>.Continuation]>([:])
   private let log: @Sendable (String) -> Void
 
   /// The port clients connect to.
-  public var port: Int { server.port }
+  package var port: Int { server.port }
   /// Clients connected now.
-  public var clientCount: Int { clients.withLock { $0.count } }
+  package var clientCount: Int { clients.withLock { $0.count } }
 
-  public init(server: NMEATCPServer, log: @escaping @Sendable (String) -> Void = { _ in }) {
+  package init(server: NMEATCPServer, log: @escaping @Sendable (String) -> Void = { _ in }) {
     self.server = server
     self.log = log
   }
 
   /// Sends `text` to every client; a client too far behind is dropped instead.
-  public func send(_ text: String) {
+  package func send(_ text: String) {
     let dropped = clients.withLock { clients -> [AsyncStream<String>.Continuation] in
       var dropped: [AsyncStream<String>.Continuation] = []
       for (number, client) in clients {
@@ -41,7 +41,7 @@ public final class NMEABroadcaster: Sendable {
   }
 
   /// Serves clients until cancelled; each gets what is sent from its connection on.
-  public func run() async throws {
+  package func run() async throws {
     let clients = self.clients, log = self.log
     try await server.run { client in
       let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))

@@ -3,8 +3,8 @@ import Geo
 import NIOCore
 import NIOPosix
 import NMEA
-public import ServiceLifecycle
-public import Traces
+import ServiceLifecycle
+package import Traces
 
 /// A TCP port that talks NMEA as a GPS receiver on a network does (what `gpsd tcp://HOST:PORT`
 /// reads), on NIO: the one implementation behind `locemu feed` (each client gets a trace
@@ -14,9 +14,9 @@ public import Traces
 /// Binding happens at once (the port is known and taken on return); ``run(_:)`` accepts
 /// clients until it is cancelled, each served by the handler in a child task, and closes
 /// every client and the port when it ends. What clients send is read and dropped.
-public final class NMEATCPServer: Sendable {
+package final class NMEATCPServer: Sendable {
   /// The port listened on (the kernel's choice when asked for port 0).
-  public let port: Int
+  package let port: Int
   private let channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
 
   private init(channel: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) {
@@ -26,7 +26,7 @@ public final class NMEATCPServer: Sendable {
 
   /// Binds `host:port`.
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
-  public static func bind(host: String, port: Int) async throws -> NMEATCPServer {
+  package static func bind(host: String, port: Int) async throws -> NMEATCPServer {
     do {
       let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -45,18 +45,18 @@ public final class NMEATCPServer: Sendable {
   }
 
   /// One client: its number, and what to send it.
-  public struct Client: Sendable {
-    public let number: Int
+  package struct Client: Sendable {
+    package let number: Int
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
     /// Sends `text`, waiting while the client is slow to read.
     /// - Throws: when the client went away.
-    public func send(_ text: String) async throws { try await outbound.write(ByteBuffer(string: text)) }
+    package func send(_ text: String) async throws { try await outbound.write(ByteBuffer(string: text)) }
   }
 
   /// Accepts clients until cancelled (or, with `once`, serves the first one and returns);
   /// `serve` runs for each, and the client is closed when it returns or throws.
-  public func run(once: Bool = false, _ serve: @escaping @Sendable (Client) async throws -> Void) async throws {
+  package func run(once: Bool = false, _ serve: @escaping @Sendable (Client) async throws -> Void) async throws {
     let numbers = Locked(0)
     try await channel.executeThenClose { inbound in
       try await withThrowingDiscardingTaskGroup { group in
@@ -92,16 +92,16 @@ public final class NMEATCPServer: Sendable {
 /// NMEA logs are sent as recorded (each epoch's own sentences); GPX traces, fix records and the
 /// no-fix epochs filled into gaps are sent as generated GGA + RMC. `gpsd -N -n -S PORT
 /// tcp://HOST:FEEDPORT` reads it, so any gpsd client sees the trace.
-public struct NMEATraceFeed: Service {
-  public let server: NMEATCPServer
-  public let trace: Trace
-  public let options: ReplayOptions
+package struct NMEATraceFeed: Service {
+  package let server: NMEATCPServer
+  package let trace: Trace
+  package let options: ReplayOptions
   /// Serve the first client, then end.
-  public var once = false
+  package var once = false
   /// Told of connections, departures and errors (one line each).
-  public var log: @Sendable (String) -> Void
+  package var log: @Sendable (String) -> Void
 
-  public init(server: NMEATCPServer, trace: Trace, options: ReplayOptions, log: @escaping @Sendable (String) -> Void = { _ in }) {
+  package init(server: NMEATCPServer, trace: Trace, options: ReplayOptions, log: @escaping @Sendable (String) -> Void = { _ in }) {
     var trace = trace
     trace.keepSentences = true
     self.server = server
@@ -111,7 +111,7 @@ public struct NMEATraceFeed: Service {
   }
 
   /// Serves clients until cancelled (or graceful shutdown), or the first client is done with `once`.
-  public func run() async throws {
+  package func run() async throws {
     let (trace, options, log) = (trace, options, log)
     try await cancelWhenGracefulShutdown { [server, once] in
       try await server.run(once: once) { client in

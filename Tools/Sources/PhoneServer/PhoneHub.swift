@@ -1,10 +1,10 @@
-public import Emulator
+package import Emulator
 import Foundation
-public import LocationEmulatorClient
-public import Geo
+package import LocationEmulatorClient
+package import Geo
 import PermissionHandling
-public import Scenarios
-public import Traces
+package import Scenarios
+package import Traces
 import LocationServices
 
 /// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
@@ -14,32 +14,32 @@ import LocationServices
 /// On a virtual clock nothing happens until the clock is advanced (``advance(by:)``), so a
 /// remote test is as deterministic as one in process; on the real clock each phone's timers
 /// fire by themselves.
-public final class PhoneHub: Sendable {
-  public let clock: EmulatorClock
+package final class PhoneHub: Sendable {
+  package let clock: EmulatorClock
   private let state = Locked<(next: Int, phones: [String: ServedPhone], maxPhones: Int)>((1, [:], .max))
 
   /// Phones held at once; ``create(_:source:sourceName:)`` makes none beyond it. No limit by default.
-  public var maxPhones: Int {
+  package var maxPhones: Int {
     get { state.withLock { $0.maxPhones } }
     set { state.withLock { $0.maxPhones = newValue } }
   }
 
   /// - Parameter virtualTime: a virtual clock that moves only when told; else the real one.
-  public init(virtualTime: Bool) {
+  package init(virtualTime: Bool) {
     clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
   }
 
   /// The phones, by id in creation order.
-  public var phones: [ServedPhone] {
+  package var phones: [ServedPhone] {
     state.withLock { Array($0.phones.values) }.sorted { $0.number < $1.number }
   }
 
-  public func phone(_ id: String) -> ServedPhone? { state.withLock { $0.phones[id] } }
+  package func phone(_ id: String) -> ServedPhone? { state.withLock { $0.phones[id] } }
 
   /// Makes a phone with `settings` and starts it; its id is the next number ("1", "2", …).
   /// - Parameter sourceName: what `source` is, for the phone's state (nil: no source).
   /// - Returns: the phone; nil when the hub already holds ``maxPhones``.
-  public func create(_ settings: PhoneSettings, source: PhoneSource = .none, sourceName: String? = nil) async -> ServedPhone? {
+  package func create(_ settings: PhoneSettings, source: PhoneSource = .none, sourceName: String? = nil) async -> ServedPhone? {
     let clock = self.clock
     let made = state.withLock { s -> ServedPhone? in
       guard s.phones.count < s.maxPhones else { return nil }
@@ -54,22 +54,22 @@ public final class PhoneHub: Sendable {
   }
 
   /// Stops the phone and forgets it; false when there is none with that id.
-  public func delete(_ id: String) async -> Bool {
+  package func delete(_ id: String) async -> Bool {
     guard let phone = state.withLock({ $0.phones.removeValue(forKey: id) }) else { return false }
     await phone.stop()
     return true
   }
 
   /// Moves a virtual clock on, returning when everything due has happened.
-  public func advance(by duration: Duration) async throws(EmulatorClockError) {
+  package func advance(by duration: Duration) async throws(EmulatorClockError) {
     try await clock.advance(by: duration)
   }
 
   /// Time on the hub's clock since it was made.
-  public var elapsed: Duration { clock.now.offset }
+  package var elapsed: Duration { clock.now.offset }
 
   /// Stops every phone: no task, timer or subscriber left.
-  public func shutdown() async {
+  package func shutdown() async {
     let all = state.withLock { s -> [ServedPhone] in
       defer { s.phones.removeAll() }
       return Array(s.phones.values)
@@ -80,17 +80,17 @@ public final class PhoneHub: Sendable {
 
 /// What a phone starts with (every member optional in a request: the defaults are a new
 /// iPhone's).
-public struct PhoneSettings: Sendable, Hashable, Codable {
-  public var permission: LocationPermissionStatus?
-  public var services: Bool?
-  public var accuracy: LocationAccuracyAuthorization?
-  public var app: AppState?
-  public var backgroundLocationUpdates: Bool?
-  public var promptAnswer: PromptAnswer?
+package struct PhoneSettings: Sendable, Hashable, Codable {
+  package var permission: LocationPermissionStatus?
+  package var services: Bool?
+  package var accuracy: LocationAccuracyAuthorization?
+  package var app: AppState?
+  package var backgroundLocationUpdates: Bool?
+  package var promptAnswer: PromptAnswer?
   /// Seconds.
-  public var promptDelay: Double?
+  package var promptDelay: Double?
 
-  public init(
+  package init(
     permission: LocationPermissionStatus? = nil, services: Bool? = nil, accuracy: LocationAccuracyAuthorization? = nil,
     app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil
   ) {
@@ -119,11 +119,11 @@ public struct PhoneSettings: Sendable, Hashable, Codable {
 
 /// One served phone: the runner that reports its transcript, the task that runs it, and the
 /// clients of its event stream.
-public final class ServedPhone: Sendable {
-  public let id: String
+package final class ServedPhone: Sendable {
+  package let id: String
   let number: Int
-  public let runner: ScenarioRunner
-  public var phone: EmulatedPhone { runner.phone }
+  package let runner: ScenarioRunner
+  package var phone: EmulatedPhone { runner.phone }
   /// The transcript so far, the newest ``historyLimit`` lines (a new client gets them first).
   private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
     ([], [:], 0))
@@ -132,10 +132,10 @@ public final class ServedPhone: Sendable {
   private let playback: Locked<Playback?>
   private let sourceObservation = Locked<PhoneObservation?>(nil)
   /// Lines kept for a client that connects later.
-  public static let historyLimit = 1000
+  package static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
   /// not slow the phone or the other clients).
-  public static let clientBacklog = 4096
+  package static let clientBacklog = 4096
 
   init(number: Int, settings: PhoneSettings, source: PhoneSource, sourceName: String?, clock: EmulatorClock) {
     self.number = number
@@ -213,7 +213,7 @@ public final class ServedPhone: Sendable {
   /// ``clientBacklog`` lines behind, or when it is cancelled (``EventSubscription/cancel()``:
   /// the server does so when writing to the client fails).
   /// - Parameter maxClients: nil (no subscription) when the phone has this many clients already.
-  public func events(history: Int = 0, maxClients: Int = .max) -> EventSubscription? {
+  package func events(history: Int = 0, maxClients: Int = .max) -> EventSubscription? {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
     let key = transcript.withLock { t -> UInt64? in
       guard t.subscribers.count < maxClients else { return nil }
@@ -230,20 +230,20 @@ public final class ServedPhone: Sendable {
   }
 
   /// What ``events(history:)`` yields when ``keepAlive()`` is called: not a transcript line.
-  public static let keepAliveLine = ""
+  package static let keepAliveLine = ""
 
   /// Sends every client a keep-alive (an SSE comment), so a client that went away is noticed
   /// when the write fails, even while the phone is quiet.
-  public func keepAlive() {
+  package func keepAlive() {
     let subscribers = transcript.withLock { Array($0.subscribers.values) }
     for subscriber in subscribers { subscriber.yield(Self.keepAliveLine) }
   }
 
   /// Clients of the event stream right now.
-  public var eventClientCount: Int { transcript.withLock { $0.subscribers.count } }
+  package var eventClientCount: Int { transcript.withLock { $0.subscribers.count } }
 
   /// The whole state: permission, prompt, what plays, last fix, time.
-  public var state: Wire.PhoneState {
+  package var state: Wire.PhoneState {
     let s = phone.state
     let script = phone.promptScript
     return Wire.PhoneState(
@@ -267,31 +267,31 @@ extension ServedPhone {
 
   /// Walks `route` on the phone's clock (as `simctl location start`), stamping each fix with
   /// the phone's date; what played before stops.
-  public func start(_ route: RouteWalk, fixes: [LocationFix]) {
+  package func start(_ route: RouteWalk, fixes: [LocationFix]) {
     play(.script(route.script(fixes)), Playback(kind: .route, name: "\(route.waypoints.count) waypoints", total: fixes.count))
   }
 
   /// Plays `trace` (decoded once, held in memory) with `options` from now; what played before stops.
-  public func start(_ trace: DecodedTrace, options: ReplayOptions) {
+  package func start(_ trace: DecodedTrace, options: ReplayOptions) {
     play(.replay(options: options) { trace.makeReader() }, Playback(kind: .trace, name: trace.name, total: nil))
   }
 
   /// Stops what the source plays (a route, a trace, the starting source); no effect when nothing does.
-  public func stopPlaying() {
+  package func stopPlaying() {
     phone.stopSource()
     playback.withLock { p in if p?.ended == false { p?.ended = true } }
   }
 
   /// Whether a route is being walked.
-  public var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
+  package var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
 
   var playing: Wire.Playing? { playback.withLock { $0 } }
 }
 
 /// One client's event stream; ``cancel()`` ends it and forgets the client.
-public struct EventSubscription: Sendable {
-  public let lines: AsyncStream<String>
+package struct EventSubscription: Sendable {
+  package let lines: AsyncStream<String>
   let continuation: AsyncStream<String>.Continuation
 
-  public func cancel() { continuation.finish() }
+  package func cancel() { continuation.finish() }
 }

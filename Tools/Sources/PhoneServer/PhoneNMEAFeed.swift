@@ -1,8 +1,8 @@
-public import Emulator
+package import Emulator
 import Foundation
 import Geo
 import LocationServices
-public import ServiceLifecycle
+import ServiceLifecycle
 import Traces
 
 /// One phone as a GPS receiver on a TCP port (`locemu serve --nmea-listen`): every fix its
@@ -14,11 +14,11 @@ import Traces
 ///
 /// A service: ``bind(phone:host:port:log:)`` takes the port, ``run()`` reports and serves
 /// clients until graceful shutdown or cancellation, and leaves no observer, timer or client.
-public final class PhoneNMEAFeed: Service, Sendable {
+package final class PhoneNMEAFeed: Service, Sendable {
   /// The phone's receiver reports at least this often.
-  public static let interval = Duration.seconds(1)
+  package static let interval = Duration.seconds(1)
 
-  public let phone: EmulatedPhone
+  package let phone: EmulatedPhone
   private let broadcaster: NMEABroadcaster
   private let state = Locked<State>(State())
 
@@ -31,9 +31,9 @@ public final class PhoneNMEAFeed: Service, Sendable {
   }
 
   /// The port clients connect to.
-  public var port: Int { broadcaster.port }
+  package var port: Int { broadcaster.port }
   /// Clients connected now.
-  public var clientCount: Int { broadcaster.clientCount }
+  package var clientCount: Int { broadcaster.clientCount }
 
   private init(phone: EmulatedPhone, broadcaster: NMEABroadcaster) {
     self.phone = phone
@@ -42,7 +42,7 @@ public final class PhoneNMEAFeed: Service, Sendable {
 
   /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``).
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
-  public static func bind(
+  package static func bind(
     phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }
   )
     async throws -> PhoneNMEAFeed
@@ -52,7 +52,7 @@ public final class PhoneNMEAFeed: Service, Sendable {
 
   /// Reports the phone's fixes and serves clients until graceful shutdown or cancellation;
   /// then stops reporting and closes every client and the port.
-  public func run() async throws {
+  package func run() async throws {
     // A lost fix shows in the next second's epoch, as a receiver's would (not in a second
     // epoch with the time of the last one).
     let observation = phone.observe(.sourceFix) { [weak self] event in

@@ -1,16 +1,16 @@
 import Emulator
 import Foundation
 import Geo
-public import Hummingbird
+package import Hummingbird
 import LocationEmulatorClient
 import Logging
 import NIOCore
 import PermissionHandling
 import Scenarios
 import PetMap
-public import Basemap
+package import Basemap
 import Traces
-public import ServiceLifecycle
+package import ServiceLifecycle
 import UnixSignals
 import NIOPosix
 import LocationServices
@@ -29,44 +29,44 @@ import LocationServices
 /// that is not the JSON asked for or a value out of range 400, a body that does not arrive in
 /// time 408, a body over its limit 413, a limit reached (phones, event clients, bytes being
 /// received at once) 429. No request makes the server read a file outside its trace directory.
-public struct PhoneServer: Sendable {
-  public let hub: PhoneHub
-  public var host: String
-  public var port: Int
+package struct PhoneServer: Sendable {
+  package let hub: PhoneHub
+  package var host: String
+  package var port: Int
 
   /// What the server accepts, and how much of it at once.
-  public struct Limits: Sendable, Hashable {
+  package struct Limits: Sendable, Hashable {
     /// A JSON request body (1 MB).
-    public var maxBodyBytes = 1 << 20
+    package var maxBodyBytes = 1 << 20
     /// Phones held at once (``PhoneHub/maxPhones`` enforces it).
-    public var maxPhones = 10_000
+    package var maxPhones = 10_000
     /// Event-stream clients of one phone at once.
-    public var maxEventClientsPerPhone = 64
+    package var maxEventClientsPerPhone = 64
     /// How long a request body may take to arrive in full.
-    public var bodyTimeout: Duration = .seconds(10)
+    package var bodyTimeout: Duration = .seconds(10)
     /// Body bytes held at once across every request being received (64 MB): past it a
     /// request is refused with 429 rather than held.
-    public var maxBodyBytesInFlight = 64 << 20
+    package var maxBodyBytesInFlight = 64 << 20
 
-    public init() {}
+    package init() {}
   }
 
-  public var limits = Limits()
+  package var limits = Limits()
   /// Where traces come from: uploads, and names in the server's trace directory.
-  public var traces: TraceIntake
+  package var traces: TraceIntake
 
   /// When set, every request must carry it (`Authorization: Bearer TOKEN`, or `?token=TOKEN`
   /// for a browser's page and event stream); else 401.
-  public var token: String?
+  package var token: String?
   /// Streets, water and parks under the phones' maps (`/phones/{id}/map.svg`, the web page), or nil.
-  public var basemap: Basemap?
+  package var basemap: Basemap?
   /// How often every event stream gets a keep-alive comment.
-  public var keepAliveInterval: Duration = .seconds(15)
+  package var keepAliveInterval: Duration = .seconds(15)
   /// How long a shutdown (SIGINT, SIGTERM) waits for the phones and the requests in flight
   /// before it cancels them; cancelling is given as long again, then ``run(services:handlesSignals:onListening:)`` returns.
-  public var shutdownGrace: Duration = .seconds(2)
+  package var shutdownGrace: Duration = .seconds(2)
 
-  public init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil, traces: TraceIntake? = nil) {
+  package init(hub: PhoneHub, host: String = "127.0.0.1", port: Int = 0, token: String? = nil, traces: TraceIntake? = nil) {
     self.hub = hub
     self.host = host
     self.port = port
@@ -75,12 +75,12 @@ public struct PhoneServer: Sendable {
   }
 
   /// Whether `host` is a loopback address (the only ones served without a token).
-  public static func isLoopback(_ host: String) -> Bool {
+  package static func isLoopback(_ host: String) -> Bool {
     ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.")
   }
 
   /// A random token of 32 hex digits (128 bits from the system's generator).
-  public static func makeToken() -> String {
+  package static func makeToken() -> String {
     var generator = SystemRandomNumberGenerator()
     return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
   }
@@ -94,7 +94,7 @@ public struct PhoneServer: Sendable {
   /// cancelled, so the call returns within about twice the grace.
   /// - Parameter onListening: called once with the port the server listens on.
   /// - Throws: ``PhoneServerError`` when the address cannot be bound; what a service throws.
-  public func run(
+  package func run(
     services: [any Service] = [], handlesSignals: Bool = true, onListening: @escaping @Sendable (Int) -> Void = { _ in }
   ) async throws {
     var logger = Logger(label: "locemu.serve")
@@ -121,7 +121,7 @@ public struct PhoneServer: Sendable {
   }
 
   /// The routes, for a server or a test.
-  public func makeRouter() -> Router<BasicRequestContext> {
+  package func makeRouter() -> Router<BasicRequestContext> {
     let router = Router()
     let hub = self.hub, basemap = self.basemap, limits = self.limits, traces = self.traces
     let reader = BodyReader(timeout: limits.bodyTimeout, budget: ByteBudget(limit: limits.maxBodyBytesInFlight))
@@ -615,6 +615,6 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Why the server could not run, in the operating system's words.
-public struct PhoneServerError: Error, CustomStringConvertible, Sendable {
-  public var description: String
+package struct PhoneServerError: Error, CustomStringConvertible, Sendable {
+  package var description: String
 }

@@ -1,21 +1,21 @@
 import Emulator
 import Foundation
-public import Geo
+package import Geo
 import LocationServices
 
 /// A route of waypoints walked at a constant speed, one fix every `interval` (what
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle
 /// legs, the course of the leg, and the last waypoint once more, standing still.
-public struct RouteWalk: Sendable, Hashable {
-  public var waypoints: [Coordinate]
+package struct RouteWalk: Sendable, Hashable {
+  package var waypoints: [Coordinate]
   /// Metres per second.
-  public var speed: Double
-  public var interval: Duration
+  package var speed: Double
+  package var interval: Duration
 
   /// The most fixes a route may make (a day at 1 Hz).
-  public static let maxFixes = 86_400
+  package static let maxFixes = 86_400
 
-  public init(waypoints: [Coordinate], speed: Double, interval: Duration) {
+  package init(waypoints: [Coordinate], speed: Double, interval: Duration) {
     self.waypoints = waypoints
     self.speed = speed
     self.interval = interval
@@ -23,7 +23,7 @@ public struct RouteWalk: Sendable, Hashable {
 
   /// The fixes, the first at offset zero and one every `interval` after it; nil when the
   /// route would make more than ``maxFixes``.
-  public func fixes() -> [LocationFix]? {
+  package func fixes() -> [LocationFix]? {
     guard let first = waypoints.first else { return [] }
     let step = speed * interval.seconds
     var out: [LocationFix] = []

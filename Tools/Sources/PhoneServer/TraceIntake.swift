@@ -1,6 +1,6 @@
 import Foundation
 import NIOPosix
-public import Traces
+package import Traces
 
 /// Where a served phone's traces come from, and the bounds on them.
 ///
@@ -12,33 +12,33 @@ public import Traces
 ///
 /// Reading and decoding run on NIO's blocking-I/O thread pool, never on the event loop or
 /// the cooperative pool, bounded in bytes (``maxBytes``) and in time (``decodeTimeLimit``).
-public struct TraceIntake: Sendable {
+package struct TraceIntake: Sendable {
   /// The directory requests may name traces in, or nil when the server has none.
-  public let directory: TraceDirectory?
+  package let directory: TraceDirectory?
   /// The largest trace accepted, in bytes, uploaded or read from the directory.
-  public var maxBytes: Int
+  package var maxBytes: Int
   /// How long decoding one trace may take.
-  public var decodeTimeLimit: Duration = .seconds(10)
+  package var decodeTimeLimit: Duration = .seconds(10)
 
   /// The default limit on a trace: 16 MB (about nine hours of a receiver's NMEA at 1 Hz).
-  public static let defaultMaxBytes = 16 << 20
+  package static let defaultMaxBytes = 16 << 20
 
   /// - Parameter directory: the traces a request may name, or nil for uploads only.
   /// - Throws: ``TraceFileError`` when `directory` is not a directory.
-  public init(directory: String?, maxBytes: Int = defaultMaxBytes) throws(TraceFileError) {
+  package init(directory: String?, maxBytes: Int = defaultMaxBytes) throws(TraceFileError) {
     self.maxBytes = maxBytes
     self.directory = try directory.map { path throws(TraceFileError) in try TraceDirectory(path) }
   }
 
   /// The traces in the directory (see ``TraceDirectory/names(limit:)``); empty without one.
-  public func names() -> [String] { directory?.names() ?? [] }
+  package func names() -> [String] { directory?.names() ?? [] }
 
   /// The bytes of the trace `name` in the directory. Blocking: call it off the event loop
   /// (``load(name:format:)`` does).
   /// - Throws: ``TraceIntakeError``: 404 for a name that is not a trace in the directory
   ///   (outside it, missing, a link out) or without a directory, 400 for one that is not a
   ///   regular file, 413 for one over ``maxBytes``.
-  public func read(name: String) throws(TraceIntakeError) -> TraceBytes {
+  package func read(name: String) throws(TraceIntakeError) -> TraceBytes {
     guard let directory else {
       throw TraceIntakeError(
         status: 404, message: "this server has no trace directory (start it with --traces DIR): send the trace as the request's body")
@@ -56,12 +56,12 @@ public struct TraceIntake: Sendable {
   }
 
   /// The error for a trace over ``maxBytes``.
-  public func tooLarge(_ what: String) -> TraceIntakeError {
+  package func tooLarge(_ what: String) -> TraceIntakeError {
     TraceIntakeError(status: 413, message: "\(what) is over this server's limit of \(maxBytes) bytes for a trace (--max-trace-bytes)")
   }
 
   /// Reads (from the directory) and decodes a trace on the blocking-I/O pool.
-  public func load(name: String, format: Trace.Format?) async throws(TraceIntakeError) -> DecodedTrace {
+  package func load(name: String, format: Trace.Format?) async throws(TraceIntakeError) -> DecodedTrace {
     let intake = self
     return try await Self.offLoop { () throws(TraceIntakeError) in
       try intake.decode(intake.read(name: name), name: name, format: format)
@@ -69,14 +69,14 @@ public struct TraceIntake: Sendable {
   }
 
   /// Decodes an uploaded trace on the blocking-I/O pool.
-  public func load(bytes: TraceBytes, name: String, format: Trace.Format?) async throws(TraceIntakeError) -> DecodedTrace {
+  package func load(bytes: TraceBytes, name: String, format: Trace.Format?) async throws(TraceIntakeError) -> DecodedTrace {
     let intake = self
     return try await Self.offLoop { () throws(TraceIntakeError) in try intake.decode(bytes, name: name, format: format) }
   }
 
   /// Decodes `bytes` whole (blocking), within ``decodeTimeLimit``.
   /// - Throws: ``TraceIntakeError`` 400 when it is not a trace of its format or has no epoch.
-  public func decode(_ bytes: TraceBytes, name: String, format: Trace.Format?) throws(TraceIntakeError) -> DecodedTrace {
+  package func decode(_ bytes: TraceBytes, name: String, format: Trace.Format?) throws(TraceIntakeError) -> DecodedTrace {
     guard bytes.bytes.count <= maxBytes else { throw tooLarge(Self.shown(name)) }
     let trace = Trace(bytes: bytes, name: name, format: format)
     do {
@@ -109,8 +109,8 @@ public struct TraceIntake: Sendable {
 }
 
 /// Why a trace was refused, with the HTTP status that says so.
-public struct TraceIntakeError: Error, Sendable, CustomStringConvertible {
-  public var status: Int
-  public var message: String
-  public var description: String { message }
+package struct TraceIntakeError: Error, Sendable, CustomStringConvertible {
+  package var status: Int
+  package var message: String
+  package var description: String { message }
 }

@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
-public let locemuBinary: URL = {
+package let locemuBinary: URL = {
   let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     .map { $0.appendingPathComponent("locemu") }
   return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
@@ -13,10 +13,10 @@ public let locemuBinary: URL = {
 
 /// A server started as a child process that announces itself with a first line ending in its
 /// URL (`locemu serve-announcements` prints `listening on http://HOST:PORT`).
-public final class ServerProcess: @unchecked Sendable {
-  public let process: Process
+package final class ServerProcess: @unchecked Sendable {
+  package let process: Process
   /// The last word of the first line; empty when the server printed nothing and ended.
-  public let url: String
+  package let url: String
 
   private init(process: Process, url: String) {
     self.process = process
@@ -25,7 +25,7 @@ public final class ServerProcess: @unchecked Sendable {
 
   /// Starts `executable` with `arguments` and reads its first line, on a thread of its own (a
   /// blocked cooperative thread would starve the other tests).
-  public static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
+  package static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
     try await withCheckedThrowingContinuation { continuation in
       Thread {
         continuation.resume(
@@ -51,27 +51,27 @@ public final class ServerProcess: @unchecked Sendable {
   }
 
   /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
-  public func stop() {
+  package func stop() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
   }
 }
 
 /// Why a loopback port could not be had.
-public struct LoopbackError: Error, CustomStringConvertible {
-  public var description: String
-  public init(description: String) { self.description = description }
+package struct LoopbackError: Error, CustomStringConvertible {
+  package var description: String
+  package init(description: String) { self.description = description }
 }
 
 /// A TCP socket bound to a free loopback port (port 0, read back), listening when asked: a
 /// peer that accepts and never answers, a port in use, or a server's own listener. Closed when
 /// it goes away.
-public final class LoopbackListener: @unchecked Sendable {
-  public let fd: Int32
-  public let port: Int
+package final class LoopbackListener: @unchecked Sendable {
+  package let fd: Int32
+  package let port: Int
 
   /// - Parameter backlog: `listen(2)`'s backlog; nil binds without listening.
-  public init(backlog: Int32? = 8) throws {
+  package init(backlog: Int32? = 8) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -96,24 +96,24 @@ public final class LoopbackListener: @unchecked Sendable {
 }
 
 /// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
-public func freeLoopbackPort() throws -> Int { try LoopbackListener(backlog: nil).port }
+package func freeLoopbackPort() throws -> Int { try LoopbackListener(backlog: nil).port }
 
 /// A real gpsd (`gpsd -N -n`) on a free loopback port reading `device` (e.g.
 /// `tcp://127.0.0.1:PORT`, an NMEA feed), with its control socket in a directory of its own.
 /// Stopped by its PID (SIGKILL), never by name.
-public final class GPSDProcess: @unchecked Sendable {
-  public let port: Int
-  public let device: String
+package final class GPSDProcess: @unchecked Sendable {
+  package let port: Int
+  package let device: String
   private var process: Process?
   private let directory: URL
 
   /// gpsd's executable, where Debian's package puts it; nil when it is not installed.
-  public static var path: String? {
+  package static var path: String? {
     ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
   /// Starts gpsd reading `device` and waits (at most 10 s) until it accepts clients.
-  public init(reading device: String) throws {
+  package init(reading device: String) throws {
     self.device = device
     port = try freeLoopbackPort()
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
@@ -122,7 +122,7 @@ public final class GPSDProcess: @unchecked Sendable {
   }
 
   /// Starts gpsd (again) on ``port`` and waits until it accepts clients.
-  public func start() throws {
+  package func start() throws {
     guard let path = Self.path else { throw LoopbackError(description: "gpsd is not installed (apt-get install gpsd)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -138,14 +138,14 @@ public final class GPSDProcess: @unchecked Sendable {
   }
 
   /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
-  public func kill() {
+  package func kill() {
     guard let process, process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     self.process = nil
   }
 
-  public func stop() {
+  package func stop() {
     kill()
     try? FileManager.default.removeItem(at: directory)
   }
@@ -154,7 +154,7 @@ public final class GPSDProcess: @unchecked Sendable {
 }
 
 /// Whether something accepts TCP connections on loopback `port` now.
-public func loopbackAccepts(_ port: Int) -> Bool {
+package func loopbackAccepts(_ port: Int) -> Bool {
   guard let fd = connectLoopback(port) else { return false }
   close(fd)
   return true
@@ -162,7 +162,7 @@ public func loopbackAccepts(_ port: Int) -> Bool {
 
 /// A TCP socket connected to 127.0.0.1:`port` (the caller closes it), or nil when nothing
 /// accepts there.
-public func connectLoopback(_ port: Int) -> Int32? {
+package func connectLoopback(_ port: Int) -> Int32? {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { return nil }
   var address = sockaddr_in()
@@ -181,7 +181,7 @@ public func connectLoopback(_ port: Int) -> Int32? {
 
 /// Waits (blocking, at most `limit`) until a child process just started accepts on loopback
 /// `port`; false when it ended first or the limit passed.
-public func waitForListener(_ process: Process, port: Int, limit: Duration) -> Bool {
+package func waitForListener(_ process: Process, port: Int, limit: Duration) -> Bool {
   let deadline = ContinuousClock.now + limit
   while !loopbackAccepts(port) {
     guard ContinuousClock.now < deadline, process.isRunning else { return false }
@@ -194,12 +194,12 @@ public func waitForListener(_ process: Process, port: Int, limit: Duration) -> B
 /// that must not go through URLSession: a benchmark measuring the server itself, chromedriver
 /// (whose header lines, without a space after the colon, FoundationNetworking refuses).
 /// Responses are read by their `Content-Length`. Blocking; every read is bounded.
-public final class LoopbackHTTPConnection {
-  public let fd: Int32
+package final class LoopbackHTTPConnection {
+  package let fd: Int32
   private var buffer: [UInt8] = []
 
   /// - Parameter receiveTimeout: seconds a read may wait before the request fails.
-  public init(port: Int, receiveTimeout: Int = 60) throws {
+  package init(port: Int, receiveTimeout: Int = 60) throws {
     guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to 127.0.0.1:\(port)") }
     self.fd = fd
     var yes: Int32 = 1
@@ -211,7 +211,7 @@ public final class LoopbackHTTPConnection {
   deinit { close(fd) }
 
   /// Sends a request; a body goes as JSON.
-  public func write(_ method: String, _ path: String, body: Data? = nil) throws {
+  package func write(_ method: String, _ path: String, body: Data? = nil) throws {
     var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
     if let body {
       request += Data("Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
@@ -223,7 +223,7 @@ public final class LoopbackHTTPConnection {
   }
 
   /// Reads one response: its status and body.
-  public func readResponse() throws -> (status: Int, body: Data) {
+  package func readResponse() throws -> (status: Int, body: Data) {
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
       if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
@@ -249,7 +249,7 @@ public final class LoopbackHTTPConnection {
   }
 
   /// One request and its response.
-  public func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
+  package func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
     try write(method, path, body: body)
     return try readResponse()
   }

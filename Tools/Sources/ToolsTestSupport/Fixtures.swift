@@ -1,24 +1,24 @@
-public import Foundation
-public import Geo
+package import Foundation
+package import Geo
 import LocationServices
 
 /// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).
-public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
 /// A file of the repository, by its path from the root.
-public func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
+package func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
 
 /// Warsaw's centre, where most tests stand.
-public let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+package let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 
 /// A point `meters` north of `c`.
-public func north(of c: Coordinate, _ meters: Double) -> Coordinate {
+package func north(of c: Coordinate, _ meters: Double) -> Coordinate {
   Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
 }
 
 /// Runs `executable` with `arguments` to its end; its exit status, standard output and error.
-public func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+package func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
@@ -43,14 +43,14 @@ public func runProcess(_ executable: String, _ arguments: [String]) throws -> (s
 }
 
 /// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `tools/png-pixels.py`).
-public enum SVGPixels {
+package enum SVGPixels {
   /// rsvg-convert (Debian's librsvg2-bin; tools/test.sh installs it), if there.
-  public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
+  package static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
   /// Renders `svg` to PNG and reads the RGBA pixels at `points`.
-  public static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
+  package static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
     guard let rsvg else {
       throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)")
     }
@@ -69,7 +69,7 @@ public enum SVGPixels {
   }
 
   /// `#RRGGBB` as [r, g, b].
-  public static func rgb(_ hex: String) -> [Int] {
+  package static func rgb(_ hex: String) -> [Int] {
     let v = Int(hex.dropFirst(), radix: 16)!
     return [v >> 16 & 255, v >> 8 & 255, v & 255]
   }

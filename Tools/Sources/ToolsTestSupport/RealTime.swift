@@ -7,7 +7,7 @@
 /// result is what the test should `#expect`, with a message. Tests of the emulator itself use
 /// the phone's clock (`advance`, `runUntilIdle`) and never wait on real time.
 @discardableResult
-public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+package func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + limit
   while ContinuousClock.now < deadline {
     if await condition() { return true }
