@@ -79,7 +79,30 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system && target.name != "CGPSShim" {
+// Apple's CoreLocation and MapKit, emulated: declared only on Linux, where no system framework
+// of those names exists (on Apple platforms the system's must win). Apps' location code builds
+// unchanged and runs on an emulated phone; see Sources/CoreLocation/CoreLocation.docc.
+#if os(Linux)
+  package.products += [
+    .library(name: "CoreLocation", targets: ["CoreLocation"]),
+    .library(name: "MapKit", targets: ["MapKit"]),
+  ]
+  package.targets += [
+    // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
+    .target(name: "CoreLocationModuleMap"),
+    .target(
+      name: "CoreLocation",
+      dependencies: ["CoreLocationModuleMap", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient"]
+    ),
+    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo"]),
+    .testTarget(
+      name: "CoreLocationTests",
+      dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
+    ),
+  ]
+#endif
+
+for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

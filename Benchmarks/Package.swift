@@ -51,15 +51,6 @@ let package = Package(
       ],
       path: "Sources/BasemapBenchmark"
     ),
-    .executableTarget(
-      name: "petmap-benchmark",
-      dependencies: [
-        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "AnnouncementServer", package: "LocationEmulatorTools"),
-        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "EmulatorTesting", package: "LocationEmulator"),
-      ],
-      path: "Sources/PetMapBenchmark"
-    ),
   ]
 )
 

@@ -75,7 +75,7 @@ let package = Package(
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
-        .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
         "AnnouncementServer", "PhoneServer", "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,8 +91,9 @@ let package = Package(
         .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
-    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh): the real server under
-    // load, and trace sources against gpsd and gpspipe. Here rather than in Benchmarks/, as they
+    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh, tools/bench-petmap.sh):
+    // the real server under load, trace sources against gpsd and gpspipe, the map preview
+    // against the real announcements server. Here rather than in Benchmarks/, as they
     // drive real processes and sockets with the repository's own helpers.
     .executableTarget(name: "serve-benchmark", dependencies: ["ToolsTestSupport"], path: "Sources/ServeBenchmark"),
     .executableTarget(
@@ -102,6 +103,16 @@ let package = Package(
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
       ],
       path: "Sources/SourceBenchmark"
+    ),
+    .executableTarget(
+      name: "petmap-benchmark",
+      dependencies: [
+        "AnnouncementServer", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "EmulatorTesting", package: "LocationEmulator"),
+      ],
+      path: "Sources/PetMapBenchmark"
     ),
     // The repository's own helpers for end-to-end tests: child processes (locemu, gpsd), free
     // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.

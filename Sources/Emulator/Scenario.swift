@@ -13,6 +13,8 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
   case background, foreground
   /// The app calls `requestWhenInUseAuthorization()`.
   case authorize
+  /// The app calls `requestAlwaysAuthorization()`.
+  case authorizeAlways
   /// The app calls `requestLocation()` (never prompts).
   case request
   /// The app calls the handler's `requestLocationWithPermissions()` (prompts when needed).
@@ -59,6 +61,7 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
     case ("background", nil): self = .background
     case ("foreground", nil): self = .foreground
     case ("authorize", nil): self = .authorize
+    case ("authorizeAlways", nil): self = .authorizeAlways
     case ("request", nil): self = .request
     case ("locate", nil): self = .locate
     case ("tap", nil): self = .tap
@@ -68,7 +71,7 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
     default:
       throw ScenarioError(
         "unknown event '\(trimmed)' (events: permission=STATE, services=on|off, accuracy=full|reduced, background, "
-          + "foreground, authorize, request, locate, fix=lost|back, answer=ANSWER, tap, back, swipeBack, retry)")
+          + "foreground, authorize, authorizeAlways, request, locate, fix=lost|back, answer=ANSWER, tap, back, swipeBack, retry)")
     }
   }
 
@@ -80,6 +83,7 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
     case .background: "background"
     case .foreground: "foreground"
     case .authorize: "authorize"
+    case .authorizeAlways: "authorizeAlways"
     case .request: "request"
     case .locate: "locate"
     case .fix(let available): "fix=\(available ? "back" : "lost")"

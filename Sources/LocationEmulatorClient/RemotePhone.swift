@@ -261,6 +261,12 @@ extension RemotePhone: LocationServiceProtocol {
     return event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) ?? .notDetermined
   }
 
+  /// The app's `requestAlwaysAuthorization()` on the served phone: the status once it settles.
+  public func requestAlwaysAuthorization() async -> LocationPermissionStatus {
+    guard let event = try? await call("authorizeAlways", result: "authorizeResult") else { return await authorizationStatus }
+    return event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) ?? .notDetermined
+  }
+
   public func requestLocation() async -> Coordinate? { await requestLocationResult().fix?.coordinate }
 
   public var locationServicesEnabled: Bool {

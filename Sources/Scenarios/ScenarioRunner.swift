@@ -230,6 +230,11 @@ public final class ScenarioRunner: Sendable {
         let status = await self.phone.requestWhenInUseAuthorization()
         self.line("authorizeResult", [.string("status", status.rawValue)])
       }
+    case .authorizeAlways:
+      call("authorizeAlways") {
+        let status = await self.phone.requestAlwaysAuthorization()
+        self.line("authorizeResult", [.string("status", status.rawValue)])
+      }
     case .request:
       call("request") {
         let result = await self.phone.requestLocationResult()

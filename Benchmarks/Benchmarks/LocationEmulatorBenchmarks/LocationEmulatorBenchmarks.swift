@@ -99,12 +99,12 @@ let benchmarks: @Sendable () -> Void = {
 
   // A snapshot: the 10 km preview with 50 pins and the legend, drawn as SVG.
   let centre = Coordinate(latitude: 52.2297, longitude: 21.0122)!
-  let pins = (0..<50).map { i in
-    PinModel(
-      id: "p\(i)",
-      coordinate: Coordinate(
-        latitude: centre.latitude + Double(i % 10) * 0.01 - 0.05, longitude: centre.longitude + Double(i / 10) * 0.02 - 0.05)!,
-      status: i % 3 == 0 ? .found : .active)
+  var pins: [PinModel] = []
+  for i in 0..<50 {
+    let latitude: Double = centre.latitude + Double(i % 10) * 0.01 - 0.05
+    let longitude: Double = centre.longitude + Double(i / 10) * 0.02 - 0.05
+    let status: AnnouncementStatus = i % 3 == 0 ? .found : .active
+    pins.append(PinModel(id: "p\(i)", coordinate: Coordinate(latitude: latitude, longitude: longitude)!, status: status))
   }
   let request = MapSnapshotRequest(
     region: centre.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0), pins: pins, userLocation: centre,

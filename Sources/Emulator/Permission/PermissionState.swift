@@ -11,6 +11,13 @@ public struct PermissionState: Sendable, Hashable {
   public var grantedOnce: Bool
   /// Whether a permission prompt is on screen.
   public var promptShown: Bool
+  /// Whether the app asked for Always (`requestAlwaysAuthorization()`): further requests for
+  /// it do nothing, as on iOS.
+  public var alwaysRequested: Bool
+  /// Whether Always was granted provisionally (the user chose "Allow While Using App" on the
+  /// prompt of a request for Always): the status reads `authorizedAlways` until the second
+  /// prompt, shown when the app leaves the foreground, confirms it or changes it to when in use.
+  public var provisionalAlways: Bool
   /// Whether the app declared background location updates (iOS: the `location` background mode
   /// and `allowsBackgroundLocationUpdates`). Without it, an app authorized only when in use gets
   /// no locations while it is in the background; with Always it does either way.
@@ -28,6 +35,8 @@ public struct PermissionState: Sendable, Hashable {
     self.backgroundLocationUpdates = backgroundLocationUpdates
     grantedOnce = false
     promptShown = false
+    alwaysRequested = false
+    provisionalAlways = false
   }
 
   /// What the app reads: `denied` while Location Services are off, the app's own status otherwise.

@@ -228,7 +228,7 @@ public final class EmulatedPhone: Sendable {
       case .fix(let available):
         if !s.isShutDown { s.gate.setSourcePaused(!available) }
         actions = []
-      case .authorize, .request, .locate, .tap, .back, .swipeBack, .retry:
+      case .authorize, .authorizeAlways, .request, .locate, .tap, .back, .swipeBack, .retry:
         return false
       }
       guard !s.isShutDown else { return true }
@@ -244,6 +244,19 @@ public final class EmulatedPhone: Sendable {
     }
     clock.drive()
     return handled
+  }
+
+  /// Whether the app receives locations in the background while authorized only when in use
+  /// (iOS: the `location` background mode with `allowsBackgroundLocationUpdates`, or a
+  /// background activity session). Applied now, synchronously, as ``apply(_:)`` applies.
+  public func setBackgroundLocationUpdates(_ declared: Bool) {
+    core.withLock { s in
+      guard !s.isShutDown, s.permission.state.backgroundLocationUpdates != declared else { return }
+      let before = s.permission.state
+      s.permission.setBackgroundLocationUpdates(declared)
+      stateChanged(from: before, &s)
+    }
+    clock.drive()
   }
 
   /// The user sets the app's authorization in Settings; returns when what follows has happened.
@@ -300,11 +313,22 @@ public final class EmulatedPhone: Sendable {
   /// a call while the prompt is on screen waits for the same answer. A cancelled caller gets
   /// the status at once.
   public func requestWhenInUseAuthorization() async -> LocationPermissionStatus {
+    await requestAuthorization(always: false)
+  }
+
+  /// What `CLLocationManager.requestAlwaysAuthorization()` does, and waits for its outcome: the
+  /// prompt for a provisional Always from `notDetermined`, the upgrade prompt from when in use,
+  /// once per app and in the foreground (see ``PermissionStateMachine``); the status at once otherwise.
+  public func requestAlwaysAuthorization() async -> LocationPermissionStatus {
+    await requestAuthorization(always: true)
+  }
+
+  private func requestAuthorization(always: Bool) async -> LocationPermissionStatus {
     let waiter = clock.makeWaiter(of: LocationPermissionStatus.self)
     let answered: LocationPermissionStatus? = core.withLock { s in
       guard !s.isShutDown else { return s.permission.state.status }
       let before = s.permission.state
-      switch s.permission.requestWhenInUseAuthorization() {
+      switch always ? s.permission.requestAlwaysAuthorization() : s.permission.requestWhenInUseAuthorization() {
       case .answered(let status): return status
       case .waitForPrompt(let actions):
         let id = s.nextID()
@@ -432,13 +456,24 @@ public final class EmulatedPhone: Sendable {
       return (id, s.isShutDown)
     }
     let task = clock.spawn("\(configuration.name): \(name)") { [weak self] in
-      let value = await body()
+      // Code in the phone's tasks belongs to the phone (a CLLocationManager made there, say).
+      let value = await EmulatedPhone.$current.withValue(self) { await body() }
       self?.core.withLock { _ = $0.tasks.removeValue(forKey: id) }
       return value
     }
     entry.attach(task)
     if shutDown { task.cancel() }
     return task
+  }
+
+  /// The phone the code running now belongs to: set by ``withEmulatedPhone(_:clock:isolation:_:)``
+  /// for its body and by ``start(_:_:)`` for the phone's tasks, inherited by their child tasks.
+  /// The `CoreLocation` module binds a location manager made here to this phone.
+  @TaskLocal public static var current: EmulatedPhone?
+
+  /// Runs `body` as code of this phone (``current``), as its own tasks run.
+  public func withCurrent<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result) async rethrows -> Result {
+    try await EmulatedPhone.$current.withValue(self, operation: body, isolation: isolation)
   }
 
   // MARK: Time

@@ -54,7 +54,7 @@ public func withEmulatedPhone<Result>(
   return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
     group.addTask { await phone.run() }
     do {
-      let result = try await body(phone)
+      let result = try await EmulatedPhone.$current.withValue(phone, operation: { try await body(phone) }, isolation: isolation)
       group.cancelAll()
       return result
     } catch {

@@ -4,19 +4,22 @@ import Geo
 /// One subscriber's stream of a phone's values: a buffer of the newest `limit` values and the
 /// consumer waiting for the next, which waits on the phone's clock (a task the clock started is
 /// woken through the clock's loop, so an advance waits for it to take the value).
-final class PhoneSubscription<Value: Sendable>: Sendable {
+///
+/// Package-wide: the CoreLocation module's sequences (live updates, a monitor's events, a
+/// session's diagnostics) are made of it, so that an advance waits for their consumers too.
+package final class PhoneSubscription<Value: Sendable>: Sendable {
   private struct State {
     var buffer = Deque<Value>()
     var waiter: ClockWaiter<Value?>?
     var finished = false
   }
 
-  let clock: EmulatorClock
-  let limit: Int
+  package let clock: EmulatorClock
+  package let limit: Int
   private let state = Locked(State())
   private let onEnd = Locked<(@Sendable () -> Void)?>(nil)
 
-  init(clock: EmulatorClock, limit: Int) {
+  package init(clock: EmulatorClock, limit: Int) {
     self.clock = clock
     self.limit = limit
   }
@@ -24,7 +27,7 @@ final class PhoneSubscription<Value: Sendable>: Sendable {
   /// Called once when the subscription ends by ``finish()`` (cancelled, or the phone shut
   /// down). A dropped stream is not told: its table holds it weakly and skips it. (Its
   /// `deinit` may run wherever the last reference goes, even inside the phone's lock.)
-  func whenEnded(_ body: @escaping @Sendable () -> Void) { onEnd.withLock { $0 = body } }
+  package func whenEnded(_ body: @escaping @Sendable () -> Void) { onEnd.withLock { $0 = body } }
 
   private func end() {
     let body = onEnd.withLock { body -> (@Sendable () -> Void)? in
@@ -35,7 +38,7 @@ final class PhoneSubscription<Value: Sendable>: Sendable {
   }
 
   /// Adds a value (the oldest is dropped beyond `limit`), or hands it to the waiting consumer.
-  func deliver(_ value: Value) {
+  package func deliver(_ value: Value) {
     let waiter: ClockWaiter<Value?>? = state.withLock { s in
       guard !s.finished else { return nil }
       if let waiter = s.waiter {
@@ -50,7 +53,7 @@ final class PhoneSubscription<Value: Sendable>: Sendable {
   }
 
   /// No more values: the consumer gets what is buffered, then the end.
-  func finish() {
+  package func finish() {
     let waiter: ClockWaiter<Value?>? = state.withLock { s in
       s.finished = true
       let waiter = s.waiter
@@ -61,7 +64,7 @@ final class PhoneSubscription<Value: Sendable>: Sendable {
     end()
   }
 
-  func next() async -> Value? {
+  package func next() async -> Value? {
     let waiter: ClockWaiter<Value?>
     let ready: Value?? = state.withLock { s in
       if let value = s.buffer.popFirst() { return .some(value) }
@@ -82,7 +85,7 @@ final class PhoneSubscription<Value: Sendable>: Sendable {
 
   /// The subscription as an `AsyncStream`: one consumer; cancelling it, or dropping the
   /// stream, ends the subscription.
-  func stream() -> AsyncStream<Value> {
+  package func stream() -> AsyncStream<Value> {
     AsyncStream(unfolding: { [self] in await next() }, onCancel: { [self] in finish() })
   }
 }

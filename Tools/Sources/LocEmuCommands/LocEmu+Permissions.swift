@@ -18,7 +18,10 @@ extension LocEmu {
         on standard input with --control stdin): permission=STATE, \
         services=on|off, accuracy=full|reduced, background, foreground, \
         authorize (the app asks: a prompt only from notDetermined, answered per \
-        --prompt-answer after --prompt-delay), request (requestLocation: never \
+        --prompt-answer after --prompt-delay), authorizeAlways (the app asks for \
+        Always: from notDetermined a prompt whose Allow While Using grants a \
+        provisional Always, from when in use the upgrade prompt, once per app), \
+        request (requestLocation: never \
         prompts), locate (the handler's requestLocationWithPermissions), \
         fix=lost|back, answer=ANSWER (the user answers the prompt now).
 

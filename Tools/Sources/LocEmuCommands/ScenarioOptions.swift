@@ -20,7 +20,7 @@ struct ScenarioOptions: ParsableArguments {
   @Option(help: ArgumentHelp("Precise location at the start.", valueName: "full|reduced"))
   var accuracy: LocationAccuracyAuthorization?
 
-  @Option(help: ArgumentHelp("How the user answers the prompt.", valueName: "allowWhileUsing|allowOnce|deny|none"))
+  @Option(help: ArgumentHelp("How the user answers the prompt.", valueName: "allowWhileUsing|allowOnce|deny|none|allowAlways"))
   var promptAnswer: PromptAnswer?
 
   @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the user takes to answer.", valueName: "S"))

@@ -296,9 +296,10 @@ package struct PhoneServer: Sendable {
         let event: ScenarioEvent
         switch call {
         case "authorize": event = .authorize
+        case "authorizeAlways": event = .authorizeAlways
         case "request": event = .request
         case "locate": event = .locate
-        default: throw APIError.notFound("no call \(call): authorize, request or locate")
+        default: throw APIError.notFound("no call \(call): authorize, authorizeAlways, request or locate")
         }
         phone.runner.apply(event)
         try await Self.settle(hub.clock)

@@ -95,7 +95,7 @@ enum WebPage {
         </div>
         <div class="controls"><span>Prompt</span>
           <select data-input="answer">
-            <option>allowWhileUsing</option><option>allowOnce</option><option>deny</option><option>none</option>
+            <option>allowWhileUsing</option><option>allowOnce</option><option>deny</option><option>none</option><option>allowAlways</option>
           </select>
           <input data-input="delay" placeholder="delay s">
           <button data-action="prompt" data-name="prompt">Script</button>

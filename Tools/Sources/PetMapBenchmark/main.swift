@@ -14,6 +14,7 @@ import Emulator
 import Foundation
 import Geo
 import EmulatorTesting
+import ToolsTestSupport
 import PermissionHandling
 import PetMap
 import LocationServices
@@ -53,7 +54,7 @@ do {
     let running = Task { await phone.run() }
     let mapped = Recorder<ContinuousClock.Instant>()
     let preview = MapPreviewModel(
-      phone: phone, repository: client,
+      scheduler: phone.clock, handler: LocationPermissionHandler(service: phone.service), repository: client,
       onStateChange: { state in if case .map(_, let pins) = state, !pins.isEmpty { mapped.append(.now) } }, log: { _ in })
     await preview.start()
     // The preview's request for a location is waiting on the phone: send the fix.

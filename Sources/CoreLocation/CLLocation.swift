@@ -1,0 +1,207 @@
+public import Foundation
+import LocationServices
+import Geo
+
+/// A location report: coordinate, altitudes, accuracies, speed, course, time, as the SDK's
+/// `CLLocation` has them (negative accuracies, speed or course mean "not known").
+///
+/// Locations made by the emulator carry ``sourceInformation`` saying they are simulated by
+/// software, as locations from Xcode's simulation do.
+open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+  open private(set) var coordinate: CLLocationCoordinate2D
+  /// Metres above mean sea level; 0 when unknown (``verticalAccuracy`` then is negative).
+  open private(set) var altitude: CLLocationDistance
+  /// Metres above the WGS 84 ellipsoid; 0 when unknown.
+  open private(set) var ellipsoidalAltitude: CLLocationDistance
+  /// Radius of uncertainty, metres; negative: the location is invalid.
+  open private(set) var horizontalAccuracy: CLLocationAccuracy
+  /// Altitude uncertainty, metres; negative: altitude is invalid.
+  open private(set) var verticalAccuracy: CLLocationAccuracy
+  /// Degrees true, 0…359.9; negative: unknown.
+  open private(set) var course: CLLocationDirection
+  /// Degrees; negative: unknown.
+  open private(set) var courseAccuracy: CLLocationDirectionAccuracy
+  /// m/s; negative: unknown.
+  open private(set) var speed: CLLocationSpeed
+  /// m/s; negative: unknown.
+  open private(set) var speedAccuracy: CLLocationSpeedAccuracy
+  open private(set) var timestamp: Date
+  /// The floor of a building, when known (never, here).
+  open private(set) var floor: CLFloor?
+  /// Whether the location was simulated or came from an accessory.
+  open private(set) var sourceInformation: CLLocationSourceInformation?
+
+  /// A location at `latitude`, `longitude`: altitude 0, horizontal accuracy 0, vertical
+  /// accuracy -1, speed and course -1, time now.
+  public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
+    coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+    altitude = 0
+    ellipsoidalAltitude = 0
+    horizontalAccuracy = 0
+    verticalAccuracy = -1
+    course = -1
+    courseAccuracy = -1
+    speed = -1
+    speedAccuracy = -1
+    timestamp = Date()
+    super.init()
+  }
+
+  public convenience init(
+    coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
+  ) {
+    self.init(
+      coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy, course: -1,
+      courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: timestamp)
+  }
+
+  public convenience init(
+    coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date
+  ) {
+    self.init(
+      coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy, course: course,
+      courseAccuracy: -1, speed: speed, speedAccuracy: -1, timestamp: timestamp)
+  }
+
+  public init(
+    coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
+    speed: CLLocationSpeed, speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date
+  ) {
+    self.coordinate = coordinate
+    self.altitude = altitude
+    ellipsoidalAltitude = 0
+    horizontalAccuracy = hAccuracy
+    verticalAccuracy = vAccuracy
+    self.course = course
+    self.courseAccuracy = courseAccuracy
+    self.speed = speed
+    self.speedAccuracy = speedAccuracy
+    self.timestamp = timestamp
+    super.init()
+  }
+
+  public convenience init(
+    coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
+    verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
+    speed: CLLocationSpeed, speedAccuracy: CLLocationSpeedAccuracy, timestamp: Date, sourceInfo: CLLocationSourceInformation
+  ) {
+    self.init(
+      coordinate: coordinate, altitude: altitude, horizontalAccuracy: hAccuracy, verticalAccuracy: vAccuracy, course: course,
+      courseAccuracy: courseAccuracy, speed: speed, speedAccuracy: speedAccuracy, timestamp: timestamp)
+    sourceInformation = sourceInfo
+  }
+
+  /// The location an emulated phone delivered: its fix's members, unknown ones negative.
+  convenience init(_ fix: LocationFix, date: Date) {
+    let c = fix.coordinate.map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) } ?? kCLLocationCoordinate2DInvalid
+    let vertical: Double = fix.altitudeMSL == nil ? -1 : (fix.verticalAccuracy ?? 10)
+    self.init(
+      coordinate: c, altitude: fix.altitudeMSL ?? 0, horizontalAccuracy: fix.coordinate == nil ? -1 : (fix.horizontalAccuracy ?? 5),
+      verticalAccuracy: vertical, course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 10,
+      speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0.5, timestamp: fix.timestamp ?? date,
+      sourceInfo: CLLocationSourceInformation(softwareSimulationState: true, andExternalAccessoryState: false))
+    ellipsoidalAltitude = fix.altitudeHAE ?? 0
+  }
+
+  /// The great-circle distance to `location`, metres (altitude ignored).
+  open func distance(from location: CLLocation) -> CLLocationDistance {
+    Self.distance(coordinate, location.coordinate)
+  }
+
+  @available(*, deprecated, renamed: "distance(from:)")
+  open func getDistanceFrom(_ location: CLLocation) -> CLLocationDistance { distance(from: location) }
+
+  /// Metres between two coordinates on the sphere (the emulator's geodesy).
+  static func distance(_ a: CLLocationCoordinate2D, _ b: CLLocationCoordinate2D) -> Double {
+    guard let p = Coordinate(latitude: a.latitude, longitude: a.longitude), let q = Coordinate(latitude: b.latitude, longitude: b.longitude)
+    else { return .nan }
+    return p.distance(to: q)
+  }
+
+  // MARK: NSCopying, NSSecureCoding
+
+  open func copy(with zone: NSZone? = nil) -> Any { self }
+
+  public static var supportsSecureCoding: Bool { true }
+
+  public required init?(coder: NSCoder) {
+    coordinate = CLLocationCoordinate2D(latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
+    altitude = coder.decodeDouble(forKey: "altitude")
+    ellipsoidalAltitude = coder.decodeDouble(forKey: "ellipsoidalAltitude")
+    horizontalAccuracy = coder.decodeDouble(forKey: "horizontalAccuracy")
+    verticalAccuracy = coder.decodeDouble(forKey: "verticalAccuracy")
+    course = coder.decodeDouble(forKey: "course")
+    courseAccuracy = coder.decodeDouble(forKey: "courseAccuracy")
+    speed = coder.decodeDouble(forKey: "speed")
+    speedAccuracy = coder.decodeDouble(forKey: "speedAccuracy")
+    timestamp = Date(timeIntervalSinceReferenceDate: coder.decodeDouble(forKey: "timestamp"))
+    super.init()
+  }
+
+  open func encode(with coder: NSCoder) {
+    coder.encode(coordinate.latitude, forKey: "latitude")
+    coder.encode(coordinate.longitude, forKey: "longitude")
+    coder.encode(altitude, forKey: "altitude")
+    coder.encode(ellipsoidalAltitude, forKey: "ellipsoidalAltitude")
+    coder.encode(horizontalAccuracy, forKey: "horizontalAccuracy")
+    coder.encode(verticalAccuracy, forKey: "verticalAccuracy")
+    coder.encode(course, forKey: "course")
+    coder.encode(courseAccuracy, forKey: "courseAccuracy")
+    coder.encode(speed, forKey: "speed")
+    coder.encode(speedAccuracy, forKey: "speedAccuracy")
+    coder.encode(timestamp.timeIntervalSinceReferenceDate, forKey: "timestamp")
+  }
+
+  open override var description: String {
+    String(
+      format: "<%+.8f,%+.8f> +/- %.2fm (speed %.2f mps / course %.2f) @ %@", coordinate.latitude, coordinate.longitude,
+      horizontalAccuracy, speed, course, "\(timestamp)")
+  }
+}
+
+/// The floor of a building a location is on.
+open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+  /// 0 is the ground floor; negative below ground.
+  open private(set) var level: Int
+
+  init(level: Int) {
+    self.level = level
+    super.init()
+  }
+
+  open func copy(with zone: NSZone? = nil) -> Any { self }
+  public static var supportsSecureCoding: Bool { true }
+  public required init?(coder: NSCoder) {
+    level = coder.decodeInteger(forKey: "level")
+    super.init()
+  }
+  open func encode(with coder: NSCoder) { coder.encode(level, forKey: "level") }
+}
+
+/// Where a location came from: simulated by software, or produced by an accessory.
+open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+  /// True for every location of the emulator.
+  open private(set) var isSimulatedBySoftware: Bool
+  open private(set) var isProducedByAccessory: Bool
+
+  public init(softwareSimulationState isSoftware: Bool, andExternalAccessoryState isAccessory: Bool) {
+    isSimulatedBySoftware = isSoftware
+    isProducedByAccessory = isAccessory
+    super.init()
+  }
+
+  open func copy(with zone: NSZone? = nil) -> Any { self }
+  public static var supportsSecureCoding: Bool { true }
+  public required init?(coder: NSCoder) {
+    isSimulatedBySoftware = coder.decodeBool(forKey: "isSimulatedBySoftware")
+    isProducedByAccessory = coder.decodeBool(forKey: "isProducedByAccessory")
+    super.init()
+  }
+  open func encode(with coder: NSCoder) {
+    coder.encode(isSimulatedBySoftware, forKey: "isSimulatedBySoftware")
+    coder.encode(isProducedByAccessory, forKey: "isProducedByAccessory")
+  }
+}

@@ -1,0 +1,459 @@
+import Emulator
+import Foundation
+import Geo
+import LocationServices
+
+extension CLLocationManager {
+  /// The manager's workings on its phone: it observes the phone synchronously (on the phone's
+  /// clock, in order) and decides what the delegate is told, which ``DelegateDelivery`` then
+  /// calls where the manager was made. Holds the manager weakly: a manager that goes away stops
+  /// being told anything, and leaves no observer behind.
+  final class Engine: GeofenceListener, Sendable {
+    struct Settings {
+      var distanceFilter = kCLDistanceFilterNone
+      var desiredAccuracy = kCLLocationAccuracyBest
+      var activityType = CLActivityType.other
+      var pausesAutomatically = true
+      var allowsBackground = false
+      var significantChanges = false
+      var visits = false
+    }
+
+    struct State {
+      var updating = false
+      var paused = false
+      var lastLocation: CLLocation?
+      /// The last location delivered by the standard service (the distance filter measures from it).
+      var lastUpdate: CLLocation?
+      var lastSignificant: (location: CLLocation, at: Duration)?
+      /// Where and since when the device has stayed put (pauses, visits).
+      var still: (anchor: CLLocation, since: Duration)?
+      var visit: (coordinate: CLLocationCoordinate2D, arrival: Date)?
+      var reported: (status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization)?
+      var unknownReported = false
+      var deniedReported = false
+      var oneShot: CancellationHandle?
+      var observation: PhoneObservation?
+      var temporaryFullAccuracy = false
+      /// Whether this manager holds the phone's background use (``CLLocationManager/allowsBackgroundLocationUpdates``).
+      var backgroundHeld = false
+    }
+
+    let bound: BoundPhone
+    let delivery: DelegateDelivery
+    let settings = Locked(Settings())
+    let state = Locked(State())
+    private let manager = Locked(WeakManager())
+
+    /// The largest radius a region may have.
+    static let maximumRegionRadius: CLLocationDistance = 400_000
+
+    init(bound: BoundPhone, delivery: DelegateDelivery) {
+      self.bound = bound
+      self.delivery = delivery
+    }
+
+    /// Starts observing the phone; the delegate hears of the authorization once.
+    func attach(_ manager: CLLocationManager) {
+      self.manager.withLock { $0.object = manager }
+      let observation = bound.phone.observe([.stateChanged, .location, .sourceFix]) { [weak self] event in
+        self?.handle(event)
+      }
+      state.withLock { $0.observation = observation }
+      RegionRegistry.of(bound.phone).attachManager(self)
+      reportAuthorization(force: true)
+    }
+
+    /// The manager went away: no observer, no region, no call left.
+    func detach() {
+      let (observation, oneShot) = state.withLock { s in
+        defer {
+          s.observation = nil
+          s.oneShot = nil
+        }
+        return (s.observation, s.oneShot)
+      }
+      observation?.cancel()
+      oneShot?.cancel()
+      if state.withLock({ $0.backgroundHeld }) { BackgroundUse.of(bound.phone).release() }
+      delivery.finish()
+    }
+
+    /// Calls `body` with the manager and its delegate, where and when the delegate is called.
+    func deliver(
+      _ name: String, later: Bool = false, _ body: @escaping @Sendable (CLLocationManager, any CLLocationManagerDelegate) -> Void
+    ) {
+      let manager = self.manager
+      let call: @Sendable () -> Void = {
+        guard let object = manager.withLock({ $0.object }), let delegate = object.delegate else { return }
+        body(object, delegate)
+      }
+      later ? delivery.deliverLater(name, call) : delivery.deliver(name, call)
+    }
+
+    // MARK: Authorization
+
+    static func status(of state: PermissionState) -> CLAuthorizationStatus {
+      switch state.status {
+      case .notDetermined: .notDetermined
+      case .restricted: .restricted
+      case .denied: .denied
+      case .authorizedWhenInUse: .authorizedWhenInUse
+      case .authorizedAlways: .authorizedAlways
+      }
+    }
+
+    /// Tells the delegate when the status or the accuracy authorization changed (or at once).
+    private func reportAuthorization(force: Bool) {
+      let now = bound.phone.state
+      let status = Self.status(of: now)
+      let accuracy: CLAccuracyAuthorization = now.accuracy == .full ? .fullAccuracy : .reducedAccuracy
+      let changed = state.withLock { s -> Bool in
+        if !force, let reported = s.reported, reported.status == status, reported.accuracy == accuracy { return false }
+        s.reported = (status, accuracy)
+        return true
+      }
+      guard changed else { return }
+      deliver("didChangeAuthorization", later: force) { manager, delegate in
+        delegate.locationManagerDidChangeAuthorization(manager)
+        delegate.locationManager(manager, didChangeAuthorization: status)
+      }
+    }
+
+    private func handle(_ event: PhoneEvent) {
+      switch event {
+      case .stateChanged(let from, let to):
+        reportAuthorization(force: false)
+        stateChanged(from: from, to: to)
+      case .location(let fix): delivered(fix)
+      case .sourceFix(let fix): received(fix)
+      default: break
+      }
+    }
+
+    private func stateChanged(from: PermissionState, to: PermissionState) {
+      // Updates that lose their permission fail with .denied (once), as on iOS.
+      let denied = !to.isDelivering && to.unavailableReason != .inBackground && to.unavailableReason != .notDetermined
+      let report = state.withLock { s -> Bool in
+        guard s.updating, denied, !s.deniedReported else {
+          if !denied { s.deniedReported = false }
+          return false
+        }
+        s.deniedReported = true
+        return true
+      }
+      if report { fail(.denied) }
+      // Temporary full accuracy ends when the app leaves the foreground.
+      if to.app == .background, from.app == .foreground, state.withLock({ $0.temporaryFullAccuracy }) {
+        state.withLock { $0.temporaryFullAccuracy = false }
+        _ = bound.phone.apply(.accuracy(.reduced))
+      }
+    }
+
+    func fail(_ code: CLError.Code) {
+      deliver("didFailWithError") { manager, delegate in delegate.locationManager(manager, didFailWithError: CLError(code)) }
+    }
+
+    func requestTemporaryFullAccuracy(purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)?) {
+      let now = bound.phone.state
+      // iOS declines without the key in Info.plist (here: an empty key), with full accuracy
+      // already, or in the background.
+      guard !purposeKey.isEmpty, now.accuracy == .reduced, now.app == .foreground else {
+        if let completion { delivery.deliver("temporaryFullAccuracy") { completion(CLError(.promptDeclined)) } }
+        return
+      }
+      let phone = bound.phone
+      let script = phone.promptScript
+      if let completion { delivery.deliver("temporaryFullAccuracy") { completion(nil) } }
+      guard script.answer != .deny, script.answer != .none else { return }
+      _ = phone.clock.schedule(after: script.delay) { [weak self] in
+        guard let self, phone.state.app == .foreground else { return }
+        state.withLock { $0.temporaryFullAccuracy = true }
+        _ = phone.apply(.accuracy(.full))
+      }
+    }
+
+    /// Background updates for an app authorized when in use: the phone lets locations through
+    /// while any manager allows them.
+    func updateBackgroundPermission() {
+      let allows = settings.withLock { $0.allowsBackground }
+      let use = BackgroundUse.of(bound.phone)
+      let changed = state.withLock { s -> Bool in
+        let was = s.backgroundHeld
+        s.backgroundHeld = allows
+        return was != allows
+      }
+      if changed { allows ? use.acquire() : use.release() }
+    }
+
+    // MARK: Standard updates
+
+    func startUpdating() {
+      let oneShot = state.withLock { s -> CancellationHandle? in
+        s.updating = true
+        s.paused = false
+        s.unknownReported = false
+        defer { s.oneShot = nil }
+        return s.oneShot
+      }
+      oneShot?.cancel()
+      // An app that may not have locations now hears why (as on iOS).
+      let now = bound.phone.state
+      if !now.isDelivering, now.unavailableReason != .notDetermined, now.unavailableReason != .inBackground {
+        state.withLock { $0.deniedReported = true }
+        fail(.denied)
+      }
+    }
+
+    func stopUpdating() {
+      state.withLock { s in
+        s.updating = false
+        s.paused = false
+        s.still = nil
+      }
+    }
+
+    func requestLocation() {
+      let busy = state.withLock { $0.updating || $0.oneShot != nil }
+      guard !busy else { return }
+      let handle = bound.requestLocation { [weak self] result in
+        guard let self else { return }
+        state.withLock { $0.oneShot = nil }
+        if let fix = result.fix, fix.hasFix {
+          let location = CLLocation(fix, date: bound.phone.date)
+          state.withLock { $0.lastLocation = location }
+          deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
+        } else {
+          fail(result.reason == .locationUnavailable || result.reason == .inBackground ? .locationUnknown : .denied)
+        }
+      }
+      state.withLock { $0.oneShot = handle }
+    }
+
+    /// A fix the phone delivered to the app.
+    private func delivered(_ fix: LocationFix) {
+      guard fix.hasFix else { return }
+      let settings = self.settings.withLock { $0 }
+      let location = coarsened(CLLocation(fix, date: bound.phone.date), to: settings.desiredAccuracy)
+      let now = bound.phone.elapsed
+      enum Outcome { case deliver, pause, resume, nothing }
+      let (outcome, significant) = state.withLock { s -> (Outcome, Bool) in
+        var outcome = Outcome.nothing
+        if s.updating {
+          outcome = .deliver
+          if let last = s.lastUpdate, settings.distanceFilter > 0, location.distance(from: last) < settings.distanceFilter {
+            outcome = .nothing
+          }
+          // Pauses: the device stayed within the activity's radius for its time.
+          let (radius, time) = Self.pauseRule(settings.activityType)
+          if let still = s.still, location.distance(from: still.anchor) <= radius {
+            if s.paused {
+              outcome = .nothing
+            } else if settings.pausesAutomatically, now - still.since >= time {
+              s.paused = true
+              outcome = .pause
+            }
+          } else {
+            if s.paused, bound.phone.state.app == .foreground {
+              s.paused = false
+              outcome = .resume
+            } else if s.paused {
+              outcome = .nothing
+            }
+            s.still = (location, now)
+          }
+          if outcome == .deliver || outcome == .resume { s.lastUpdate = location }
+        }
+        // Significant changes: ~500 m and ~5 minutes since the last one.
+        var significant = false
+        if settings.significantChanges, outcome != .deliver, outcome != .resume {
+          if let last = s.lastSignificant {
+            significant = location.distance(from: last.location) >= 500 && now - last.at >= .seconds(300)
+          } else {
+            significant = true
+          }
+        }
+        if settings.significantChanges, significant || outcome == .deliver || outcome == .resume,
+          s.lastSignificant.map({ location.distance(from: $0.location) >= 500 && now - $0.at >= .seconds(300) }) ?? true
+        {
+          s.lastSignificant = (location, now)
+        }
+        if outcome == .deliver || outcome == .resume || significant {
+          s.lastLocation = location
+          s.unknownReported = false
+        }
+        return (outcome, significant)
+      }
+      switch outcome {
+      case .pause:
+        deliver("didPause") { manager, delegate in delegate.locationManagerDidPauseLocationUpdates(manager) }
+      case .resume:
+        deliver("didResume") { manager, delegate in delegate.locationManagerDidResumeLocationUpdates(manager) }
+        deliverLocation(location)
+      case .deliver: deliverLocation(location)
+      case .nothing: if significant { deliverLocation(location) }
+      }
+    }
+
+    private func deliverLocation(_ location: CLLocation) {
+      deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
+    }
+
+    /// The first significant-change location comes at once, when there is one.
+    func significantStarted() {
+      guard let fix = bound.phone.latestFix, fix.hasFix, bound.phone.state.isDelivering else { return }
+      let location = CLLocation(fix, date: bound.phone.date)
+      let now = bound.phone.elapsed
+      let first = state.withLock { s -> Bool in
+        guard s.lastSignificant == nil else { return false }
+        s.lastSignificant = (location, now)
+        s.lastLocation = location
+        return true
+      }
+      if first { deliverLocation(location) }
+    }
+
+    /// How long and how still the device must be before updates pause, by activity (the SDK
+    /// does not say; these are the emulator's, documented in the article).
+    static func pauseRule(_ activity: CLActivityType) -> (radius: Double, time: Duration) {
+      switch activity {
+      case .airborne: (0, .seconds(Int64.max / 2))
+      case .automotiveNavigation, .otherNavigation: (50, .seconds(600))
+      case .fitness: (25, .seconds(900))
+      case .other: (25, .seconds(300))
+      }
+    }
+
+    /// A location as a coarser desired accuracy gives it: on a grid of that size, with that accuracy.
+    private func coarsened(_ location: CLLocation, to desired: CLLocationAccuracy) -> CLLocation {
+      guard desired >= kCLLocationAccuracyKilometer, location.horizontalAccuracy < desired else { return location }
+      let c = location.coordinate
+      let metresPerDegree = 111_195.08
+      let dLat = desired / metresPerDegree
+      let dLon = desired / (metresPerDegree * max(0.01, cos(c.latitude * .pi / 180)))
+      let snapped = CLLocationCoordinate2D(
+        latitude: ((c.latitude / dLat).rounded() * dLat).clamped(-90, 90), longitude: ((c.longitude / dLon).rounded() * dLon).clamped(-180, 180))
+      return CLLocation(
+        coordinate: snapped, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1, courseAccuracy: -1, speed: -1,
+        speedAccuracy: -1, timestamp: location.timestamp, sourceInfo: location.sourceInformation ?? .simulated)
+    }
+
+    // MARK: The receiver (regions, visits, a lost fix)
+
+    /// An epoch of the phone's receiver, whatever the app may have.
+    private func received(_ fix: LocationFix) {
+      let permission = bound.phone.state
+      // A lost fix while updating: "still trying" (.locationUnknown), once until the next fix.
+      if !fix.hasFix {
+        let report = state.withLock { s -> Bool in
+          guard s.updating, !s.paused, !s.unknownReported, permission.isDelivering else { return false }
+          s.unknownReported = true
+          return true
+        }
+        if report { fail(.locationUnknown) }
+        return
+      }
+      let location = CLLocation(fix, date: bound.phone.date)
+      if settings.withLock({ $0.visits }), Self.mayUseInBackground(permission) { visits(location) }
+    }
+
+    /// Whether the app may have location events now: Always, or when in use in the foreground.
+    static func mayUseInBackground(_ permission: PermissionState) -> Bool {
+      guard permission.servicesEnabled else { return false }
+      return permission.appStatus == .authorizedAlways || (permission.appStatus == .authorizedWhenInUse && permission.app == .foreground)
+    }
+
+    /// Visits: five minutes within 50 m arrive; leaving 100 m behind departs.
+    private func visits(_ location: CLLocation) {
+      let now = bound.phone.elapsed
+      let date = location.timestamp
+      enum VisitEvent { case arrival(CLVisit), departure(CLVisit) }
+      let event = state.withLock { s -> VisitEvent? in
+        if let visit = s.visit {
+          let here = CLLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)
+          guard location.distance(from: here) > 100 else { return nil }
+          s.visit = nil
+          s.still = (location, now)
+          return .departure(CLVisit(arrivalDate: visit.arrival, departureDate: date, coordinate: visit.coordinate, horizontalAccuracy: 50))
+        }
+        guard let still = s.still, location.distance(from: still.anchor) <= 50 else {
+          if !s.updating { s.still = (location, now) }
+          return nil
+        }
+        guard now - still.since >= .seconds(300) else { return nil }
+        let arrival = still.anchor.timestamp
+        s.visit = (still.anchor.coordinate, arrival)
+        return .arrival(CLVisit(arrivalDate: arrival, departureDate: .distantFuture, coordinate: still.anchor.coordinate, horizontalAccuracy: 50))
+      }
+      switch event {
+      case .arrival(let visit), .departure(let visit):
+        deliver("didVisit") { manager, delegate in delegate.locationManager(manager, didVisit: visit) }
+      case nil: break
+      }
+    }
+
+    // MARK: Regions
+
+    func startMonitoring(_ region: CLRegion) {
+      let permission = bound.phone.state
+      let failure: CLError.Code? =
+        if region.circle == nil {
+          .regionMonitoringFailure  // beacons are not emulated
+        } else if region.circle!.radius > Self.maximumRegionRadius || region.circle!.radius <= 0 {
+          .regionMonitoringFailure
+        } else if permission.accuracy == .reduced || !permission.servicesEnabled
+          || ![.authorizedAlways, .authorizedWhenInUse].contains(permission.appStatus)
+        {
+          .regionMonitoringDenied
+        } else if !RegionRegistry.of(bound.phone).add(
+          .region(region.identifier), center: region.circle!.center, radius: region.circle!.radius, region: region)
+        {
+          .regionMonitoringFailure  // the app's 20 regions are taken
+        } else {
+          nil
+        }
+      if let failure {
+        deliver("monitoringDidFail") { manager, delegate in
+          delegate.locationManager(manager, monitoringDidFailFor: region, withError: CLError(failure))
+        }
+        return
+      }
+      deliver("didStartMonitoring") { manager, delegate in delegate.locationManager(manager, didStartMonitoringFor: region) }
+    }
+
+    func stopMonitoring(_ region: CLRegion) { RegionRegistry.of(bound.phone).remove(.region(region.identifier)) }
+
+    func requestState(_ region: CLRegion) {
+      let state = RegionRegistry.of(bound.phone).state(of: .region(region.identifier))
+      deliver("didDetermineState") { manager, delegate in delegate.locationManager(manager, didDetermineState: state, for: region) }
+    }
+
+    /// Entry and exit, to the manager that monitors the region; the first decision is not an
+    /// event (an app asks for it with `requestState(for:)`).
+    func geofence(_ key: GeofenceKey, decided state: CLRegionState, from: CLRegionState) {
+      guard from != .unknown, case .region(let identifier) = key,
+        let region = RegionRegistry.of(bound.phone).regions.first(where: { $0.identifier == identifier })
+      else { return }
+      if state == .inside, region.notifyOnEntry {
+        deliver("didEnterRegion") { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
+      } else if state == .outside, region.notifyOnExit {
+        deliver("didExitRegion") { manager, delegate in delegate.locationManager(manager, didExitRegion: region) }
+      }
+    }
+  }
+
+  struct WeakManager {
+    weak var object: CLLocationManager?
+  }
+}
+
+extension CLLocationSourceInformation {
+  /// What the emulator's locations carry.
+  static var simulated: CLLocationSourceInformation {
+    CLLocationSourceInformation(softwareSimulationState: true, andExternalAccessoryState: false)
+  }
+}
+
+extension Double {
+  func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(high, Swift.max(low, self)) }
+}

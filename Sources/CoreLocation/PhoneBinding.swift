@@ -1,0 +1,163 @@
+import Emulator
+import Foundation
+import Geo
+import LocationEmulatorClient
+import LocationServices
+
+/// The phone a CoreLocation object belongs to, and how its requests reach it: an in-process
+/// ``EmulatedPhone`` (made by `withEmulatedPhone`, or the process's own), or a phone of a
+/// `locemu serve` process that a local phone mirrors (its state and fixes), with the app's
+/// requests sent to the served phone.
+final class BoundPhone: Sendable {
+  /// Where events are observed: the phone itself, or the mirror of a served one.
+  let phone: EmulatedPhone
+  /// The served phone, when the process is bound to one (`LOCEMU_SERVER`).
+  let remote: RemotePhone?
+
+  init(phone: EmulatedPhone, remote: RemotePhone? = nil) {
+    self.phone = phone
+    self.remote = remote
+  }
+
+  /// The phone of the code running now: the task's (``EmulatedPhone/current``), else the process's.
+  static var current: BoundPhone {
+    if let phone = EmulatedPhone.current { return BoundPhone(phone: phone) }
+    return ProcessPhone.shared
+  }
+
+  var clock: EmulatorClock { phone.clock }
+
+  /// The app asks for authorization: the phone's prompt rules decide; the answer comes as a
+  /// change of state (the delegate hears of it).
+  func requestAuthorization(always: Bool) {
+    if let remote {
+      Task.detached { _ = always ? await remote.requestAlwaysAuthorization() : await remote.requestWhenInUseAuthorization() }
+      return
+    }
+    let phone = self.phone
+    phone.start(always ? "requestAlwaysAuthorization" : "requestWhenInUseAuthorization") {
+      _ = always ? await phone.requestAlwaysAuthorization() : await phone.requestWhenInUseAuthorization()
+    }
+  }
+
+  /// One location as `requestLocation()` asks for it, delivered to `done` (from a phone task on
+  /// an in-process phone, so the clock waits for it); the returned cancellation ends the wait.
+  func requestLocation(_ done: @escaping @Sendable (LocationRequestResult) -> Void) -> CancellationHandle {
+    let cancellation = CancellationHandle()
+    if let remote {
+      let task = Task.detached { done(await remote.requestLocationResult()) }
+      cancellation.attach { task.cancel() }
+      return cancellation
+    }
+    let phone = self.phone
+    let task = phone.start("requestLocation") {
+      let result = await phone.requestLocationResult()
+      if result.reason != .cancelled { done(result) }
+    }
+    cancellation.attach { task.cancel() }
+    return cancellation
+  }
+}
+
+/// The phone of a process that no test bound to one: from the environment.
+///
+/// - `LOCEMU_SERVER` (and `LOCEMU_TOKEN`, `LOCEMU_PHONE`): a phone of that `locemu serve`,
+///   driven with `locemu ctl` as `simctl location`/`simctl privacy` drive a simulator; a local
+///   phone on the real clock follows it (``RemotePhone/mirror(into:)``).
+/// - Otherwise a fresh phone on the real clock: permission not determined, no location, as a
+///   new iPhone.
+///
+/// Made at first use and kept for the process's life; its clock runs in a task of its own.
+enum ProcessPhone {
+  static let shared: BoundPhone = {
+    let environment = ProcessInfo.processInfo.environment
+    let phone = EmulatedPhone(EmulatedPhone.Configuration(name: "process", startDate: Date()), clock: .realTime())
+    if let server = environment["LOCEMU_SERVER"], !server.isEmpty, let url = URL(string: server) {
+      let remote = EmulatorServer(url: url, token: environment["LOCEMU_TOKEN"]).phone(environment["LOCEMU_PHONE"] ?? "1")
+      Task.detached {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await phone.run() }
+          group.addTask {
+            do {
+              try await remote.mirror(into: phone)
+            } catch {
+              FileHandle.standardError.write(Data("CoreLocation (locemu): the served phone at \(server) is gone: \(error)\n".utf8))
+            }
+          }
+        }
+      }
+      return BoundPhone(phone: phone, remote: remote)
+    }
+    Task.detached { await phone.run() }
+    return BoundPhone(phone: phone)
+  }()
+}
+
+/// Calls the delegate where the manager was made, in the phone's order.
+///
+/// - Made on the main actor (an app's code, a `@MainActor` test): each call runs on the main
+///   actor. On a virtual clock it is a task of the clock, so an advance returns after it ran; on
+///   the real clock one task of the manager's runs them in order.
+/// - Made elsewhere: each call is an effect of the phone's clock, run in order by the clock's
+///   loop (on a virtual clock, by the advance or `runUntilIdle()` that caused it).
+final class DelegateDelivery: Sendable {
+  private let clock: EmulatorClock
+  let onMainActor: Bool
+  private let serial: Locked<AsyncStream<@Sendable () -> Void>.Continuation?>
+
+  init(clock: EmulatorClock, onMainActor: Bool) {
+    self.clock = clock
+    self.onMainActor = onMainActor
+    if onMainActor && !clock.isVirtual {
+      let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable () -> Void).self)
+      serial = Locked(continuation)
+      Task { @MainActor in
+        for await call in stream { call() }
+      }
+    } else {
+      serial = Locked(nil)
+    }
+  }
+
+  /// Calls `body` as the manager's delegate calls are made.
+  func deliver(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    if onMainActor {
+      if let serial = serial.withLock({ $0 }) {
+        serial.yield(body)
+      } else {
+        clock.spawn("CLLocationManager: \(name)") { await MainActor.run { body() } }
+      }
+    } else {
+      clock.enqueue(body)
+    }
+  }
+
+  /// Calls `body` later, never from within the caller: the first authorization call, which
+  /// iOS makes after the code that made the manager (and set its delegate) has run. On the
+  /// main actor every call is later; on the clock it waits for the loop's next turn.
+  func deliverLater(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    guard !onMainActor else { return deliver(name, body) }
+    clock.enqueueWithoutDriving(body)
+    // A real-time clock's loop turns on its own only for timers: one due now turns it.
+    if !clock.isVirtual { _ = clock.schedule(after: .zero) {} }
+  }
+
+  /// No more calls (the manager went away).
+  func finish() { serial.withLock { $0 }?.finish() }
+}
+
+/// Whether the code running now is on the main actor. On Linux the main actor's jobs run on
+/// the main dispatch queue, and not always on the main thread (under `dispatchMain()`, as an
+/// `async` main runs, a worker thread drains that queue), so the queue is what is asked.
+enum MainActorCheck {
+  private static let key = DispatchSpecificKey<UInt8>()
+  private static let marked: Bool = {
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return true
+  }()
+
+  static var isOnMainActor: Bool {
+    _ = marked
+    return Thread.isMainThread || DispatchQueue.getSpecific(key: key) == 1
+  }
+}

@@ -1,0 +1,1 @@
+// The submodule CoreLocation.CLBeaconRegion: its declarations are in the Swift module CoreLocation.

@@ -1,0 +1,1 @@
+// The submodule CoreLocation.CLError: its declarations are in the Swift module CoreLocation.

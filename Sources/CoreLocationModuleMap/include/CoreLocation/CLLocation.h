@@ -1,0 +1,1 @@
+// The submodule CoreLocation.CLLocation: its declarations are in the Swift module CoreLocation.

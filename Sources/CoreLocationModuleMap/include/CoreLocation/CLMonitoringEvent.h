@@ -1,0 +1,1 @@
+// The submodule CoreLocation.CLMonitoringEvent: its declarations are in the Swift module CoreLocation.

@@ -1,0 +1,1 @@
+// The submodule CoreLocation.CLMonitoringRecord: its declarations are in the Swift module CoreLocation.
