@@ -86,7 +86,12 @@ let package = Package(
   package.products += [
     .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "MapKit", targets: ["MapKit"]),
+    // Combine for location code that publishes (`ObservableObject`, `@Published`): OpenCombine
+    // under Combine's name. Opt-in: an app resolves OpenCombine (a small package with no
+    // dependencies of its own) but builds it only when it uses this product.
+    .library(name: "Combine", targets: ["Combine"]),
   ]
+  package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
   package.targets += [
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
@@ -94,7 +99,9 @@ let package = Package(
       name: "CoreLocation",
       dependencies: ["CoreLocationModuleMap", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient"]
     ),
-    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo"]),
+    // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
+    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "PetMap"]),
+    .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]

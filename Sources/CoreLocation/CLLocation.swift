@@ -165,18 +165,21 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 /// The floor of a building a location is on.
 open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   /// 0 is the ground floor; negative below ground.
-  open private(set) var level: Int
+  open private(set) var level = 0
 
-  init(level: Int) {
+  /// The ground floor, as `CLFloor()` makes one on iOS; tests subclass it.
+  public override init() { super.init() }
+
+  convenience init(level: Int) {
+    self.init()
     self.level = level
-    super.init()
   }
 
   open func copy(with zone: NSZone? = nil) -> Any { self }
   public static var supportsSecureCoding: Bool { true }
   public required init?(coder: NSCoder) {
-    level = coder.decodeInteger(forKey: "level")
     super.init()
+    level = coder.decodeInteger(forKey: "level")
   }
   open func encode(with coder: NSCoder) { coder.encode(level, forKey: "level") }
 }

@@ -34,7 +34,6 @@ extension CLLocationManager {
       var deniedReported = false
       var oneShot: CancellationHandle?
       var observation: PhoneObservation?
-      var temporaryFullAccuracy = false
       /// Whether this manager holds the phone's background use (``CLLocationManager/allowsBackgroundLocationUpdates``).
       var backgroundHeld = false
     }
@@ -143,11 +142,6 @@ extension CLLocationManager {
         return true
       }
       if report { fail(.denied) }
-      // Temporary full accuracy ends when the app leaves the foreground.
-      if to.app == .background, from.app == .foreground, state.withLock({ $0.temporaryFullAccuracy }) {
-        state.withLock { $0.temporaryFullAccuracy = false }
-        _ = bound.phone.apply(.accuracy(.reduced))
-      }
     }
 
     func fail(_ code: CLError.Code) {
@@ -162,15 +156,8 @@ extension CLLocationManager {
         if let completion { delivery.deliver("temporaryFullAccuracy") { completion(CLError(.promptDeclined)) } }
         return
       }
-      let phone = bound.phone
-      let script = phone.promptScript
       if let completion { delivery.deliver("temporaryFullAccuracy") { completion(nil) } }
-      guard script.answer != .deny, script.answer != .none else { return }
-      _ = phone.clock.schedule(after: script.delay) { [weak self] in
-        guard let self, phone.state.app == .foreground else { return }
-        state.withLock { $0.temporaryFullAccuracy = true }
-        _ = phone.apply(.accuracy(.full))
-      }
+      TemporaryFullAccuracy.request(on: bound)
     }
 
     /// Background updates for an app authorized when in use: the phone lets locations through
@@ -367,14 +354,17 @@ extension CLLocationManager {
     private func visits(_ location: CLLocation) {
       let now = bound.phone.elapsed
       let date = location.timestamp
-      enum VisitEvent { case arrival(CLVisit), departure(CLVisit) }
+      // The visit's values; the CLVisit (not Sendable, as in the SDK) is made where it is delivered.
+      struct VisitEvent: Sendable {
+        var arrival: Date, departure: Date, coordinate: CLLocationCoordinate2D
+      }
       let event = state.withLock { s -> VisitEvent? in
         if let visit = s.visit {
           let here = CLLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)
           guard location.distance(from: here) > 100 else { return nil }
           s.visit = nil
           s.still = (location, now)
-          return .departure(CLVisit(arrivalDate: visit.arrival, departureDate: date, coordinate: visit.coordinate, horizontalAccuracy: 50))
+          return VisitEvent(arrival: visit.arrival, departure: date, coordinate: visit.coordinate)
         }
         guard let still = s.still, location.distance(from: still.anchor) <= 50 else {
           if !s.updating { s.still = (location, now) }
@@ -383,12 +373,12 @@ extension CLLocationManager {
         guard now - still.since >= .seconds(300) else { return nil }
         let arrival = still.anchor.timestamp
         s.visit = (still.anchor.coordinate, arrival)
-        return .arrival(CLVisit(arrivalDate: arrival, departureDate: .distantFuture, coordinate: still.anchor.coordinate, horizontalAccuracy: 50))
+        return VisitEvent(arrival: arrival, departure: .distantFuture, coordinate: still.anchor.coordinate)
       }
-      switch event {
-      case .arrival(let visit), .departure(let visit):
-        deliver("didVisit") { manager, delegate in delegate.locationManager(manager, didVisit: visit) }
-      case nil: break
+      guard let event else { return }
+      deliver("didVisit") { manager, delegate in
+        let visit = CLVisit(arrivalDate: event.arrival, departureDate: event.departure, coordinate: event.coordinate, horizontalAccuracy: 50)
+        delegate.locationManager(manager, didVisit: visit)
       }
     }
 
@@ -456,4 +446,30 @@ extension CLLocationSourceInformation {
 
 extension Double {
   func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(high, Swift.max(low, self)) }
+}
+
+/// Full accuracy for a while, for an app with approximate location: the prompt is answered as
+/// the phone's scripted user answers (any "allow" grants it, after the prompt's delay), and the
+/// grant ends when the app leaves the foreground, as on iOS.
+enum TemporaryFullAccuracy {
+  static func request(on bound: BoundPhone) {
+    let phone = bound.phone
+    let script = phone.promptScript
+    guard script.answer != .deny, script.answer != .none else { return }
+    _ = phone.clock.schedule(after: script.delay) {
+      guard phone.state.app == .foreground, phone.state.accuracy == .reduced else { return }
+      let ended = Locked<PhoneObservation?>(nil)
+      let observation = phone.observe(.stateChanged) { event in
+        guard case .stateChanged(let from, let to) = event else { return }
+        if to.app == .background, from.app == .foreground {
+          ended.withLock { $0 }?.cancel()
+          if to.accuracy == .full { _ = phone.apply(.accuracy(.reduced)) }
+        } else if to.accuracy == .reduced {
+          ended.withLock { $0 }?.cancel()  // the user turned it off: nothing to end
+        }
+      }
+      ended.withLock { $0 = observation }
+      _ = phone.apply(.accuracy(.full))
+    }
+  }
 }

@@ -87,8 +87,8 @@ open class CLCircularRegion: CLRegion, @unchecked Sendable {
 }
 
 /// A heading report (never produced here: the emulated phone has no magnetometer,
-/// ``CLLocationManager/headingAvailable()`` is false).
-open class CLHeading: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+/// ``CLLocationManager/headingAvailable()`` is false). Not Sendable, as in the SDK.
+open class CLHeading: NSObject, NSCopying, NSSecureCoding {
   open private(set) var magneticHeading: CLLocationDirection = -1
   open private(set) var trueHeading: CLLocationDirection = -1
   open private(set) var headingAccuracy: CLLocationDirection = -1
@@ -97,6 +97,9 @@ open class CLHeading: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   open private(set) var z: CLHeadingComponentValue = 0
   open private(set) var timestamp: Date = Date()
 
+  /// An empty heading (-1 everywhere), as `CLHeading()` makes one on iOS; tests subclass it.
+  public override init() { super.init() }
+
   open func copy(with zone: NSZone? = nil) -> Any { self }
   public static var supportsSecureCoding: Bool { true }
   public required init?(coder: NSCoder) { super.init() }
@@ -104,20 +107,26 @@ open class CLHeading: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
 }
 
 /// A place the user stayed (``CLLocationManager/startMonitoringVisits()``).
-open class CLVisit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+///
+/// Not Sendable, as in the SDK; its only public initializer is NSObject's (an empty visit), so
+/// tests subclass it and override its properties, as on iOS.
+open class CLVisit: NSObject, NSCopying, NSSecureCoding {
   /// `Date.distantPast` when not known.
-  open private(set) var arrivalDate: Date
+  open private(set) var arrivalDate = Date.distantPast
   /// `Date.distantFuture` while the user is still there.
-  open private(set) var departureDate: Date
-  open private(set) var coordinate: CLLocationCoordinate2D
-  open private(set) var horizontalAccuracy: CLLocationAccuracy
+  open private(set) var departureDate = Date.distantFuture
+  open private(set) var coordinate = kCLLocationCoordinate2DInvalid
+  open private(set) var horizontalAccuracy: CLLocationAccuracy = -1
 
-  init(arrivalDate: Date, departureDate: Date, coordinate: CLLocationCoordinate2D, horizontalAccuracy: CLLocationAccuracy) {
+  /// An empty visit (both dates unknown, no place), as `CLVisit()` makes one on iOS.
+  public override init() { super.init() }
+
+  convenience init(arrivalDate: Date, departureDate: Date, coordinate: CLLocationCoordinate2D, horizontalAccuracy: CLLocationAccuracy) {
+    self.init()
     self.arrivalDate = arrivalDate
     self.departureDate = departureDate
     self.coordinate = coordinate
     self.horizontalAccuracy = horizontalAccuracy
-    super.init()
   }
 
   open func copy(with zone: NSZone? = nil) -> Any { self }
