@@ -103,13 +103,20 @@ extension EmulatorClock {
           let timeout = stallTimeout
           goal.watchdog = Task { [weak self] in
             var seen = self?.storage.withLock { $0.steps }
+            var jobsSeen = TaskQuiescence.completedJobs
             while (try? await Task.sleep(for: timeout)) != nil, let clock = self {
               let (steps, running) = clock.storage.withLock { ($0.steps, $0.running) }
-              if steps == seen && running > 0 {
+              // Untracked work that finishes no job in the window but this watchdog's own wake-up
+              // (a job that never returns) stalls too; a busy process, whose jobs keep finishing,
+              // does not.
+              let jobs = TaskQuiescence.completedJobs
+              let untracked = clock.settlesUnstructuredTasks && !TaskQuiescence.isQuiet && jobs &- jobsSeen <= 1
+              if steps == seen && (running > 0 || untracked) {
                 clock.stall(goal)
                 return
               }
               seen = steps
+              jobsSeen = jobs
             }
           }
         }
@@ -131,7 +138,9 @@ extension EmulatorClock {
           EmulatorClockError(
             .stalled,
             "the clock waited \(stallTimeout) of real time at t=\(s.now.seconds)s for tasks to suspend (\(s.running) running; "
-              + "started and unfinished: \(names.isEmpty ? "none" : names)); a task awaiting something other than the clock stalls it")))
+              + "started and unfinished: \(names.isEmpty ? "none" : names); Swift jobs of the process not yet run: "
+              + "\(settlesUnstructuredTasks ? "\(TaskQuiescence.pendingJobs)" : "not counted")); a task awaiting something other "
+              + "than the clock, or a job that blocks its thread, stalls it")))
       return true
     }
     if found { goal.finish() }

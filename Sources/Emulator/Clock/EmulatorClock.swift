@@ -73,6 +73,9 @@ public final class EmulatorClock: Clock, Sendable {
   public let mode: Mode
   /// On a virtual clock: how long (real time) an advance waits for running tasks to suspend.
   public let stallTimeout: Duration
+  /// On a virtual clock: whether time moves only when the process's Swift tasks are idle
+  /// (see ``init(mode:stallTimeout:settlesUnstructuredTasks:)``).
+  public let settlesUnstructuredTasks: Bool
   let origin: ContinuousClock.Instant
   let storage: Locked<ClockStorage>
 
@@ -81,9 +84,16 @@ public final class EmulatorClock: Clock, Sendable {
   ///   - mode: virtual (the default) or real time.
   ///   - stallTimeout: how long an advance on a virtual clock waits, in real time, for the
   ///     tasks it woke to suspend again before it fails.
-  public init(mode: Mode = .virtual, stallTimeout: Duration = .seconds(30)) {
+  ///   - settlesUnstructuredTasks: on a virtual clock, move time only when every Swift job of
+  ///     the process (on the global executor and the main actor) has run, so that work the clock
+  ///     does not track — a `Task {}`, a continuation resumed from a callback, a hop through an
+  ///     actor, as apps' code and iOS code does them — is done before time moves and before an
+  ///     advance returns. True by default; false for a clock that must not wait for the rest of
+  ///     the process (a job that blocks its thread for long delays every such clock).
+  public init(mode: Mode = .virtual, stallTimeout: Duration = .seconds(30), settlesUnstructuredTasks: Bool = true) {
     self.mode = mode
     self.stallTimeout = stallTimeout
+    self.settlesUnstructuredTasks = mode == .virtual && settlesUnstructuredTasks && TaskQuiescence.install()
     origin = .now
     storage = Locked(ClockStorage())
   }
@@ -181,6 +191,9 @@ public final class EmulatorClock: Clock, Sendable {
   private func runLoop() {
     while true {
       var finished: [ClockGoal] = []
+      // Untracked work (see settlesUnstructuredTasks) holds time where it is.
+      let quiet = !settlesUnstructuredTasks || TaskQuiescence.isQuiet
+      var waitForQuiet = false
       let step: ClockStep = storage.withLock { s in
         if mode == .virtual && s.running > 0 {
           s.owned = false
@@ -201,15 +214,21 @@ public final class EmulatorClock: Clock, Sendable {
           return .stop
         case .virtual:
           // A finished task ends its advance before any later timer fires.
-          if s.untilTaskFinished {
+          if s.untilTaskFinished && quiet {
             s.untilTaskFinished = false
             finished = s.settleGoals()
             if !finished.isEmpty { return .goals }
           }
-          if let limit = s.goalLimit(), let timer = s.popTimer(dueBy: limit) {
+          if let limit = s.goalLimit(), let timer = s.popTimer(dueBy: quiet ? limit : Swift.min(limit, s.now)) {
             s.steps &+= 1
             if timer.deadline > s.now { s.now = timer.deadline }
             return .timer(timer.action)
+          }
+          // Untracked work pending: time moves, and advances end, once it is done.
+          guard quiet else {
+            waitForQuiet = !s.goals.isEmpty
+            s.owned = false
+            return .stop
           }
           // Nothing due by the nearest target: settle the advances, or move time to that target.
           finished = s.settleGoals()
@@ -223,7 +242,10 @@ public final class EmulatorClock: Clock, Sendable {
         }
       }
       switch step {
-      case .stop: return
+      case .stop:
+        // Runs the loop again once the untracked work is done (at once if it is done already).
+        if waitForQuiet && !TaskQuiescence.whenQuiet({ [weak self] in self?.drive() }) { drive() }
+        return
       case .item(.call(let effect)): effect()
       case .item(.wake(let wake)):
         if !wake() { storage.withLock { $0.running -= 1 } }

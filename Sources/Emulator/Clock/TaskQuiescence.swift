@@ -1,0 +1,116 @@
+import Dispatch
+import Geo
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whether the process's Swift tasks are idle: every job enqueued on the global concurrent
+/// executor or the main actor has run.
+///
+/// A virtual ``EmulatorClock`` moves time only then (unless made with
+/// `settlesUnstructuredTasks: false`), so that work the clock does not track — an app's
+/// `Task {}`, a continuation resumed from a delegate callback, a hop through an actor, as iOS
+/// code does them — finishes before time moves on, and a test checks right after an advance.
+///
+/// How: the runtime's enqueue hooks (`swift_task_enqueueGlobal_hook` and
+/// `swift_task_enqueueMainExecutor_hook`, as swift-concurrency-extras uses the first) count each
+/// job, and run it on the queues the default executors use (Dispatch's global queue, the main
+/// queue), uncounting it once it returned. Installed once per process, at the first virtual
+/// clock that settles; jobs on other executors (an actor's own, an event loop) are not counted.
+enum TaskQuiescence {
+  private typealias Original = @convention(thin) (UnownedJob) -> Void
+  private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+  private struct Job: @unchecked Sendable { let job: UnownedJob }
+
+  /// Jobs enqueued and not yet returned.
+  private static let pending = Atomic<Int>(0)
+  /// Jobs returned since the hooks went in (progress, for a stall watchdog).
+  private static let completed = Atomic<UInt64>(0)
+  /// Called once the count reaches zero (each once).
+  private static let waiters = Mutex<[@Sendable () -> Void]>([])
+  /// Whether the hooks are in.
+  private static let installed = Mutex(false)
+  /// Per thread: whether it runs a counted job now.
+  private static let inJobKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  /// Installs the hooks (once per process); returns whether they are in.
+  @discardableResult
+  static func install() -> Bool {
+    installed.withLock { done in
+      if done { return true }
+      guard let process = dlopen(nil, RTLD_NOW),
+        let global = dlsym(process, "swift_task_enqueueGlobal_hook"),
+        let main = dlsym(process, "swift_task_enqueueMainExecutor_hook")
+      else { return false }
+      _ = inJobKey
+      main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
+        TaskQuiescence.enqueued()
+        let wrapped = Job(job: job)
+        DispatchQueue.main.async { TaskQuiescence.run { wrapped.job.runSynchronously(on: MainActor.sharedUnownedExecutor) } }
+      }
+      global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
+        TaskQuiescence.enqueued()
+        let wrapped = Job(job: job)
+        DispatchQueue.global().async {
+          TaskQuiescence.run { wrapped.job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+        }
+      }
+      done = true
+      return true
+    }
+  }
+
+  private static func enqueued() { pending.add(1, ordering: .sequentiallyConsistent) }
+
+  private static func run(_ body: () -> Void) {
+    let outer = pthread_getspecific(inJobKey)
+    pthread_setspecific(inJobKey, UnsafeRawPointer(bitPattern: 1))
+    body()
+    pthread_setspecific(inJobKey, outer)
+    completed.add(1, ordering: .relaxed)
+    let left = pending.subtract(1, ordering: .sequentiallyConsistent).newValue
+    if left == 0 { wake() }
+  }
+
+  private static func wake() {
+    let callbacks = waiters.withLock { w in
+      defer { w.removeAll() }
+      return w
+    }
+    for callback in callbacks { callback() }
+  }
+
+  /// Jobs enqueued and not yet returned, besides the one running the caller.
+  static var pendingJobs: Int {
+    let count = pending.load(ordering: .sequentiallyConsistent)
+    return pthread_getspecific(inJobKey) == nil ? count : count - 1
+  }
+
+  /// Jobs that have returned so far: work in progress, as opposed to a job that never returns.
+  static var completedJobs: UInt64 { completed.load(ordering: .relaxed) }
+
+  /// Whether no job is pending but the caller's own.
+  static var isQuiet: Bool { pendingJobs <= 0 }
+
+  /// Calls `body` once no job is pending (from the thread that ran the last one); returns
+  /// false without registering it when none is pending now but the caller's.
+  static func whenQuiet(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let registered = waiters.withLock { w -> Bool in
+      guard !isQuiet else { return false }
+      w.append(body)
+      return true
+    }
+    // The last job may have returned between the check and the registration.
+    if registered, pending.load(ordering: .sequentiallyConsistent) == 0 { wake() }
+    return registered
+  }
+}

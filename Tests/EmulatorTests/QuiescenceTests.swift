@@ -1,0 +1,90 @@
+import Dispatch
+import Emulator
+import EmulatorTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// A counter behind an actor, as app code keeps state.
+actor Tally {
+  private(set) var count = 0
+  func bump() { count += 1 }
+}
+
+/// An app's one-shot request in the iOS way: a continuation kept for a callback that comes later.
+final class CallbackRequest: @unchecked Sendable {
+  private let pending = Mutex<CheckedContinuation<Int, Never>?>(nil)
+  func wait() async -> Int { await withCheckedContinuation { c in pending.withLock { $0 = c } } }
+  var isWaiting: Bool { pending.withLock { $0 != nil } }
+  func answer(_ value: Int) { pending.withLock { c in defer { c = nil }; return c }?.resume(returning: value) }
+}
+
+@Suite("A virtual clock moves time only when untracked work is done")
+struct QuiescenceTests {
+  @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs)")
+  func unstructuredTasksFinishBeforeTheAdvanceReturns() async throws {
+    for run in 0..<200 {
+      let clock = EmulatorClock()
+      let tally = Tally()
+      // A callback that hops, as a delegate's does: a Task, an actor, another Task.
+      clock.schedule(after: .seconds(1)) {
+        Task {
+          await tally.bump()
+          Task { await tally.bump() }
+        }
+      }
+      try await clock.advance(by: .seconds(1))
+      let count = await tally.count
+      #expect(count == 2, "run \(run): the hops ran before the advance returned")
+      if count != 2 { break }
+    }
+  }
+
+  @Test("a continuation an untracked task awaits, resumed from a callback, is resumed before time moves on")
+  func continuationsResumedByCallbacksBeforeTimeMoves() async throws {
+    let clock = EmulatorClock()
+    let request = CallbackRequest()
+    let got = Mutex<[String]>([])
+    // The app's flow: a plain task, not one of the clock's.
+    Task {
+      let value = await request.wait()
+      got.withLock { $0.append("answer \(value) at \(clock.now)") }
+    }
+    clock.schedule(after: .seconds(2)) { request.answer(7) }
+    clock.schedule(after: .seconds(3)) { got.withLock { $0.append("later at \(clock.now)") } }
+    try await clock.runUntilIdle()
+    #expect(request.isWaiting, "the task reached its wait before the clock was idle")
+    try await clock.advance(by: .seconds(5))
+    #expect(got.withLock { $0 } == ["answer 7 at t=2.0s", "later at t=3.0s"])
+  }
+
+  @Test("a job that never returns stalls the advance within the stall timeout, with a message that says so")
+  func aJobThatNeverReturnsStalls() async throws {
+    let clock = EmulatorClock(stallTimeout: .milliseconds(300))
+    let gate = DispatchSemaphore(value: 0)
+    let blocked = Task.detached { gate.wait() }  // blocks its thread: a job that does not return
+    do {
+      try await clock.advance(by: .seconds(1))
+      Issue.record("the advance should have stalled")
+    } catch {
+      #expect(error.code == .stalled)
+      #expect(error.message.contains("Swift jobs of the process not yet run"))
+    }
+    gate.signal()
+    await blocked.value
+    try await clock.advance(by: .seconds(1))
+    #expect(clock.now.offset == .seconds(1))
+  }
+
+  @Test("a clock made not to settle does not wait for untracked work")
+  func optOut() async throws {
+    let clock = EmulatorClock(stallTimeout: .milliseconds(300), settlesUnstructuredTasks: false)
+    #expect(!clock.settlesUnstructuredTasks)
+    let gate = DispatchSemaphore(value: 0)
+    let blocked = Task.detached { gate.wait() }
+    try await clock.advance(by: .seconds(1))
+    #expect(clock.now.offset == .seconds(1))
+    gate.signal()
+    await blocked.value
+  }
+}
