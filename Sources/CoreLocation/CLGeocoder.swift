@@ -172,7 +172,9 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
     geocodeAddressString(addressString, in: region, completionHandler: completionHandler)
   }
 
-  open func geocodeAddressString(_ addressString: String, in region: CLRegion?, preferredLocale locale: Locale?) async throws
+  open func geocodeAddressString(
+    _ addressString: String, in region: CLRegion?, preferredLocale locale: Locale?
+  ) async throws
     -> [CLPlacemark]
   {
     try await geocodeAddressString(addressString, in: region)

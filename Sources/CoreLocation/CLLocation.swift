@@ -128,7 +128,8 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
   public static var supportsSecureCoding: Bool { true }
 
   public required init?(coder: NSCoder) {
-    coordinate = CLLocationCoordinate2D(latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
+    coordinate = CLLocationCoordinate2D(
+      latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
     altitude = coder.decodeDouble(forKey: "altitude")
     ellipsoidalAltitude = coder.decodeDouble(forKey: "ellipsoidalAltitude")
     horizontalAccuracy = coder.decodeDouble(forKey: "horizontalAccuracy")

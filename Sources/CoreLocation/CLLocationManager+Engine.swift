@@ -319,7 +319,8 @@ extension CLLocationManager {
       let dLat = desired / metresPerDegree
       let dLon = desired / (metresPerDegree * max(0.01, cos(c.latitude * .pi / 180)))
       let snapped = CLLocationCoordinate2D(
-        latitude: ((c.latitude / dLat).rounded() * dLat).clamped(-90, 90), longitude: ((c.longitude / dLon).rounded() * dLon).clamped(-180, 180))
+        latitude: ((c.latitude / dLat).rounded() * dLat).clamped(-90, 90),
+        longitude: ((c.longitude / dLon).rounded() * dLon).clamped(-180, 180))
       return CLLocation(
         coordinate: snapped, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1, courseAccuracy: -1, speed: -1,
         speedAccuracy: -1, timestamp: location.timestamp, sourceInfo: location.sourceInformation ?? .simulated)
@@ -377,7 +378,8 @@ extension CLLocationManager {
       }
       guard let event else { return }
       deliver("didVisit") { manager, delegate in
-        let visit = CLVisit(arrivalDate: event.arrival, departureDate: event.departure, coordinate: event.coordinate, horizontalAccuracy: 50)
+        let visit = CLVisit(
+          arrivalDate: event.arrival, departureDate: event.departure, coordinate: event.coordinate, horizontalAccuracy: 50)
         delegate.locationManager(manager, didVisit: visit)
       }
     }

@@ -134,7 +134,9 @@ open class CLLocationManager: NSObject {
   /// Full accuracy for a while, for an app with approximate location: a prompt when the key is
   /// given, the accuracy is reduced and the app is in the foreground; else `promptDeclined`.
   /// The completion comes once the prompt is shown (nil) or declined.
-  open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil) {
+  open func requestTemporaryFullAccuracyAuthorization(
+    withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
+  ) {
     engine.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: completion)
   }
 
@@ -159,7 +161,10 @@ open class CLLocationManager: NSObject {
   open func requestLocation() { engine.requestLocation() }
   /// A location when the device has moved about 500 m and 5 minutes have passed since the last
   /// (the first at once).
-  open func startMonitoringSignificantLocationChanges() { engine.settings.withLock { $0.significantChanges = true }; engine.significantStarted() }
+  open func startMonitoringSignificantLocationChanges() {
+    engine.settings.withLock { $0.significantChanges = true }
+    engine.significantStarted()
+  }
   open func stopMonitoringSignificantLocationChanges() { engine.settings.withLock { $0.significantChanges = false } }
   /// Visits: a stay of 5 minutes within 50 m arrives, leaving 100 m behind departs.
   open func startMonitoringVisits() { engine.settings.withLock { $0.visits = true } }

@@ -75,7 +75,10 @@ public actor CLMonitor {
     let limitExceeded: Bool
     let unsupported: Bool
 
-    init(identifier: String, state: State, date: Date, flags: LocationDiagnostics = LocationDiagnostics(), limitExceeded: Bool = false, unsupported: Bool = false) {
+    init(
+      identifier: String, state: State, date: Date, flags: LocationDiagnostics = LocationDiagnostics(), limitExceeded: Bool = false,
+      unsupported: Bool = false
+    ) {
       self.identifier = identifier
       refinement = nil
       self.state = state

@@ -134,7 +134,8 @@ open class CLVisit: NSObject, NSCopying, NSSecureCoding {
   public required init?(coder: NSCoder) {
     arrivalDate = Date(timeIntervalSinceReferenceDate: coder.decodeDouble(forKey: "arrival"))
     departureDate = Date(timeIntervalSinceReferenceDate: coder.decodeDouble(forKey: "departure"))
-    coordinate = CLLocationCoordinate2D(latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
+    coordinate = CLLocationCoordinate2D(
+      latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
     horizontalAccuracy = coder.decodeDouble(forKey: "horizontalAccuracy")
     super.init()
   }

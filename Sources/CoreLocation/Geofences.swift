@@ -237,7 +237,9 @@ final class RegionRegistry: Sendable {
       guard let i = e.list.firstIndex(where: { $0.key == key }) else { return nil }
       e.list[i].timer = nil
       let before = e.list[i].geofence.state
-      guard CLLocationManager.Engine.mayUseInBackground(phone.state), let decided = e.list[i].geofence.holdEnded(at: now) else { return nil }
+      guard CLLocationManager.Engine.mayUseInBackground(phone.state), let decided = e.list[i].geofence.holdEnded(at: now) else {
+        return nil
+      }
       return (e.list[i], decided, before)
     }
     if let (entry, state, from) = event { tell(entry.key, state, from: from) }

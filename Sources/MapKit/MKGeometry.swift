@@ -34,7 +34,9 @@ public struct MKCoordinateRegion: Sendable {
 
   /// The region `latitudinalMeters` from north to south and `longitudinalMeters` from west to
   /// east around `centerCoordinate` (the whole extents, as MapKit takes them).
-  public init(center centerCoordinate: CLLocationCoordinate2D, latitudinalMeters: CLLocationDistance, longitudinalMeters: CLLocationDistance) {
+  public init(
+    center centerCoordinate: CLLocationCoordinate2D, latitudinalMeters: CLLocationDistance, longitudinalMeters: CLLocationDistance
+  ) {
     guard let center = Coordinate(latitude: centerCoordinate.latitude, longitude: centerCoordinate.longitude) else {
       self.init(center: centerCoordinate, span: MKCoordinateSpan())
       return
@@ -50,7 +52,8 @@ public struct MKCoordinateRegion: Sendable {
     let center = MKMapPoint(x: rect.midX, y: rect.midY).coordinate
     self.init(
       center: center,
-      span: MKCoordinateSpan(latitudeDelta: northWest.latitude - southEast.latitude, longitudeDelta: rect.width / MKMapSize.worldWidth * 360))
+      span: MKCoordinateSpan(
+        latitudeDelta: northWest.latitude - southEast.latitude, longitudeDelta: rect.width / MKMapSize.worldWidth * 360))
   }
 }
 

@@ -93,9 +93,13 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
     open var mapRect: MKMapRect {
       get {
         let northWest = MKMapPoint(
-          CLLocationCoordinate2D(latitude: region.center.latitude + region.span.latitudeDelta / 2, longitude: region.center.longitude - region.span.longitudeDelta / 2))
+          CLLocationCoordinate2D(
+            latitude: region.center.latitude + region.span.latitudeDelta / 2,
+            longitude: region.center.longitude - region.span.longitudeDelta / 2))
         let southEast = MKMapPoint(
-          CLLocationCoordinate2D(latitude: region.center.latitude - region.span.latitudeDelta / 2, longitude: region.center.longitude + region.span.longitudeDelta / 2))
+          CLLocationCoordinate2D(
+            latitude: region.center.latitude - region.span.latitudeDelta / 2,
+            longitude: region.center.longitude + region.span.longitudeDelta / 2))
         return MKMapRect(x: northWest.x, y: northWest.y, width: southEast.x - northWest.x, height: southEast.y - northWest.y)
       }
       set { region = MKCoordinateRegion(newValue) }
@@ -136,7 +140,9 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
 
     /// The point of the picture (in points, origin at the top left) where `coordinate` is.
     open func point(for coordinate: CLLocationCoordinate2D) -> CGPoint {
-      guard let c = Coordinate(latitude: coordinate.latitude, longitude: coordinate.longitude) else { return CGPoint(x: CGFloat.nan, y: .nan) }
+      guard let c = Coordinate(latitude: coordinate.latitude, longitude: coordinate.longitude) else {
+        return CGPoint(x: CGFloat.nan, y: .nan)
+      }
       let p = projection.point(for: c)
       return CGPoint(x: p.x / Double(picture.scale), y: p.y / Double(picture.scale))
     }

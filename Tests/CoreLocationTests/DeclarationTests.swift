@@ -87,7 +87,8 @@ struct DeclarationTests {
       course: 90, courseAccuracy: 4, speed: 1.5, speedAccuracy: 0.2, timestamp: stamp)
     #expect(full.course == 90 && full.courseAccuracy == 4 && full.speed == 1.5 && full.speedAccuracy == 0.2 && full.timestamp == stamp)
     let short = CLLocation(
-      coordinate: CLLocationCoordinate2D(latitude: 1, longitude: 2), altitude: 3, horizontalAccuracy: 4, verticalAccuracy: 5, timestamp: stamp)
+      coordinate: CLLocationCoordinate2D(latitude: 1, longitude: 2), altitude: 3, horizontalAccuracy: 4, verticalAccuracy: 5,
+      timestamp: stamp)
     #expect(short.course == -1 && short.speed == -1)
     let withCourse = CLLocation(
       coordinate: CLLocationCoordinate2D(latitude: 1, longitude: 2), altitude: 3, horizontalAccuracy: 4, verticalAccuracy: 5, course: 6,

@@ -34,11 +34,13 @@ struct MapKitTests {
     #expect(MKMapRectEqualToRect(a.union(.null), a))
     #expect(MKMapRectEqualToRect(a.insetBy(dx: 2, dy: 1), MKMapRect(x: 2, y: 1, width: 6, height: 8)))
     #expect(MKMapRectEqualToRect(a.offsetBy(dx: 3, dy: 4), MKMapRect(x: 3, y: 4, width: 10, height: 10)))
-    #expect(a.contains(MKMapPoint(x: 5, y: 5)) && !a.contains(MKMapPoint(x: 10, y: 5)) && a.contains(MKMapRect(x: 1, y: 1, width: 2, height: 2)))
+    #expect(
+      a.contains(MKMapPoint(x: 5, y: 5)) && !a.contains(MKMapPoint(x: 10, y: 5)) && a.contains(MKMapRect(x: 1, y: 1, width: 2, height: 2)))
     #expect(a.intersects(b))
     let across = MKMapRect(x: MKMapSize.world.width - 100, y: 0, width: 300, height: 10)
     #expect(across.spans180thMeridian && across.remainder.width == 200 && across.remainder.minX == 0)
-    let region = MKCoordinateRegion(MKMapRect(origin: MKMapPoint(helsinki), size: MKMapSize(width: 1000, height: 1000)).offsetBy(dx: -500, dy: -500))
+    let region = MKCoordinateRegion(
+      MKMapRect(origin: MKMapPoint(helsinki), size: MKMapSize(width: 1000, height: 1000)).offsetBy(dx: -500, dy: -500))
     #expect(abs(region.center.latitude - helsinki.latitude) < 1e-4 && abs(region.center.longitude - helsinki.longitude) < 1e-6)
   }
 

@@ -15,7 +15,8 @@ struct MonitoringTests {
       manager.delegate = delegate
       await phone.send(helsinki(north: 1000))
       let center = helsinki()
-      let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: center.latitude, longitude: center.longitude), radius: 300, identifier: "park")
+      let region = CLCircularRegion(
+        center: CLLocationCoordinate2D(latitude: center.latitude, longitude: center.longitude), radius: 300, identifier: "park")
       manager.startMonitoring(for: region)
       try await phone.runUntilIdle()
       manager.requestState(for: region)
@@ -58,7 +59,10 @@ struct MonitoringTests {
       manager.startMonitoring(for: CLCircularRegion(center: c, radius: manager.maximumRegionMonitoringDistance + 1, identifier: "huge"))
       try await phone.runUntilIdle()
       #expect(manager.monitoredRegions.count == 20)
-      #expect(delegate.events.filter { $0.hasPrefix("monitoring failed") } == ["monitoring failed r20 regionMonitoringFailure", "monitoring failed huge regionMonitoringFailure"])
+      #expect(
+        delegate.events.filter { $0.hasPrefix("monitoring failed") } == [
+          "monitoring failed r20 regionMonitoringFailure", "monitoring failed huge regionMonitoringFailure",
+        ])
       for region in manager.monitoredRegions { manager.stopMonitoring(for: region) }
       await phone.setAccuracy(.reduced)
       delegate.clear()
@@ -74,7 +78,10 @@ struct MonitoringTests {
       await phone.send(helsinki(north: 1000))
       do {
         let first = CLLocationManager()
-        first.startMonitoring(for: CLCircularRegion(center: CLLocationCoordinate2D(latitude: helsinki().latitude, longitude: helsinki().longitude), radius: 300, identifier: "park"))
+        first.startMonitoring(
+          for: CLCircularRegion(
+            center: CLLocationCoordinate2D(latitude: helsinki().latitude, longitude: helsinki().longitude), radius: 300, identifier: "park")
+        )
         try await phone.runUntilIdle()
       }
       let second = CLLocationManager()

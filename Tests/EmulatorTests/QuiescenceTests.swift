@@ -16,7 +16,12 @@ final class CallbackRequest: @unchecked Sendable {
   private let pending = Mutex<CheckedContinuation<Int, Never>?>(nil)
   func wait() async -> Int { await withCheckedContinuation { c in pending.withLock { $0 = c } } }
   var isWaiting: Bool { pending.withLock { $0 != nil } }
-  func answer(_ value: Int) { pending.withLock { c in defer { c = nil }; return c }?.resume(returning: value) }
+  func answer(_ value: Int) {
+    pending.withLock { c in
+      defer { c = nil }
+      return c
+    }?.resume(returning: value)
+  }
 }
 
 @Suite("A virtual clock moves time only when untracked work is done")

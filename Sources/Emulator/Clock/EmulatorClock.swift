@@ -219,7 +219,8 @@ public final class EmulatorClock: Clock, Sendable {
             finished = s.settleGoals()
             if !finished.isEmpty { return .goals }
           }
-          if let limit = s.goalLimit(), let timer = s.popTimer(dueBy: quiet ? limit : Swift.min(limit, s.now)) {
+          // Timers (even those due now) wait for untracked work, so that it always comes first.
+          if quiet, let limit = s.goalLimit(), let timer = s.popTimer(dueBy: limit) {
             s.steps &+= 1
             if timer.deadline > s.now { s.now = timer.deadline }
             return .timer(timer.action)

@@ -472,7 +472,8 @@ public final class EmulatedPhone: Sendable {
   @TaskLocal public static var current: EmulatedPhone?
 
   /// Runs `body` as code of this phone (``current``), as its own tasks run.
-  public func withCurrent<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result) async rethrows -> Result {
+  public func withCurrent<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result) async rethrows -> Result
+  {
     try await EmulatedPhone.$current.withValue(self, operation: body, isolation: isolation)
   }
 

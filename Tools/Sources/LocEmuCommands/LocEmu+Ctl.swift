@@ -235,7 +235,10 @@ extension LocEmu {
     struct Prompt: AsyncParsableCommand {
       static let configuration = CommandConfiguration(abstract: "How the user will answer the next permission prompt, and after how long.")
       @ParentCommand var ctl: Ctl
-      @Argument(help: ArgumentHelp("allowWhileUsing, allowOnce, deny, none or allowAlways (the upgrade prompt's \"Change to Always Allow\").", valueName: "ANSWER")) var answer: PromptAnswer
+      @Argument(
+        help: ArgumentHelp(
+          "allowWhileUsing, allowOnce, deny, none or allowAlways (the upgrade prompt's \"Change to Always Allow\").", valueName: "ANSWER"))
+      var answer: PromptAnswer
       @Option(help: ArgumentHelp("Seconds before the answer.", valueName: "S")) var delay: Double?
 
       func run() async throws {
@@ -249,7 +252,10 @@ extension LocEmu {
       static let configuration = CommandConfiguration(abstract: "One of the app's own calls; its result comes on 'events'.")
       enum Name: String, ExpressibleByArgument, CaseIterable { case authorize, authorizeAlways, request, locate }
       @ParentCommand var ctl: Ctl
-      @Argument(help: ArgumentHelp("authorize (requestWhenInUseAuthorization), authorizeAlways (requestAlwaysAuthorization), request or locate.", valueName: "CALL")) var call: Name
+      @Argument(
+        help: ArgumentHelp(
+          "authorize (requestWhenInUseAuthorization), authorizeAlways (requestAlwaysAuthorization), request or locate.", valueName: "CALL"))
+      var call: Name
 
       func run() async throws {
         let client = ctl.client, path = "phones/\(ctl.phone)/calls/\(call.rawValue)"
