@@ -24,6 +24,19 @@ final class CallbackRequest: @unchecked Sendable {
   }
 }
 
+/// A view model: main-actor state set after awaiting nonisolated and actor work.
+@MainActor
+final class MainActorModel {
+  private(set) var state = "idle"
+  func load(from tally: Tally) async {
+    state = "loading"
+    await tally.bump()
+    let count = await Self.fetch(tally)
+    state = "loaded \(count)"
+  }
+  nonisolated static func fetch(_ tally: Tally) async -> Int { await tally.count }
+}
+
 @Suite("A virtual clock moves time only when untracked work is done")
 struct QuiescenceTests {
   @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs)")
@@ -42,6 +55,21 @@ struct QuiescenceTests {
       let count = await tally.count
       #expect(count == 2, "run \(run): the hops ran before the advance returned")
       if count != 2 { break }
+    }
+  }
+
+  @Test("work that hops through the main actor and back (a view model's way) is done when the advance returns (200 runs)")
+  @MainActor
+  func mainActorHopsFinishBeforeTheAdvanceReturns() async throws {
+    for run in 0..<200 {
+      let clock = EmulatorClock()
+      let model = MainActorModel()
+      clock.schedule(after: .seconds(1)) {
+        Task { await model.load(from: Tally()) }
+      }
+      try await clock.advance(by: .seconds(1))
+      #expect(model.state == "loaded 1", "run \(run): the main actor's jobs ran before the advance returned")
+      if model.state != "loaded 1" { break }
     }
   }
 

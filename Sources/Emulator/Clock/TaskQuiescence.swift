@@ -24,6 +24,10 @@ import Synchronization
 enum TaskQuiescence {
   private typealias Original = @convention(thin) (UnownedJob) -> Void
   private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+  private typealias GetMainOriginal = @convention(thin) () -> UnownedSerialExecutor
+  private typealias GetMainHook = @convention(thin) (GetMainOriginal) -> UnownedSerialExecutor
+  private typealias IsMainOriginal = @convention(thin) (UnownedSerialExecutor) -> Bool
+  private typealias IsMainHook = @convention(thin) (UnownedSerialExecutor, IsMainOriginal) -> Bool
 
   private struct Job: @unchecked Sendable { let job: UnownedJob }
 
@@ -49,13 +53,23 @@ enum TaskQuiescence {
       if done { return true }
       guard let process = dlopen(nil, RTLD_NOW),
         let global = dlsym(process, "swift_task_enqueueGlobal_hook"),
-        let main = dlsym(process, "swift_task_enqueueMainExecutor_hook")
+        let main = dlsym(process, "swift_task_enqueueMainExecutor_hook"),
+        let getMain = dlsym(process, "swift_task_getMainExecutor_hook"),
+        let isMain = dlsym(process, "swift_task_isMainExecutor_hook")
       else { return false }
       _ = inJobKey
+      _ = CountingMainExecutor.shared
+      // The main actor: since Swift 6.2 its jobs go to its executor object, not through the
+      // enqueue hook; so the main actor's executor is one that counts, and runs each job on
+      // the main queue as the default one does. The enqueue hook stays for older runtimes.
+      getMain.assumingMemoryBound(to: GetMainHook?.self).pointee = { _ in CountingMainExecutor.unowned }
+      isMain.assumingMemoryBound(to: IsMainHook?.self).pointee = { executor, original in
+        CountingMainExecutor.isCounting(executor) || original(executor)
+      }
       main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
         TaskQuiescence.enqueued()
         let wrapped = Job(job: job)
-        DispatchQueue.main.async { TaskQuiescence.run { wrapped.job.runSynchronously(on: MainActor.sharedUnownedExecutor) } }
+        DispatchQueue.main.async { TaskQuiescence.run { wrapped.job.runSynchronously(on: CountingMainExecutor.unowned) } }
       }
       global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
         TaskQuiescence.enqueued()
@@ -67,6 +81,12 @@ enum TaskQuiescence {
       done = true
       return true
     }
+  }
+
+  fileprivate static func enqueueOnMain(_ job: UnownedJob) {
+    enqueued()
+    let wrapped = Job(job: job)
+    DispatchQueue.main.async { TaskQuiescence.run { wrapped.job.runSynchronously(on: CountingMainExecutor.unowned) } }
   }
 
   private static func enqueued() { pending.add(1, ordering: .sequentiallyConsistent) }
@@ -113,4 +133,24 @@ enum TaskQuiescence {
     if registered, pending.load(ordering: .sequentiallyConsistent) == 0 { wake() }
     return registered
   }
+}
+
+/// The main actor's executor while a settling virtual clock exists: each job is counted (see
+/// ``TaskQuiescence``) and run on the main queue, in order, as the default main executor runs it.
+final class CountingMainExecutor: SerialExecutor, @unchecked Sendable {
+  static let shared = CountingMainExecutor()
+  static let unowned = UnownedSerialExecutor(ordinary: shared)
+
+  /// Whether `executor` is this one (by identity: the reference's first word).
+  static func isCounting(_ executor: UnownedSerialExecutor) -> Bool {
+    unsafeBitCast(executor, to: (UInt, UInt).self).0 == unsafeBitCast(unowned, to: (UInt, UInt).self).0
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) { TaskQuiescence.enqueueOnMain(UnownedJob(job)) }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor { Self.unowned }
+
+  func checkIsolated() { dispatchPrecondition(condition: .onQueue(.main)) }
+
+  var isMainExecutor: Bool { true }
 }
