@@ -201,11 +201,20 @@ extension CLLocationManager {
     }
 
     func requestLocation() {
-      let busy = state.withLock { $0.updating || $0.oneShot != nil }
-      guard !busy else { return }
-      let handle = bound.requestLocation { [weak self] result in
+      // The request is marked as under way before it starts: its answer may come on another
+      // thread before `requestLocation` returns, and must find the mark to clear it.
+      let handle = CancellationHandle()
+      let started = state.withLock { s -> Bool in
+        guard !s.updating, s.oneShot == nil else { return false }
+        s.oneShot = handle
+        return true
+      }
+      guard started else { return }
+      bound.requestLocation(handle) { [weak self] result in
         guard let self else { return }
-        state.withLock { $0.oneShot = nil }
+        state.withLock { s in
+          if s.oneShot === handle { s.oneShot = nil }
+        }
         if let fix = result.fix, fix.hasFix {
           let location = CLLocation(fix, date: bound.phone.date)
           state.withLock { $0.lastLocation = location }
@@ -214,7 +223,6 @@ extension CLLocationManager {
           fail(result.reason == .locationUnavailable || result.reason == .inBackground ? .locationUnknown : .denied)
         }
       }
-      state.withLock { $0.oneShot = handle }
     }
 
     /// A fix the phone delivered to the app.

@@ -41,13 +41,12 @@ final class BoundPhone: Sendable {
   }
 
   /// One location as `requestLocation()` asks for it, delivered to `done` (from a phone task on
-  /// an in-process phone, so the clock waits for it); the returned cancellation ends the wait.
-  func requestLocation(_ done: @escaping @Sendable (LocationRequestResult) -> Void) -> CancellationHandle {
-    let cancellation = CancellationHandle()
+  /// an in-process phone, so the clock waits for it); `cancellation` ends the wait.
+  func requestLocation(_ cancellation: CancellationHandle, _ done: @escaping @Sendable (LocationRequestResult) -> Void) {
     if let remote {
       let task = Task.detached { done(await remote.requestLocationResult()) }
       cancellation.attach { task.cancel() }
-      return cancellation
+      return
     }
     let phone = self.phone
     let task = phone.start("requestLocation") {
@@ -55,7 +54,6 @@ final class BoundPhone: Sendable {
       if result.reason != .cancelled { done(result) }
     }
     cancellation.attach { task.cancel() }
-    return cancellation
   }
 }
 

@@ -1,13 +1,14 @@
 import CoreLocation
 import Foundation
+import Geo
 import Synchronization
 
 /// A delegate that writes down what it is told, in order, as a test reads it back.
 final class DelegateRecorder: NSObject, CLLocationManagerDelegate, Sendable {
-  private let log = Mutex<[String]>([])
-  private let received = Mutex<[CLLocation]>([])
-  private let errors = Mutex<[CLError.Code]>([])
-  private let onMain = Mutex<[Bool]>([])
+  private let log = Locked<[String]>([])
+  private let received = Locked<[CLLocation]>([])
+  private let errors = Locked<[CLError.Code]>([])
+  private let onMain = Locked<[Bool]>([])
 
   /// Everything told so far, as "auth notDetermined full", "locations 2", "error denied", …
   var events: [String] { log.withLock { $0 } }

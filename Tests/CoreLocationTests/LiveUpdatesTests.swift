@@ -8,7 +8,7 @@ import Testing
 
 /// What an iteration of a sequence got, read by the test after each advance.
 final class Collected<Element: Sendable>: Sendable {
-  private let items = Mutex<[Element]>([])
+  private let items = Locked<[Element]>([])
   var all: [Element] { items.withLock { $0 } }
   func append(_ item: Element) { items.withLock { $0.append(item) } }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Emulator
 import EmulatorTesting
 import Foundation
+import Geo
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ actor Tally {
 
 /// An app's one-shot request in the iOS way: a continuation kept for a callback that comes later.
 final class CallbackRequest: @unchecked Sendable {
-  private let pending = Mutex<CheckedContinuation<Int, Never>?>(nil)
+  private let pending = Locked<CheckedContinuation<Int, Never>?>(nil)
   func wait() async -> Int { await withCheckedContinuation { c in pending.withLock { $0 = c } } }
   var isWaiting: Bool { pending.withLock { $0 != nil } }
   func answer(_ value: Int) {
@@ -77,7 +78,7 @@ struct QuiescenceTests {
   func continuationsResumedByCallbacksBeforeTimeMoves() async throws {
     let clock = EmulatorClock()
     let request = CallbackRequest()
-    let got = Mutex<[String]>([])
+    let got = Locked<[String]>([])
     // The app's flow: a plain task, not one of the clock's.
     Task {
       let value = await request.wait()

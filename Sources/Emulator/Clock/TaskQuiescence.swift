@@ -36,9 +36,9 @@ enum TaskQuiescence {
   /// Jobs returned since the hooks went in (progress, for a stall watchdog).
   private static let completed = Atomic<UInt64>(0)
   /// Called once the count reaches zero (each once).
-  private static let waiters = Mutex<[@Sendable () -> Void]>([])
+  private static let waiters = Locked<[@Sendable () -> Void]>([])
   /// Whether the hooks are in.
-  private static let installed = Mutex(false)
+  private static let installed = Locked(false)
   /// Per thread: whether it runs a counted job now.
   private static let inJobKey: pthread_key_t = {
     var key = pthread_key_t()

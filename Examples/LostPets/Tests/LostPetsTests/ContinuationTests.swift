@@ -73,14 +73,18 @@ struct ContinuationTests {
         let appearing = Task { await app.landing.onAppear() }
         try await app.phone.advance(by: .seconds(1))
         await appearing.value
+        // Denied in Settings while in the background: seen on the return.
         await app.phone.setAppState(.background)
         await app.phone.setAuthorization(.denied)
+        await app.phone.setAppState(.foreground)
         try await app.phone.runUntilIdle()
         let denied = app.landing.mapPreview.isPermissionRequired
+        // Allowed again while in the background: the map loads on the return.
+        await app.phone.setAppState(.background)
         await app.phone.setAuthorization(.authorizedWhenInUse)
         await app.phone.setAppState(.foreground)
         try await app.phone.advance(by: .seconds(1))  // the next fix
-        outcomes.append("\(denied) \(app.landing.mapPreview.pinIDs ?? [])")
+        outcomes.append("\(denied) \(app.landing.mapPreview.pinIDs.map { "\($0)" } ?? "\(app.landing.mapPreview)")")
       }
     }
     #expect(Set(outcomes) == ["true [\"rex\", \"mia\", \"bo\"]"], "\(Dictionary(grouping: outcomes) { $0 }.mapValues(\.count))")

@@ -67,7 +67,7 @@ struct LandingPageTests {
     }
   }
 
-  @Test("Allow Once lapses when the app goes to the background: the preview asks for consent again")
+  @Test("Allow Once lapses when the app goes to the background: back in the foreground, the preview asks for consent again")
   func allowOnceLapses() async throws {
     try await withApp(phone(.notDetermined, answer: .allowOnce)) { app in
       let appearing = Task { await app.landing.onAppear() }
@@ -78,6 +78,8 @@ struct LandingPageTests {
       try await app.phone.runUntilIdle()
       let status = await app.service.authorizationStatus
       #expect(status == .notDetermined)
+      await app.phone.setAppState(.foreground)
+      try await app.phone.runUntilIdle()
       #expect(app.landing.mapPreview.isPermissionRequired)
     }
   }

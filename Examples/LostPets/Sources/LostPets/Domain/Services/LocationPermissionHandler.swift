@@ -7,8 +7,10 @@ struct LocationRequestResult: Equatable, Sendable {
 }
 
 /// The permission flow the app's screens share: asks when needed, reads the status, and tells
-/// its observer of every change — from the service's stream, and on returning to the
-/// foreground (the user may have changed it in Settings meanwhile).
+/// its observer of every change — from the service's stream while the app is in the
+/// foreground, and on returning to the foreground (the user may have changed it in Settings
+/// meanwhile: a change seen while in the background waits for the return, as a suspended app
+/// hears of it then, and no location is asked for from the background).
 @MainActor
 final class LocationPermissionHandler {
   private let locationService: any LocationServiceProtocol
@@ -16,6 +18,8 @@ final class LocationPermissionHandler {
   private var lastStatus: LocationPermissionStatus?
   private var streamTask: Task<Void, Never>?
   private var foregroundObserver: (any NSObjectProtocol)?
+  private var backgroundObserver: (any NSObjectProtocol)?
+  private var inBackground = false
   private var onStatusChange: ((LocationPermissionStatus, Bool) -> Void)?
 
   init(locationService: any LocationServiceProtocol, notificationCenter: NotificationCenter = .default) {
@@ -56,24 +60,31 @@ final class LocationPermissionHandler {
       [weak self] _ in
       Task { @MainActor in await self?.recheckOnForeground() }
     }
+    backgroundObserver = notificationCenter.addObserver(forName: AppLifecycle.didEnterBackground, object: nil, queue: nil) {
+      [weak self] _ in
+      Task { @MainActor in self?.inBackground = true }
+    }
   }
 
   func stopObservingLocationPermissionChanges() {
     streamTask?.cancel()
     streamTask = nil
     if let foregroundObserver { notificationCenter.removeObserver(foregroundObserver) }
+    if let backgroundObserver { notificationCenter.removeObserver(backgroundObserver) }
     foregroundObserver = nil
+    backgroundObserver = nil
     onStatusChange = nil
   }
 
   private func statusObserved(_ status: LocationPermissionStatus) {
-    guard status != lastStatus else { return }
+    guard !inBackground, status != lastStatus else { return }
     let didBecomeAuthorized = status.isAuthorized && !(lastStatus?.isAuthorized ?? false)
     lastStatus = status
     onStatusChange?(status, didBecomeAuthorized)
   }
 
   private func recheckOnForeground() async {
+    inBackground = false
     let status = await locationService.authorizationStatus
     statusObserved(status)
   }
