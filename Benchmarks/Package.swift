@@ -44,6 +44,14 @@ let package = Package(
       path: "Sources/FleetBenchmark"
     ),
     .executableTarget(
+      name: "corelocation-benchmark",
+      dependencies: [
+        .product(name: "CoreLocation", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
+      ],
+      path: "Sources/CoreLocationBenchmark"
+    ),
+    .executableTarget(
       name: "basemap-benchmark",
       dependencies: [
         .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),

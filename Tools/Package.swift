@@ -114,6 +114,11 @@ let package = Package(
       ],
       path: "Sources/PetMapBenchmark"
     ),
+    // A plain program on `import CoreLocation`, driven through a served phone by the end-to-end
+    // tests (LOCEMU_SERVER); CoreLocation is a Linux-only product of the library.
+    .executableTarget(
+      name: "corelocation-probe", dependencies: [.product(name: "CoreLocation", package: "LocationEmulator")],
+      path: "Sources/CoreLocationProbe"),
     // The repository's own helpers for end-to-end tests: child processes (locemu, gpsd), free
     // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.
     .target(

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+// iOS location code in the shapes apps write it, compiled unchanged on Linux against
+// LocationEmulator's CoreLocation, MapKit and Combine, and run on emulated phones by the tests:
+// ClassicApp is Swift 5 code of the delegate-and-completion-handler era (an ObservableObject
+// singleton, a geofence manager, reverse geocoding, retroactive conformances, associated
+// objects); ModernApp is Swift 6 code (an async wrapper over the delegate, live updates, CLMonitor,
+// service sessions, @Observable). tools/test.sh builds them with warnings as errors.
+import PackageDescription
+
+var appDependencies: [Target.Dependency] = []
+var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp"]
+#if os(Linux)
+  // On Apple platforms the system's frameworks are used.
+  appDependencies = [
+    .product(name: "CoreLocation", package: "LocationEmulator"), .product(name: "MapKit", package: "LocationEmulator"),
+    .product(name: "Combine", package: "LocationEmulator"),
+  ]
+  testDependencies +=
+    appDependencies + [
+      .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+    ]
+#endif
+
+let package = Package(
+  name: "CoreLocationCompat",
+  dependencies: [.package(name: "LocationEmulator", path: "../..")],
+  targets: [
+    .target(name: "ClassicApp", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
+    .target(name: "ModernApp", dependencies: appDependencies),
+    .testTarget(name: "CompatTests", dependencies: testDependencies),
+  ],
+  swiftLanguageModes: [.v6]
+)
