@@ -45,7 +45,8 @@ let walk: [ScriptedFix] = (0...seconds).map { t in
   ScriptedFix(at: .seconds(t), Coordinate(latitude: start.latitude + Double(t) * 1.4 / 111_195.08, longitude: start.longitude)!)
 }
 
-@MainActor
+/// A manager on `phone`, walking with a 5 m filter; made where the caller runs (the main actor
+/// or not decides where its delegate is called).
 func makeManager(on phone: EmulatedPhone) -> CLLocationManager {
   EmulatedPhone.$current.withValue(phone) {
     let manager = CLLocationManager()
@@ -56,15 +57,8 @@ func makeManager(on phone: EmulatedPhone) -> CLLocationManager {
   }
 }
 
-func makeManagerOffMain(on phone: EmulatedPhone) -> CLLocationManager {
-  EmulatedPhone.$current.withValue(phone) {
-    let manager = CLLocationManager()
-    manager.delegate = delegate
-    manager.distanceFilter = 5
-    manager.startUpdatingLocation()
-    return manager
-  }
-}
+@MainActor
+func makeManagerOnMain(on phone: EmulatedPhone) -> CLLocationManager { makeManager(on: phone) }
 
 let before = residentBytes()
 let clock = EmulatorClock()
@@ -75,7 +69,7 @@ for i in 0..<count {
   let phone = EmulatedPhone(
     .init(name: "phone \(i)", permission: PermissionState(appStatus: .authorizedWhenInUse), source: .script(walk)), clock: clock)
   phones.append(phone)
-  managers.append(i.isMultiple(of: 2) ? await makeManager(on: phone) : makeManagerOffMain(on: phone))
+  managers.append(i.isMultiple(of: 2) ? await makeManagerOnMain(on: phone) : makeManager(on: phone))
 }
 try await clock.runUntilIdle()
 let madeSeconds = (ContinuousClock.now - made) / .seconds(1)

@@ -66,11 +66,7 @@ enum TaskQuiescence {
       isMain.assumingMemoryBound(to: IsMainHook?.self).pointee = { executor, original in
         CountingMainExecutor.isCounting(executor) || original(executor)
       }
-      main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
-        TaskQuiescence.enqueued()
-        let wrapped = Job(job: job)
-        DispatchQueue.main.async { TaskQuiescence.run { wrapped.job.runSynchronously(on: CountingMainExecutor.unowned) } }
-      }
+      main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in TaskQuiescence.enqueueOnMain(job) }
       global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
         TaskQuiescence.enqueued()
         let wrapped = Job(job: job)
@@ -83,6 +79,8 @@ enum TaskQuiescence {
     }
   }
 
+  /// Counts `job` and runs it on the main queue, as the main actor's (the hook's and the
+  /// counting executor's one path).
   fileprivate static func enqueueOnMain(_ job: UnownedJob) {
     enqueued()
     let wrapped = Job(job: job)
