@@ -74,6 +74,7 @@ let package = Package(
     .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(
       name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
+    .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
       name: "PetMapTests", dependencies: ["PetMap", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
   ]

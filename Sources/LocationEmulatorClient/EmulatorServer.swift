@@ -112,25 +112,27 @@ public struct EmulatorServer: Sendable {
   ) async throws(EmulatorClientError)
     -> AsyncThrowingStream<T, any Error>
   {
-    var request = urlRequest("GET", path)
-    request.timeoutInterval = 86_400
-    let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
-    let reader = EventStreamReader(continuation: continuation)
-    let session = URLSession(configuration: .default, delegate: reader, delegateQueue: nil)
-    let task = session.dataTask(with: request)
-    let connection = EventConnection(task: task, session: session, lines: lines)
-    do {
-      try await withCheckedThrowingContinuation { (connected: CheckedContinuation<Void, any Error>) in
-        reader.onConnect(connected)
-        task.resume()
-      }
-    } catch let error as EmulatorClientError {
-      connection.close()
-      throw error
-    } catch {
-      connection.close()
-      throw .unreachable("cannot reach \(url.absoluteString): \((error as NSError).localizedDescription)")
+    let request = urlRequest("GET", path)
+    guard let target = request.url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }) else {
+      throw .badRequest("not a URL: \(url.absoluteString) and \(path)")
     }
+    let requestTarget =
+      (target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath)
+      + (target.percentEncodedQuery.map { "?" + $0 } ?? "")
+    let headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+    let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+    let (url, timeout) = (self.url, self.timeout)
+    // Connecting blocks (at most the timeout): on a dispatch thread, not the cooperative pool.
+    let opened = await withCheckedContinuation { (done: CheckedContinuation<Result<EventStreamSocket, EmulatorClientError>, Never>) in
+      DispatchQueue.global().async {
+        done.resume(
+          returning: Result { () throws(EmulatorClientError) in
+            try EventStreamSocket.open(
+              url: url, target: requestTarget, headers: headers, timeout: timeout, continuation: continuation)
+          })
+      }
+    }
+    let connection = EventConnection(socket: try opened.get(), lines: lines)
     return AsyncThrowingStream(unfolding: { try await connection.next(transform) })
   }
 }
@@ -138,14 +140,12 @@ public struct EmulatorServer: Sendable {
 /// One event-stream connection, owned by the stream its consumer holds: when that goes, this
 /// goes, and the connection closes.
 final class EventConnection: @unchecked Sendable {
-  private let task: URLSessionDataTask
-  private let session: URLSession
+  private let socket: EventStreamSocket
   // Read by one consumer at a time (an unfolding stream calls next() serially).
   private var iterator: AsyncThrowingStream<String, any Error>.AsyncIterator
 
-  init(task: URLSessionDataTask, session: URLSession, lines: AsyncThrowingStream<String, any Error>) {
-    self.task = task
-    self.session = session
+  init(socket: EventStreamSocket, lines: AsyncThrowingStream<String, any Error>) {
+    self.socket = socket
     iterator = lines.makeAsyncIterator()
   }
 
@@ -156,17 +156,7 @@ final class EventConnection: @unchecked Sendable {
     return nil
   }
 
-  /// Off the caller's thread: URLSession's cancel waits on the session's queue, which a
-  /// cooperative thread must not do.
-  func close() {
-    let (task, session) = (self.task, self.session)
-    DispatchQueue.global().async {
-      task.cancel()
-      session.invalidateAndCancel()
-    }
-  }
-
-  deinit { close() }
+  deinit { socket.close() }
 }
 
 /// Why a request to the server did not do what it asked.
@@ -184,77 +174,5 @@ public enum EmulatorClientError: Error, Sendable, Hashable, CustomStringConverti
     case .unreachable(let message): message
     case .badRequest(let message): message
     }
-  }
-}
-
-/// Reads a `text/event-stream` response as it arrives and yields each `data:` line.
-final class EventStreamReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-  private let lock = NSLock()
-  private let continuation: AsyncThrowingStream<String, any Error>.Continuation
-  private var connected: CheckedContinuation<Void, any Error>?
-  private var buffer = Data()
-
-  init(continuation: AsyncThrowingStream<String, any Error>.Continuation) { self.continuation = continuation }
-
-  func onConnect(_ connected: CheckedContinuation<Void, any Error>) { lock.withLock { self.connected = connected } }
-
-  private func resumeConnected(_ result: Result<Void, any Error>) {
-    let waiting = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-      defer { connected = nil }
-      return connected
-    }
-    waiting?.resume(with: result)
-  }
-
-  func urlSession(
-    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-  ) {
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    guard (200..<300).contains(status) else {
-      let message = status == 401 ? "the server needs its token (HTTP 401)" : status == 404 ? "no such phone (HTTP 404)" : "HTTP \(status)"
-      resumeConnected(.failure(EmulatorClientError.refused(status: status, message: message)))
-      completionHandler(.cancel)
-      return
-    }
-    resumeConnected(.success(()))
-    completionHandler(.allow)
-  }
-
-  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-    let lines = lock.withLock { () -> [String] in
-      buffer.append(data)
-      var lines: [String] = []
-      while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        var line = buffer[buffer.startIndex..<end]
-        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-        buffer.removeSubrange(buffer.startIndex...end)
-        if line.starts(with: Data("data:".utf8)) {
-          var text = String(decoding: line.dropFirst(5), as: UTF8.self)
-          if text.hasPrefix(" ") { text.removeFirst() }
-          lines.append(text)
-        }
-      }
-      return lines
-    }
-    for line in lines { continuation.yield(line) }
-  }
-
-  func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-    let stillConnecting = lock.withLock { connected != nil }
-    let server =
-      task.originalRequest?.url.map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
-    let failure: (any Error)? = error.map {
-      let reason = ($0 as NSError).localizedDescription
-      return (stillConnecting ? .unreachable("cannot reach \(server): \(reason)") : .unreachable("the event stream broke: \(reason)"))
-        as EmulatorClientError
-    }
-    resumeConnected(.failure(failure ?? EmulatorClientError.unreachable("\(server) closed the event stream")))
-    if let failure, (error as NSError?)?.code != NSURLErrorCancelled {
-      continuation.finish(throwing: failure)
-    } else {
-      continuation.finish()
-    }
-    session.finishTasksAndInvalidate()
   }
 }

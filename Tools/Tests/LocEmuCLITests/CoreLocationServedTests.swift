@@ -43,7 +43,9 @@ struct CoreLocationServedTests {
       let reading = output.fileHandleForReading
       Thread {
         var pending = Data()
-        while let chunk = try? reading.read(upToCount: 4096), !chunk.isEmpty {
+        // `availableData`, not `read(upToCount:)`: on Linux the latter waits for the whole
+        // count (or the end), so the probe's short lines would sit unread in the pipe.
+        while case let chunk = reading.availableData, !chunk.isEmpty {
           pending.append(chunk)
           while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             continuation.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
@@ -89,7 +91,7 @@ struct CoreLocationServedTests {
 
   @Test(
     "LOC-CL-40: the delegate hears ctl's grant, location and revoke, in order",
-    .disabled("the probe bound with LOCEMU_SERVER prints nothing yet: see issue 24's closing note"))
+    .timeLimit(.minutes(2)))
   func ctlDrivesACoreLocationProgram() async throws {
     let server = try await Server.start(virtualTime: false)
     defer { server.stop() }
@@ -110,7 +112,7 @@ struct CoreLocationServedTests {
 
   @Test(
     "LOC-CL-41: the app's own prompt is answered by the served phone's scripted user",
-    .disabled("the probe bound with LOCEMU_SERVER prints nothing yet: see issue 24's closing note"))
+    .timeLimit(.minutes(2)))
   func theAppsPromptIsAnsweredOnTheServedPhone() async throws {
     let server = try await Server.start(virtualTime: false)
     defer { server.stop() }

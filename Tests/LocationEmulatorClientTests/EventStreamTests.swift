@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import LocationEmulatorClient
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The event stream's HTTP reading, byte by byte and over a real loopback socket: the reader
+/// that replaced URLSession (which spun two threads at full speed while a stream stayed open).
+@Suite("Event streams: HTTP/1.1 read as it arrives")
+struct EventStreamTests {
+  /// `text` as one chunk of a chunked body.
+  static func chunk(_ text: String) -> String { String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n" }
+
+  static let chunkedResponse = Array(
+    ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+      + chunk(": keep-alive\n\n") + chunk("data: {\"event\":\"a\"}\n\n") + chunk("data: {\"event\":\"b\"}\r\n\r\ndata:")
+      + chunk(" c\n\n") + "0\r\n\r\n").utf8)
+
+  @Test("a chunked stream cut at every byte gives the same data lines, comments skipped, and ends at the last chunk")
+  func chunkedAtEveryCut() throws {
+    for cut in 1...Self.chunkedResponse.count {
+      var reader = HTTPStreamReader()
+      var lines: [String] = []
+      var start = 0
+      while start < Self.chunkedResponse.count {
+        let end = min(start + cut, Self.chunkedResponse.count)
+        try reader.feed(Array(Self.chunkedResponse[start..<end]))
+        lines += reader.takeLines()
+        start = end
+      }
+      #expect(reader.head?.status == 200)
+      #expect(lines == [#"{"event":"a"}"#, #"{"event":"b"}"#, "c"], "pieces of \(cut) bytes")
+      #expect(reader.bodyComplete, "pieces of \(cut) bytes")
+    }
+  }
+
+  @Test("a refusal's body of a stated length is read whole")
+  func refusalBody() throws {
+    var reader = HTTPStreamReader()
+    let body = #"{"error":"no phone 7"}"#
+    try reader.feed(Array("HTTP/1.1 404 Not Found\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+    #expect(reader.head?.status == 404)
+    #expect(reader.bodyComplete)
+    #expect(EmulatorServer.message(Data(reader.bufferedBody), status: 404) == "no phone 7")
+  }
+
+  @Test("garbage instead of HTTP, or a line without end, is an error, not a hang or a heap")
+  func malformed() {
+    var notHTTP = HTTPStreamReader()
+    #expect(throws: HTTPStreamReader.Failure.self) { try notHTTP.feed(Array("SSH-2.0-OpenSSH\r\n\r\n".utf8)) }
+    var badChunk = HTTPStreamReader()
+    #expect(throws: HTTPStreamReader.Failure.self) {
+      try badChunk.feed(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n".utf8))
+    }
+    var endless = HTTPStreamReader()
+    #expect(throws: HTTPStreamReader.Failure.self) {
+      try endless.feed(Array("HTTP/1.1 200 OK\r\n\r\n".utf8))
+      let block = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
+      for _ in 0...(HTTPStreamReader.lineLimit >> 16) { try endless.feed(block) }
+    }
+  }
+
+  /// A one-connection HTTP server on loopback that answers with `response`, sent in pieces,
+  /// then holds the connection open until the client closes it.
+  final class OneShotServer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+    let clientClosed = DispatchSemaphore(value: 0)
+
+    init(pieces: [String]) throws {
+      let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      self.listener = listener
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = 0
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+      }
+      guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
+      _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+      }
+      port = Int(UInt16(bigEndian: address.sin_port))
+      let closed = clientClosed
+      Thread {
+        let connection = accept(listener, nil, nil)
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = recv(connection, &request, request.count, 0)
+        for piece in pieces {
+          _ = Array(piece.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          usleep(20_000)
+        }
+        // Held open: the client's close is what ends it.
+        var byte: UInt8 = 0
+        while recv(connection, &byte, 1, 0) > 0 {}
+        close(connection)
+        closed.signal()
+      }.start()
+    }
+
+    deinit { close(listener) }
+  }
+
+  @Test("events come as the server sends them, and letting go of the stream closes the connection")
+  func realSocket() async throws {
+    let server = try OneShotServer(pieces: [
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunk("data: {\"event\":\"a\"}\n\n"),
+      Self.chunk("data: {\"event\":\"b\"}\n\n"),
+    ])
+    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(server.port)")!, timeout: 10)
+    var stream: AsyncThrowingStream<String, any Error>? = try await client.events("phones/1/events")
+    var iterator = stream?.makeAsyncIterator()
+    #expect(try await iterator?.next() == #"{"event":"a"}"#)
+    #expect(try await iterator?.next() == #"{"event":"b"}"#)
+    (stream, iterator) = (nil, nil)
+    #expect(server.clientClosed.wait(timeout: .now() + 10) == .success, "the connection closed once the stream was let go")
+  }
+
+  @Test("nothing listening is a one-line unreachable error")
+  func nothingListening() async throws {
+    // A port that was free a moment ago: bound, then let go without listening.
+    let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 ? getsockname(probe, $0, &length) : -1 }
+    }
+    close(probe)
+    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!, timeout: 5)
+    do {
+      _ = try await client.events("phones/1/events")
+      Issue.record("nothing listens there")
+    } catch {
+      guard case .unreachable(let message) = error else { return #expect(Bool(false), "\(error)") }
+      #expect(message.contains("cannot reach 127.0.0.1:") && !message.contains("\n"))
+    }
+  }
+}
