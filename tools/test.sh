@@ -34,6 +34,8 @@ echo "==> the lost-pets app written the iOS way (Examples/LostPets): import Core
 run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors --no-parallel
 echo "==> iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged" >&2
 run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors --no-parallel
+echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" >&2
+tools/corelocation-api-coverage.sh --at-least 95
 tools/check-dependencies.sh
 # The same suites under ThreadSanitizer, in build folders of their own (skip with LOCEMU_SKIP_TSAN=1).
 if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# How many of Apple's CoreLocation and MapKit declarations (iOS 18 SDK, as listed in
+# tools/data/apple-corelocation-mapkit-api.tsv) the Linux modules declare, per group.
+# Usage: tools/corelocation-api-coverage.sh [--missing] [--at-least PERCENT]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+ensure_swift
+# It fails on the C module-map target (CoreLocationModuleMap, which has no Swift symbols) after
+# writing the Swift modules' graphs; the script checks that those are newer than the sources.
+swift package dump-symbol-graph --minimum-access-level public >/dev/null 2>&1 || true
+exec python3 tools/corelocation-api-coverage.py "$@"
