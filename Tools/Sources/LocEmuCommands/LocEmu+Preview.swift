@@ -109,6 +109,32 @@ extension LocEmu {
       }
     }
 
+    /// A repository that tells `onFirstFailure` of its first failure (and passes every answer on).
+    struct ReportingRepository: AnnouncementRepository {
+      let inner: any AnnouncementRepository
+      let reported = Locked(false)
+      let onFirstFailure: @Sendable (any Error) -> Void
+
+      init(_ inner: any AnnouncementRepository, onFirstFailure: @escaping @Sendable (any Error) -> Void) {
+        self.inner = inner
+        self.onFirstFailure = onFirstFailure
+      }
+
+      func announcements(for query: AnnouncementListQuery) async throws -> [Announcement] {
+        do {
+          return try await inner.announcements(for: query)
+        } catch {
+          if !reported.withLock({ reported in
+            defer { reported = true }
+            return reported
+          }) {
+            onFirstFailure(error)
+          }
+          throw error
+        }
+      }
+    }
+
     static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
 
     struct Factory: ScenarioOptions.AppFactory {
@@ -168,24 +194,17 @@ extension LocEmu {
       let fullscreen = snapshotFullscreen.map {
         SVGMapSnapshotter(layers: layers, outputPath: $0, warn: { printError("locemu preview: \($0)") })
       }
+      // The spec carries on without pins when the backend fails; say so once where a user looks.
+      let source = announcements ?? ""
       let factory = Factory(
-        repository: repository, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
+        repository: repository.map {
+          ReportingRepository($0) { error in
+            printError("locemu preview: announcements unavailable from \(source): \(error); the map shows no pins")
+          }
+        }, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
-      let source = announcements ?? ""
-      let warned = Locked(false)
       try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: served.remote) { line in
-        // The spec carries on without pins when the backend fails; say so once where a user looks.
-        if line.event == "log", let message = line.members.first(where: { $0.name == "message" }),
-          message.json.contains("announcements unavailable"),
-          !warned.withLock({ warned in
-            defer { warned = true }
-            return warned
-          })
-        {
-          let text = message.json.dropFirst().dropLast().replacingOccurrences(of: "announcements unavailable: ", with: "")
-          printError("locemu preview: announcements unavailable from \(source): \(text); the map shows no pins")
-        }
         output.withLock {
           $0.writeLine(json ? line.json : TranscriptText.line(line))
           if live { $0.flush() }

@@ -6,6 +6,7 @@ import Geo
 import LocationEmulatorClient
 import Traces
 import LocationServices
+import NMEA
 
 #if canImport(Glibc)
   import Glibc
@@ -123,7 +124,7 @@ extension LocEmu {
     /// belong to the epoch they come in), so `--count N` stops before the (N+1)-th begins.
     func recordSentences(into sink: RecordingSink) async throws {
       let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
-      var lastTime: Substring?
+      var lastTime: NMEATimeOfDay?
       for try await sentence in GPSDSentenceSource(
         host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)))
       {
@@ -238,31 +239,25 @@ final class RecordingSink: @unchecked Sendable {
     }
   }
 
-  /// `yyyy-mm-dd` from an RMC's date field or a ZDA's day, month and year.
+  /// `yyyy-mm-dd` from an RMC's date or a ZDA's, as the NMEA module decodes them.
   static func date(in sentence: String) -> String? {
-    let fields = Self.fields(of: sentence)
-    guard let type = fields.first?.suffix(3) else { return nil }
-    if type == "RMC", fields.count > 9, fields[9].count == 6, let d = Int(fields[9]) {
-      return String(format: "20%02d-%02d-%02d", d % 100, d / 100 % 100, d / 10_000)
+    switch try? NMEAMessage(sentence) {
+    case .rmc(let rmc):
+      guard let date = rmc.date else { return nil }
+      return String(format: "20%02d-%02d-%02d", date.yearOfCentury, date.month, date.day)
+    case .zda(let zda):
+      guard let date = zda.date else { return nil }
+      return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+    default: return nil
     }
-    if type == "ZDA", fields.count > 4, let day = Int(fields[2]), let month = Int(fields[3]), let year = Int(fields[4]) {
-      return String(format: "%04d-%02d-%02d", year, month, day)
-    }
-    return nil
   }
 
-  /// The UTC time field of a GGA, RMC, GNS, ZDA (field 1) or GLL (field 5); nil when empty or absent.
-  static func time(in sentence: String) -> Substring? {
-    let fields = Self.fields(of: sentence)
-    guard let type = fields.first?.suffix(3) else { return nil }
-    let index = ["GGA": 1, "RMC": 1, "GNS": 1, "ZDA": 1, "GLL": 5][String(type)]
-    guard let index, fields.count > index, !fields[index].isEmpty else { return nil }
-    return fields[index]
-  }
-
-  /// A sentence's comma-separated fields, its checksum left off (the first is `$TTSSS`).
-  static func fields(of sentence: String) -> [Substring] {
-    (sentence.split(separator: "*", maxSplits: 1).first ?? "").split(separator: ",", omittingEmptySubsequences: false)
+  /// The UTC time of a GGA, RMC, GNS, GLL or ZDA; nil when absent (a GSA, a GSV, an empty
+  /// field). A GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
+  static func time(in sentence: String) -> NMEATimeOfDay? {
+    guard let message = try? NMEAMessage(sentence) else { return nil }
+    if case .gst = message { return nil }
+    return message.timeOfDay
   }
 
   static func isoDate(_ date: Date) -> String { String(FixRecord.iso8601(date).prefix(10)) }
