@@ -77,19 +77,13 @@ for alias, target in re.findall(r'public typealias (\w+) = (__\w+)', sources):
         declared.add(f'@alias {alias}.{case}')
 
 
-def wanted(entry):
-    """The listed declaration as a symbol graph spells it: `Type.name(a:b:)`, `Type.name`."""
-    entry = entry.strip()
-    return entry.replace('init()', 'init()')
-
-
 groups = OrderedDict()
 missing = []
 for line in open(os.path.join(root, 'tools', 'data', 'apple-corelocation-mapkit-api.tsv')):
     if not line.strip() or line.startswith('#'):
         continue
     group, entry = line.rstrip('\n').split('\t')
-    found = wanted(entry) in declared
+    found = entry in declared
     if not found and '(' in entry:
         # Callable with these labels: a declared function whose further parameters have defaults.
         base, labels = entry.split('(')[0], re.findall(r'([A-Za-z_]+):', entry)
@@ -106,7 +100,6 @@ for line in open(os.path.join(root, 'tools', 'data', 'apple-corelocation-mapkit-
     if not found:
         missing.append((group, entry))
 
-width = max(len(g) for g in groups)
 all_total = sum(t for t, _ in groups.values())
 all_have = sum(h for _, h in groups.values())
 for group, (total, have) in groups.items():

@@ -63,6 +63,26 @@ struct EventStreamTests {
     }
   }
 
+  /// A TCP socket bound to a free loopback port (port 0, read back), listening when asked.
+  static func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && (!listening || listen(descriptor, 1) == 0) && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard ok else {
+      close(descriptor)
+      throw POSIXError(.EADDRINUSE)
+    }
+    return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+  }
+
   /// A one-connection HTTP server on loopback that answers with `response`, sent in pieces,
   /// then holds the connection open until the client closes it.
   final class OneShotServer: @unchecked Sendable {
@@ -71,21 +91,8 @@ struct EventStreamTests {
     let clientClosed = DispatchSemaphore(value: 0)
 
     init(pieces: [String]) throws {
-      let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      self.listener = listener
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = 0
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
-      }
-      guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
-      _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-      }
-      port = Int(UInt16(bigEndian: address.sin_port))
+      let (listener, port) = try EventStreamTests.loopbackSocket(listening: true)
+      (self.listener, self.port) = (listener, port)
       let closed = clientClosed
       Thread {
         let connection = accept(listener, nil, nil)
@@ -124,16 +131,9 @@ struct EventStreamTests {
   @Test("nothing listening is a one-line unreachable error")
   func nothingListening() async throws {
     // A port that was free a moment ago: bound, then let go without listening.
-    let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 ? getsockname(probe, $0, &length) : -1 }
-    }
+    let (probe, port) = try Self.loopbackSocket(listening: false)
     close(probe)
-    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!, timeout: 5)
+    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
     do {
       _ = try await client.events("phones/1/events")
       Issue.record("nothing listens there")

@@ -15,3 +15,22 @@ package func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -
   }
   return await condition()
 }
+
+/// Runs `body`, failing with "`what`: nothing within `limit`" instead of waiting past `limit`
+/// of real time (end-to-end tests of real processes only, as ``waitUntil(_:_:)``).
+package func bounded<T: Sendable>(
+  _ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T?.self) { group in
+    group.addTask { try await body() }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let first = try await group.next(), let value = first else {
+      throw LoopbackError(description: "\(what): nothing within \(limit)")
+    }
+    return value
+  }
+}

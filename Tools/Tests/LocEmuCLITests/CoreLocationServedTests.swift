@@ -62,24 +62,13 @@ struct CoreLocationServedTests {
     /// `limit` of real time.
     func line(startingWith prefix: String, within limit: Duration = .seconds(20)) async throws -> (line: String, skipped: [String]) {
       let reader = self.reader
-      return try await withThrowingTaskGroup(of: (String, [String])?.self) { group in
-        group.addTask {
-          var skipped: [String] = []
-          while let line = await reader.iterator.next() {
-            if line.hasPrefix(prefix) { return (line, skipped) }
-            skipped.append(line)
-          }
-          return nil
+      return try await bounded("the probe's line starting with \"\(prefix)\"", limit) {
+        var skipped: [String] = []
+        while let line = await reader.iterator.next() {
+          if line.hasPrefix(prefix) { return (line, skipped) }
+          skipped.append(line)
         }
-        group.addTask {
-          try await Task.sleep(for: limit)
-          return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let found = first else {
-          throw LoopbackError(description: "the probe printed no line starting with \"\(prefix)\" within \(limit)")
-        }
-        return found
+        throw LoopbackError(description: "the probe ended without a line starting with \"\(prefix)\" (after \(skipped))")
       }
     }
 

@@ -17,26 +17,6 @@ import LocationServices
 struct RemotePhoneTests {
   typealias Server = ServeCommandTests.Server
 
-  /// Runs `body`, failing instead of waiting past `limit` (real processes: real time, bounded).
-  func bounded<T: Sendable>(
-    _ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
-  )
-    async throws -> T
-  {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-      group.addTask { try await body() }
-      group.addTask {
-        try await Task.sleep(for: limit)
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let value = first else {
-        throw LoopbackError(description: "\(what): nothing within \(limit)")
-      }
-      return value
-    }
-  }
-
   /// Waits (bounded: 500 reads of the state) until the server counts `count` event clients.
   func eventClients(_ server: Server, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     var tries = 0
