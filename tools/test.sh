@@ -31,9 +31,9 @@ echo "==> the example app (Examples/NearbyPets): its own package, tested on the 
 run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
 echo "==> the lost-pets app written the iOS way (Examples/LostPets): import CoreLocation, MapKit, Combine" >&2
 # One test at a time: see issue 24's closing note (parallel tests of this package have hung once in ten runs).
-run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors --no-parallel
+run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors
 echo "==> iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged" >&2
-run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors --no-parallel
+run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors
 echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" >&2
 tools/corelocation-api-coverage.sh --at-least 95
 tools/check-dependencies.sh

@@ -63,7 +63,7 @@ struct PhoneTests {
     let phone = makePhone(.notDetermined, answer: .allowOnce, delay: .zero)
     _ = try await phone.advance(until: phone.start { await phone.requestWhenInUseAuthorization() })
     let log = PhoneRecorder(phone)
-    phone.apply(.background)
+    await phone.setAppState(.background)  // apply(.background), and what it sets off has run
     let kinds = log.all.map { event -> String in
       switch event {
       case .permission(.allowOnceExpired): "allowOnceExpired"

@@ -74,6 +74,34 @@ struct QuiescenceTests {
     }
   }
 
+  /// An actor whose code calls into the clock (as an app's service calls its location
+  /// manager): the clock's loop may then run inside the actor's job.
+  actor BusyService {
+    let log: Locked<[String]>
+    init(log: Locked<[String]>) { self.log = log }
+    func record(_ line: String) { log.withLock { $0.append(line) } }
+    /// Hands itself a job (it waits in the actor's queue, behind this one), then calls into
+    /// the clock, whose loop runs here.
+    func handOffThenCallTheClock(_ clock: EmulatorClock) {
+      Task { self.record("the actor's queued job") }
+      clock.enqueue {}
+    }
+  }
+
+  @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs)")
+  func loopInsideAnActorWaitsForTheActorsQueue() async throws {
+    for run in 0..<100 {
+      let clock = EmulatorClock()
+      let log = Locked<[String]>([])
+      let service = BusyService(log: log)
+      clock.schedule(after: .seconds(1)) { Task { await service.handOffThenCallTheClock(clock) } }
+      clock.schedule(after: .seconds(1)) { log.withLock { $0.append("the next timer") } }
+      try await clock.advance(by: .seconds(1))
+      #expect(log.withLock { $0 } == ["the actor's queued job", "the next timer"], "run \(run)")
+      if log.withLock({ $0 }) != ["the actor's queued job", "the next timer"] { break }
+    }
+  }
+
   @Test("a continuation an untracked task awaits, resumed from a callback, is resumed before time moves on")
   func continuationsResumedByCallbacksBeforeTimeMoves() async throws {
     let clock = EmulatorClock()

@@ -192,7 +192,7 @@ public final class EmulatorClock: Clock, Sendable {
     while true {
       var finished: [ClockGoal] = []
       // Untracked work (see settlesUnstructuredTasks) holds time where it is.
-      let quiet = !settlesUnstructuredTasks || TaskQuiescence.isQuiet
+      let quiet = !settlesUnstructuredTasks || TaskQuiescence.isIdle
       var waitForQuiet = false
       let step: ClockStep = storage.withLock { s in
         if mode == .virtual && s.running > 0 {

@@ -119,11 +119,20 @@ enum TaskQuiescence {
   /// Whether no job is pending but the caller's own.
   static var isQuiet: Bool { pendingJobs <= 0 }
 
-  /// Calls `body` once no job is pending (from the thread that ran the last one); returns
-  /// false without registering it when none is pending now but the caller's.
+  /// Whether no job is pending at all, the caller's own included.
+  ///
+  /// What a clock's loop asks before it fires a timer. Not ``isQuiet``: a loop that runs inside
+  /// a job (an actor's, whose code called into the phone) must not count that job out, because
+  /// jobs enqueued on the same actor meanwhile wait in the actor's queue behind it, not in the
+  /// count: from inside, the process would look quiet while the actor still has work (a
+  /// delegate's `Task { await service.update() }` whose turn comes after the loop's own job).
+  static var isIdle: Bool { pending.load(ordering: .sequentiallyConsistent) == 0 }
+
+  /// Calls `body` once no job is pending (from the thread that ran the last one, outside any
+  /// job); returns false without registering it when none is pending now (``isIdle``).
   static func whenQuiet(_ body: @escaping @Sendable () -> Void) -> Bool {
     let registered = waiters.withLock { w -> Bool in
-      guard !isQuiet else { return false }
+      guard !isIdle else { return false }
       w.append(body)
       return true
     }
