@@ -30,7 +30,7 @@ let package = Package(
     // The app seam: the seed's LocationServiceProtocol, its statuses, results, coordinates and
     // fixes, and the capabilities code on it may use (synchronous observation, a scheduler).
     .target(name: "LocationServices"),
-    .target(name: "NMEA", exclude: ["Geodesy/LICENSE-gpsd"]),
+    .target(name: "NMEA", dependencies: ["LocationServices"], exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

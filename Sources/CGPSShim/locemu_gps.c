@@ -70,13 +70,26 @@ int locemu_gps_read(locemu_gps *gps, locemu_gps_message *out) {
   const struct gps_data_t *d = &gps->data;
   out->latitude = out->longitude = out->alt_msl = out->alt_hae = NAN;
   out->speed = out->track = out->eph = out->epv = NAN;
+  out->climb = out->geoid_sep = out->magnetic_var = NAN;
+  out->epx = out->epy = out->eps = out->epd = out->epc = out->ept = out->sep = NAN;
   if (has_class(gps->line, "TPV")) {
     out->kind = LOCEMU_MESSAGE_TPV;
     out->mode = d->fix.mode;
     out->has_time = (d->set & TIME_SET) != 0 && d->fix.time.tv_sec != 0;
     out->time_sec = (int64_t)d->fix.time.tv_sec;
     out->time_nsec = (int64_t)d->fix.time.tv_nsec;
+    out->status = d->fix.status;
+    out->ept = d->fix.ept;
     if (d->fix.mode >= MODE_2D) {
+      out->climb = d->fix.climb;
+      out->geoid_sep = d->fix.geoid_sep;
+      out->magnetic_var = d->fix.magnetic_var;
+      out->epx = d->fix.epx;
+      out->epy = d->fix.epy;
+      out->eps = d->fix.eps;
+      out->epd = d->fix.epd;
+      out->epc = d->fix.epc;
+      out->sep = d->fix.sep;
       out->latitude = d->fix.latitude;
       out->longitude = d->fix.longitude;
       out->speed = d->fix.speed;

@@ -94,14 +94,17 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     sourceInformation = sourceInfo
   }
 
-  /// The location an emulated phone delivered: its fix's members, unknown ones negative.
+  /// The location an emulated phone delivered: its fix's members, unknown ones negative. The
+  /// speed and course accuracies are the fix's `eps` and `epd` where its source gives them
+  /// (gpsd, decoded NMEA), else 0.5 m/s and 10°.
   convenience init(_ fix: LocationFix, date: Date) {
     let c = fix.coordinate.map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) } ?? kCLLocationCoordinate2DInvalid
     let vertical: Double = fix.altitudeMSL == nil ? -1 : (fix.verticalAccuracy ?? 10)
     self.init(
       coordinate: c, altitude: fix.altitudeMSL ?? 0, horizontalAccuracy: fix.coordinate == nil ? -1 : (fix.horizontalAccuracy ?? 5),
-      verticalAccuracy: vertical, course: fix.course ?? -1, courseAccuracy: fix.course == nil ? -1 : 10,
-      speed: fix.speed ?? -1, speedAccuracy: fix.speed == nil ? -1 : 0.5, timestamp: fix.timestamp ?? date,
+      verticalAccuracy: vertical, course: fix.course ?? -1,
+      courseAccuracy: fix.course == nil ? -1 : (fix.errors.epd ?? 10), speed: fix.speed ?? -1,
+      speedAccuracy: fix.speed == nil ? -1 : (fix.errors.eps ?? 0.5), timestamp: fix.timestamp ?? date,
       sourceInfo: CLLocationSourceInformation(softwareSimulationState: true, andExternalAccessoryState: false))
     ellipsoidalAltitude = fix.altitudeHAE ?? 0
   }

@@ -216,7 +216,18 @@ final class GPSDSession: Sendable {
       timestamp: m.has_time != 0 ? Date(timeIntervalSince1970: Double(m.time_sec) + Double(m.time_nsec) / 1e9) : nil,
       mode: mode, coordinate: coordinate,
       altitudeMSL: mode == .threeD ? value(m.alt_msl) : nil, altitudeHAE: mode == .threeD ? value(m.alt_hae) : nil,
-      speed: value(m.speed), course: value(m.track), horizontalAccuracy: value(m.eph), verticalAccuracy: value(m.epv))
+      speed: value(m.speed), course: value(m.track), horizontalAccuracy: value(m.eph), verticalAccuracy: value(m.epv),
+      climb: mode == .threeD ? value(m.climb) : nil, geoidSeparation: mode == .threeD ? value(m.geoid_sep) : nil,
+      magneticVariation: value(m.magnetic_var), status: status(m.status, mode: mode),
+      errors: .init(
+        epx: value(m.epx), epy: value(m.epy), eps: value(m.eps), epd: value(m.epd), epc: mode == .threeD ? value(m.epc) : nil,
+        ept: m.has_time != 0 ? value(m.ept) : nil, sep: value(m.sep)))
+  }
+
+  /// gpsd's status: it reports 2 (DGPS) and up, and leaves out 0 and 1, which a fix makes 1.
+  static func status(_ raw: Int32, mode: LocationFix.Mode) -> LocationFix.Status? {
+    if raw >= 2 { return LocationFix.Status(rawValue: Int(raw)) }
+    return mode >= .twoD ? .gnss : nil
   }
 
   static func string<T>(_ tuple: T) -> String {

@@ -6,7 +6,10 @@ public import LocationServices
 /// Member names are gpsd's TPV names: `time` (ISO 8601 UTC with milliseconds,
 /// `Z`), `mode`, `lat`, `lon` (9 decimals), `altMSL`, `altHAE` (4 decimals),
 /// `speed` (m/s, 3 decimals), `track` (degrees true, 4 decimals), `eph`/`epv`
-/// (metres, 3 decimals). A member that is unknown is left out, never `null`.
+/// (metres, 3 decimals), and where the source gives them gpsd's other members with gpsd's
+/// precision: `status` (from 2 up, as gpsd prints it), `climb` (m/s, 3), `geoidSep` (3),
+/// `magvar` (1), `epx`, `epy` (3), `eps` (m/s, 2), `epd` (degrees, 4), `epc` (m/s, 2), `ept`
+/// (seconds, 3), `sep` (3). A member that is unknown is left out, never `null`.
 public enum FixRecord {
   /// The JSON object for `fix`, without a line ending; `extra` members (already JSON-encoded values) are appended.
   public static func json(_ fix: LocationFix, extra: [(String, String)] = []) -> String {
@@ -71,6 +74,51 @@ public enum FixRecord {
         member("epv")
         w.fixed(v, 3)
       }
+      if let status = fix.status, status.rawValue >= 2 {
+        member("status")
+        w.decimal(UInt64(status.rawValue), width: 1)
+      }
+      if let v = fix.climb {
+        member("climb")
+        w.fixed(v, 3)
+      }
+      if let v = fix.geoidSeparation {
+        member("geoidSep")
+        w.fixed(v, 3)
+      }
+      if let v = fix.magneticVariation {
+        member("magvar")
+        w.fixed(v, 1)
+      }
+      let e = fix.errors
+      if let v = e.epx {
+        member("epx")
+        w.fixed(v, 3)
+      }
+      if let v = e.epy {
+        member("epy")
+        w.fixed(v, 3)
+      }
+      if let v = e.eps {
+        member("eps")
+        w.fixed(v, 2)
+      }
+      if let v = e.epd {
+        member("epd")
+        w.fixed(v, 4)
+      }
+      if let v = e.epc {
+        member("epc")
+        w.fixed(v, 2)
+      }
+      if let v = e.ept {
+        member("ept")
+        w.fixed(v, 3)
+      }
+      if let v = e.sep {
+        member("sep")
+        w.fixed(v, 3)
+      }
       out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
       // Extra members are the caller's, of any length: appended after the buffer.
       for (name, value) in extra {
@@ -87,7 +135,7 @@ public enum FixRecord {
 
   /// The longest record ``append(_:extra:to:)`` writes before its extra members: the time,
   /// and every number at the largest magnitude ``appendFixed(_:_:to:)`` prints digit by digit.
-  static let maximumRecordLength = 512
+  static let maximumRecordLength = 1024
 
   /// `2019-04-07T00:02:31.420Z`: UTC with milliseconds, rounded to nearest.
   public static func iso8601(_ date: Date) -> String {
@@ -265,7 +313,8 @@ public enum JSONText {
 
 extension FixRecord {
   /// The fix a fix record describes (a JSON object: time, mode, lat, lon, altMSL, altHAE,
-  /// speed, track, eph, epv, each optional); nil when a member has the wrong type or range.
+  /// speed, track, eph, epv, status, climb, geoidSep, magvar, epx, epy, eps, epd, epc, ept,
+  /// sep, each optional); nil when a member has the wrong type or range.
   /// gpsd's mode 0 ("not seen yet") is no fix.
   public static func fix(_ object: [String: JSONValue]) -> LocationFix? {
     func number(_ key: String) -> Double?? {
@@ -280,10 +329,21 @@ extension FixRecord {
     }
     guard let modeNumber = number("mode"), let latitude = number("lat"), let longitude = number("lon"),
       let altMSL = number("altMSL"), let altHAE = number("altHAE"), let speed = number("speed"),
-      let track = number("track"), let eph = number("eph"), let epv = number("epv")
+      let track = number("track"), let eph = number("eph"), let epv = number("epv"), let climb = number("climb"),
+      let geoidSep = number("geoidSep"), let magvar = number("magvar"), let statusNumber = number("status"),
+      let epx = number("epx"), let epy = number("epy"), let eps = number("eps"), let epd = number("epd"),
+      let epc = number("epc"), let ept = number("ept"), let sep = number("sep")
     else { return nil }
     let raw = modeNumber.map { Int($0) } ?? 1
     guard let mode = LocationFix.Mode(rawValue: max(raw, 1)) else { return nil }
+    var status: LocationFix.Status?
+    if let statusNumber {
+      // gpsd leaves out 0 and 1; a status it printed is one of its numbers.
+      guard let s = LocationFix.Status(rawValue: Int(statusNumber)), Double(s.rawValue) == statusNumber else {
+        return nil
+      }
+      status = s
+    }
     var coordinate: Coordinate?
     if let latitude, let longitude {
       guard let c = Coordinate(latitude: latitude, longitude: longitude) else { return nil }
@@ -291,7 +351,9 @@ extension FixRecord {
     }
     let fix = LocationFix(
       timestamp: timestamp, mode: coordinate == nil ? .noFix : mode, coordinate: coordinate, altitudeMSL: altMSL,
-      altitudeHAE: altHAE, speed: speed, course: track, horizontalAccuracy: eph, verticalAccuracy: epv)
-    return fix.mode == .noFix ? LocationFix(timestamp: timestamp, mode: .noFix) : fix
+      altitudeHAE: altHAE, speed: speed, course: track, horizontalAccuracy: eph, verticalAccuracy: epv,
+      climb: climb, geoidSeparation: geoidSep, magneticVariation: magvar, status: status,
+      errors: .init(epx: epx, epy: epy, eps: eps, epd: epd, epc: epc, ept: ept, sep: sep))
+    return fix.mode == .noFix ? LocationFix(timestamp: timestamp, mode: .noFix, status: status, errors: .init(ept: ept)) : fix
   }
 }

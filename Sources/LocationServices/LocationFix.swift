@@ -25,15 +25,29 @@ public struct LocationFix: Hashable, Sendable {
   public var speed: Double?
   /// Course over ground, degrees true.
   public var course: Double?
-  /// Estimated horizontal error, metres (radius, about 1 sigma).
+  /// Estimated horizontal error, metres: gpsd's `eph` for fixes from gpsd or decoded NMEA
+  /// (gpsd's error model: HDOP × 19 m without DGPS, a receiver's own estimate where it sends one),
+  /// the configured accuracy for a set location.
   public var horizontalAccuracy: Double?
-  /// Estimated vertical error, metres.
+  /// Estimated vertical error, metres (gpsd's `epv`).
   public var verticalAccuracy: Double?
+  /// Vertical speed, m/s, positive up (gpsd's `climb`).
+  public var climb: Double?
+  /// Height of the geoid above the WGS 84 ellipsoid here, metres (gpsd's `geoidSep`).
+  public var geoidSeparation: Double?
+  /// Magnetic variation, degrees, east positive (gpsd's `magvar`).
+  public var magneticVariation: Double?
+  /// What kind of fix the receiver has (gpsd's `status`); nil when the source does not say.
+  public var status: Status?
+  /// The receiver's other error estimates, by gpsd's names; empty when the source gives none.
+  public var errors: ErrorEstimates
 
   public init(
     timestamp: Date? = nil, mode: Mode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil,
     altitudeHAE: Double? = nil, speed: Double? = nil, course: Double? = nil,
-    horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil
+    horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil, climb: Double? = nil,
+    geoidSeparation: Double? = nil, magneticVariation: Double? = nil, status: Status? = nil,
+    errors: ErrorEstimates = ErrorEstimates()
   ) {
     self.timestamp = timestamp
     self.mode = mode
@@ -44,6 +58,73 @@ public struct LocationFix: Hashable, Sendable {
     self.course = course
     self.horizontalAccuracy = horizontalAccuracy
     self.verticalAccuracy = verticalAccuracy
+    self.climb = climb
+    self.geoidSeparation = geoidSeparation
+    self.magneticVariation = magneticVariation
+    self.status = status
+    self.errors = errors
+  }
+
+  /// What kind of fix a receiver has: gpsd's `status` (`STATUS_*` in `gps.h`), whose numbers
+  /// these are. gpsd reports it from 2 up; 0 and 1 are what it leaves out.
+  public enum Status: Int, Hashable, Sendable, Codable, CaseIterable {
+    /// No fix, or not known.
+    case unknown = 0
+    /// A plain GNSS fix.
+    case gnss = 1
+    /// Corrected by a differential station (DGPS, SBAS).
+    case differential = 2
+    /// Real-time kinematic, fixed integer ambiguities.
+    case rtkFixed = 3
+    /// Real-time kinematic, float ambiguities.
+    case rtkFloat = 4
+    /// Dead reckoning alone.
+    case deadReckoning = 5
+    /// GNSS with dead reckoning.
+    case gnssDeadReckoning = 6
+    /// Time only: a surveyed-in or manual position.
+    case timeOnly = 7
+    /// A simulator's fix.
+    case simulated = 8
+    /// The Precise Positioning Service (the encrypted P(Y) code).
+    case precise = 9
+  }
+
+  /// A receiver's error estimates beyond ``LocationFix/horizontalAccuracy`` and
+  /// ``LocationFix/verticalAccuracy``, by the names of gpsd's TPV members. gpsd states no
+  /// confidence for them ("maybe 50 %, maybe 95 %"); its error model scales DOPs by range errors
+  /// it calls 95 %. Nil where the source gives none.
+  public struct ErrorEstimates: Hashable, Sendable {
+    /// Longitude error, metres (`epx`).
+    public var epx: Double?
+    /// Latitude error, metres (`epy`).
+    public var epy: Double?
+    /// Speed error, m/s (`eps`; CoreLocation's `speedAccuracy`).
+    public var eps: Double?
+    /// Course error, degrees (`epd`; CoreLocation's `courseAccuracy`).
+    public var epd: Double?
+    /// Climb error, m/s (`epc`).
+    public var epc: Double?
+    /// Time error, seconds (`ept`).
+    public var ept: Double?
+    /// Spherical (3D) position error, metres (`sep`).
+    public var sep: Double?
+
+    public init(
+      epx: Double? = nil, epy: Double? = nil, eps: Double? = nil, epd: Double? = nil, epc: Double? = nil,
+      ept: Double? = nil, sep: Double? = nil
+    ) {
+      self.epx = epx
+      self.epy = epy
+      self.eps = eps
+      self.epd = epd
+      self.epc = epc
+      self.ept = ept
+      self.sep = sep
+    }
+
+    /// Whether no estimate is given.
+    public var isEmpty: Bool { self == ErrorEstimates() }
   }
 
   /// Whether the fix has a 2D or 3D position.

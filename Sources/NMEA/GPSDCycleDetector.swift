@@ -4,7 +4,8 @@
 /// Sentences that carry the current time ("latch" it) drive the learning: when the
 /// time of day changes, the type of the previous time-carrying sentence is taken as
 /// a cycle ender, and from then on gpsd reports when a sentence of a cycle-ending
-/// type arrives. Until it knows one, it reports after every sentence.
+/// type arrives. Until it knows one, it reports after every sentence that gives a position or
+/// a mode.
 ///
 /// The details follow gpsd 3.27's `nmea_parse`, as far as they decide reports:
 /// - time-carrying sentences: GGA, GLL and GNS with a time, RMC with status A or D
@@ -27,6 +28,8 @@ struct GPSDCycleDetector: Sendable {
     case gga, rmc, gll, gns, zda, gbs
     /// `$ACCURACY` (MediaTek), which continues a cycle like GLL.
     case accuracy
+    /// SiRF's `$PSRFEPE`, which carries the current time.
+    case sirfErrors
 
     var bit: UInt16 { 1 << UInt16(rawValue) }
     /// gpsd's `cycle_continue` flag.
@@ -38,7 +41,8 @@ struct GPSDCycleDetector: Sendable {
   /// The tag of the last time-carrying sentence; `.undecoded` (gpsd's 0) before the first.
   private var lastTag = Tag.undecoded
   private var continues = false
-  /// Whether gpsd trusts its cycle enders; while it does not, it reports after every sentence.
+  /// Whether gpsd trusts its cycle enders; while it does not, it reports after every sentence
+  /// that gives a position or a mode.
   private var reliable = false
   private var lastTime: NMEATimeOfDay?
 
@@ -50,8 +54,11 @@ struct GPSDCycleDetector: Sendable {
   ///     an untimed sentence with new data right after a cycle ender is reported.
   ///   - partial: a GSV that more parts of its group follow (gpsd's `gsx_more`), which neither
   ///     reports nor ends a cycle.
+  ///   - setsFix: whether the sentence gives a position or a mode (gpsd's `LATLON_SET` or
+  ///     `MODE_SET`): until gpsd knows a cycle ender, it reports after those.
   mutating func observe(
-    _ tag: Tag, latchedTime: NMEATimeOfDay?, forcesReport: Bool = false, newData: Bool = false, partial: Bool = false
+    _ tag: Tag, latchedTime: NMEATimeOfDay?, forcesReport: Bool = false, newData: Bool = false, partial: Bool = false,
+    setsFix: Bool = true
   ) -> Bool {
     if tag != .undecoded { continues = tag.continuesCycle }
     var reports = false
@@ -73,7 +80,7 @@ struct GPSDCycleDetector: Sendable {
     } else {
       // New data just after the cycle ender is reported too.
       if newData && enders & lastTag.bit != 0 { reports = true }
-      guard continues else { return reports || !reliable }
+      guard continues else { return reports || (!reliable && setsFix) }
       // An untimed sentence extends the cycle: it becomes the ender instead.
       enders &= ~lastTag.bit
       enders |= tag.bit
@@ -81,7 +88,7 @@ struct GPSDCycleDetector: Sendable {
     }
     if !partial && (latchedTime != nil || continues) && enders & tag.bit != 0 { reports = true }
     if latchedTime != nil { lastTag = tag }
-    return reports || !reliable
+    return reports || (!reliable && setsFix)
   }
 
   /// How gpsd tags a sentence this decoder does not interpret, from its address
@@ -96,6 +103,7 @@ struct GPSDCycleDetector: Sendable {
       }
     }
     if address.elementsEqual("ACCURACY".utf8) { return .accuracy }
+    if address.elementsEqual("PSRFEPE".utf8) { return .sirfErrors }
     for name in decodedProprietary where address.elementsEqual(name.utf8) { return .other }
     return .undecoded
   }
@@ -109,6 +117,6 @@ struct GPSDCycleDetector: Sendable {
   /// Proprietary sentences gpsd decodes (whole address).
   private static let decodedProprietary = [
     "PGLOR", "PGRME", "PGRMF", "PGRMM", "PGRMZ", "PASHR", "PMGNST", "PMTK", "PMTK001", "PMTK424", "PMTK705",
-    "PSRFEPE", "PSTI", "PTNTA", "PTNTHTM",
+    "PSRFEPE", "PSTI", "PTNTA", "PTNTHTM", "PTNLRBA", "PTNLRTP", "PTNLRXO",
   ]
 }

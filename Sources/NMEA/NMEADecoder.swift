@@ -127,14 +127,14 @@ public struct NMEADecoder: Sendable {
         try observeOther(frame, onFix)
         return
       }
-      // Typed dispatch straight into the assembler: no enum boxing, no satellite lists.
+      // Typed dispatch straight into the assembler: no enum boxing.
       var f = frame.fields
       let completed: Bool
       switch frame.typeCode {
       case typeCode("GGA"): completed = assembler.add(GGA(talker: talker, &f))
       case typeCode("RMC"): completed = assembler.add(RMC(talker: talker, &f))
-      case typeCode("GSA"): completed = assembler.add(GSA(talker: talker, &f, includeSatellites: false))
-      case typeCode("GSV"): completed = assembler.add(GSV(talker: talker, &f, includeSatellites: false))
+      case typeCode("GSA"): completed = assembler.add(GSA(talker: talker, &f))
+      case typeCode("GSV"): completed = assembler.add(GSV(talker: talker, &f))
       case typeCode("VTG"): completed = assembler.add(VTG(talker: talker, &f))
       case typeCode("GLL"): completed = assembler.add(GLL(talker: talker, &f))
       case typeCode("GNS"): completed = assembler.add(GNS(talker: talker, &f))
@@ -159,7 +159,7 @@ public struct NMEADecoder: Sendable {
   private mutating func observeOther(_ frame: SentenceFrame, _ onFix: (NMEAFix) throws -> Void) rethrows {
     guard assembler.options.reporting == .gpsd, frame.line[0] == 0x24 else { return }
     let address = UnsafeRawBufferPointer(rebasing: frame.line[1..<frame.addressEnd])
-    let tag = GPSDCycleDetector.tag(address: address, hasTalker: frame.talker != nil)
+    var tag = GPSDCycleDetector.tag(address: address, hasTalker: frame.talker != nil)
     var time: NMEATimeOfDay?
     var data = GPSDFixModel.Other.nothing
     var newData = false
@@ -167,6 +167,30 @@ public struct NMEADecoder: Sendable {
     let type = frame.talker != nil ? frame.typeCode : 0
     if tag == .gbs {
       time = f.next().timeOfDay
+      // gpsd reads the three errors as numbers (an empty field is 0).
+      let latitude = f.next().double ?? 0, longitude = f.next().double ?? 0, altitude = f.next().double ?? 0
+      data = .faultDetection(time: time, latitudeError: latitude, longitudeError: longitude, altitudeError: altitude)
+    } else if address.elementsEqual("PERC".utf8) {
+      (tag, data, newData) = Self.ericsson(&f)
+    } else if tag == .sirfErrors {
+      let timeField = f.next()
+      time = timeField.isEmpty ? nil : timeField.timeOfDay
+      newData = true
+      if f.next().character == 0x41 {
+        func value(_ field: Field) -> Double? { field.isEmpty ? nil : (field.double ?? 0) }
+        let hdop = value(f.next()), eph = value(f.next()), epv = value(f.next())
+        let eps = value(f.next()), epd = value(f.next())
+        data = .sirfErrors(hdop: hdop, eph: eph, epv: epv, eps: eps, epd: epd)
+      }
+    } else if address.elementsEqual("PGRME".utf8) {
+      let horizontal = f.next(), horizontalUnit = f.next().character
+      let vertical = f.next(), verticalUnit = f.next().character
+      let spherical = f.next(), sphericalUnit = f.next().character
+      newData = !horizontal.isEmpty
+      if horizontalUnit == 0x4D && verticalUnit == 0x4D && sphericalUnit == 0x4D {
+        data = .garminErrors(
+          horizontal: horizontal.double ?? 0, vertical: vertical.double ?? 0, spherical: spherical.double ?? 0)
+      }
     } else if type == typeCode("HDG") {
       data = Self.heading(&f)
       if case .heading = data { newData = true }
@@ -177,10 +201,35 @@ public struct NMEADecoder: Sendable {
       let altitude = unit == 0x66 && !feet.isEmpty ? (feet.int ?? 0) : nil
       data = .garminAltitude(feet: altitude, mode: mode)
       newData = altitude != nil || (1...3).contains(mode ?? 0)
-    } else if Self.typesWithData.contains(type) || address.elementsEqual("PGRME".utf8) {
+    } else if Self.typesWithData.contains(type) {
       newData = !f.next().isEmpty  // depth, wind, attitude, errors: data when the first field has some
     }
     if assembler.observeOther(tag, time: time, data, newData: newData) { try emit(assembler.completed, onFix) }
+  }
+
+  /// Ericsson's timing receivers' `$PERC` sentences as gpsd (3.27.6) reads them: `GPsts` gives
+  /// a status (7, time only, while surveying or holding a position; 1 while acquiring), `GPppr`
+  /// makes gpsd take the satellites in view (and DOPs from them), `GPppf` has oscillator data.
+  private static func ericsson(_ f: inout FieldReader) -> (GPSDCycleDetector.Tag, GPSDFixModel.Other, Bool) {
+    let subtype = f.next()
+    let text = subtype.string
+    func named(_ name: String) -> Bool { text == name }
+    if named("GPsts") {
+      switch f.next().int ?? 0 {
+      case 1, 2, 4: return (.other, .status(7), true)
+      case 0: return (.other, .status(1), true)
+      default: return (.other, .nothing, false)
+      }
+    }
+    if named("GPppr") { return (.other, .skyComplete, true) }
+    if named("GPppf") { return (.other, .nothing, true) }
+    if named("GPavp") {
+      let (latitude, longitude) = f.readPosition()
+      guard let latitude, let longitude else { return (.other, .nothing, false) }
+      return (.other, .averagedPosition(latitude: latitude, longitude: longitude, altitudeHAE: f.next().double ?? 0), true)
+    }
+    if ["FWsts", "GPctr", "GPdbg", "GPreh", "GPver"].contains(where: named) { return (.other, .nothing, false) }
+    return (.undecoded, .nothing, false)
   }
 
   /// Types whose gpsd decoders report data of their own (depth, wind, attitude, a waypoint's time).

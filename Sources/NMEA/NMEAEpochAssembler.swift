@@ -1,3 +1,5 @@
+import LocationServices
+
 /// Merges the sentences of one time stamp into one ``NMEAFix``, and resolves their dates.
 ///
 /// An epoch is a run of consecutive sentences with the same time of day;
@@ -9,12 +11,12 @@
 /// - ``Reporting/gpsd`` (the default) reports what gpsd reports. gpsd learns
 ///   which sentence types end the receiver's reporting cycle (the last timed
 ///   sentence before the time of day changes) and, once it knows one, reports
-///   only when such a sentence arrives. The fix's position, altitude, speed and
-///   track are the epoch's as they stood at its last report (its DOPs, satellites
-///   and error estimates come from all of its sentences); an epoch in which no
-///   cycle-ending sentence arrived is not reported at all (``unreportedEpochs``).
-///   Until the first cycle ender is known, every sentence is reported. See
-///   `GPSDCycleDetector` for the rules.
+///   only when such a sentence arrives. The fix's position, altitudes, speed, track,
+///   status and gpsd's error members are the epoch's as they stood at its last report
+///   (the DOPs, satellite counts and GST errors the receiver sent come from all of its
+///   sentences); an epoch in which no cycle-ending sentence arrived is not reported at
+///   all (``unreportedEpochs``). Until the first cycle ender is known, every sentence
+///   with a position or a mode is reported. See `GPSDCycleDetector` for the rules.
 /// - ``Reporting/everyTimeStamp`` reports every epoch with everything its sentences said.
 ///
 /// The two agree on receivers with a fixed cycle. They differ when a cycle lacks its
@@ -210,25 +212,25 @@ public struct NMEAEpochAssembler: Sendable {
 
   mutating func add(_ s: GSV) -> Bool {
     let partial = (s.messageNumber ?? 0) < (s.totalMessages ?? 0)
-    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial)
+    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial, setsFix: false)
     if let n = s.satellitesInView { epoch.inView(s.talker, n) }
-    model.other(time: nil, latched: nil)
+    model.gsv(s)
     return didComplete
   }
 
   mutating func add(_ s: VTG) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil, newData: GPSDFixModel.hasNewData(s))
+    let didComplete = begin(nil, .other, latched: nil, newData: GPSDFixModel.hasNewData(s), setsFix: false)
     model.vtg(s)
     return didComplete
   }
 
   mutating func add(_ s: ZDA) -> Bool {
     guard let time = s.time else {
-      observeUntimed(.zda)
+      observeUntimed(.zda, setsFix: false)
       model.other(time: nil, latched: nil)
       return false
     }
-    let didComplete = begin(time, .zda, latched: s.date != nil ? time : nil)
+    let didComplete = begin(time, .zda, latched: s.date != nil ? time : nil, setsFix: false)
     if let d = s.date { epoch.learnedDate = d }
     model.other(time: s.date != nil ? timestamp(of: time) : nil, latched: s.date != nil ? time : nil)
     return didComplete
@@ -236,7 +238,7 @@ public struct NMEAEpochAssembler: Sendable {
 
   mutating func add(_ s: GST) -> Bool {
     // gpsd does not take GST's time: it refers to the fix of the same time stamp.
-    let didComplete = begin(s.time, .other, latched: nil, newData: s.time != nil)
+    let didComplete = begin(s.time, .other, latched: nil, newData: s.time != nil, setsFix: false)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
     epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
@@ -250,7 +252,7 @@ public struct NMEAEpochAssembler: Sendable {
   /// `tag`, `latched` and `forcesReport` describe the sentence to gpsd's cycle detector.
   private mutating func begin(
     _ time: NMEATimeOfDay?, _ tag: GPSDCycleDetector.Tag, latched: NMEATimeOfDay?, forcesReport: Bool = false,
-    newData: Bool = false, partial: Bool = false
+    newData: Bool = false, partial: Bool = false, setsFix: Bool = true
   ) -> Bool {
     var didComplete = false
     if let time {
@@ -265,17 +267,18 @@ public struct NMEAEpochAssembler: Sendable {
     inEpoch = true
     if options.reporting == .gpsd {
       noteReport(
-        cycle.observe(tag, latchedTime: latched, forcesReport: forcesReport, newData: newData, partial: partial))
+        cycle.observe(
+          tag, latchedTime: latched, forcesReport: forcesReport, newData: newData, partial: partial, setsFix: setsFix))
     }
     return didComplete
   }
 
   /// A sentence that adds nothing to the epoch but counts for gpsd's cycle detector.
   private mutating func observeUntimed(
-    _ tag: GPSDCycleDetector.Tag, forcesReport: Bool = false, newData: Bool = false
+    _ tag: GPSDCycleDetector.Tag, forcesReport: Bool = false, newData: Bool = false, setsFix: Bool = true
   ) {
     guard options.reporting == .gpsd else { return }
-    let reports = cycle.observe(tag, latchedTime: nil, forcesReport: forcesReport, newData: newData)
+    let reports = cycle.observe(tag, latchedTime: nil, forcesReport: forcesReport, newData: newData, setsFix: setsFix)
     if inEpoch { noteReport(reports) }
   }
 
@@ -302,9 +305,16 @@ public struct NMEAEpochAssembler: Sendable {
     _ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?, _ data: GPSDFixModel.Other = .nothing, newData: Bool = false
   ) -> Bool {
     guard options.reporting == .gpsd else { return false }
-    defer { model.other(time: time.flatMap { timestamp(of: $0) }, latched: time, data) }
-    if let time { return begin(time, tag, latched: time) }
-    observeUntimed(tag, newData: newData)
+    defer {
+      // The sentence's data goes in after gpsd's report decision, as it does for the others.
+      if case .averagedPosition(let latitude, let longitude, _) = data { epoch.position(latitude, longitude) }
+      model.other(time: time.flatMap { timestamp(of: $0) }, latched: time, data)
+    }
+    var setsFix = false
+    if case .garminAltitude(_, let mode?) = data, (1...3).contains(mode) { setsFix = true }
+    if case .averagedPosition = data { setsFix = true }
+    if let time { return begin(time, tag, latched: time, setsFix: setsFix) }
+    observeUntimed(tag, newData: newData, setsFix: setsFix)
     return false
   }
 
@@ -378,8 +388,26 @@ public struct NMEAEpochAssembler: Sendable {
       fix.geoidSeparation = gpsd.geoidSeparation.finite
       fix.speed = gpsd.speedIfKnown
       fix.track = gpsd.track.finite
-      fix.magneticVariation = epoch.magneticVariation
+      // The members gpsd prints with a 2D or 3D fix, and those it prints only in 3D.
+      if gpsd.mode >= 2 {
+        fix.magneticVariation = gpsd.variationIfKnown
+        fix.horizontalError = gpsd.eph.finite
+        fix.verticalError = gpsd.epv.finite
+        fix.errors.epx = gpsd.epx.finite
+        fix.errors.epy = gpsd.epy.finite
+        fix.errors.eps = gpsd.eps.finite
+        fix.errors.epd = gpsd.epd.finite
+        fix.errors.sep = gpsd.sep.finite
+      }
+      if gpsd.mode >= 3 {
+        fix.climb = gpsd.climb.finite
+        fix.errors.epc = gpsd.epc.finite
+      } else {
+        fix.geoidSeparation = nil
+      }
     }
+    fix.status = LocationFix.Status(rawValue: gpsd.status)
+    if gpsd.time > 0 { fix.errors.ept = gpsd.ept.finite }
     fix.quality = epoch.quality
     fix.satellitesUsed = epoch.satellitesUsed
     fix.satellitesInView = epoch.satellitesInView.total

@@ -1,3 +1,5 @@
+public import LocationServices
+
 /// A UTC instant with nanosecond resolution, as nanoseconds since 1970-01-01T00:00:00Z.
 public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
   public var nanosecondsSinceUnixEpoch: Int64
@@ -75,7 +77,24 @@ public struct NMEAFix: Hashable, Sendable {
   public var speed: Double?
   /// Course over ground, degrees true.
   public var track: Double?
+  /// Magnetic variation, degrees, east positive: the receiver's (RMC, HDG), or gpsd's model
+  /// (``MagneticVariation``) where it gives none or 0.0, as gpsd fills it.
   public var magneticVariation: Double?
+  /// gpsd's fix status: what kind of fix (GGA's quality, RMC/GLL/GNS mode indicators), the
+  /// highest any sentence of the epoch said, as gpsd merges it; nil when none said.
+  public var status: LocationFix.Status?
+  /// Vertical speed, m/s, up positive: the change of ``altitudeHAE`` since the previous time
+  /// stamp, as gpsd derives it (3D fixes on both sides).
+  public var climb: Double?
+  /// gpsd's `eph`, metres: HDOP × ``GPSDRangeErrors/position`` (a receiver's own estimate where it
+  /// sends one), see ``GPSDRangeErrors``.
+  public var horizontalError: Double?
+  /// gpsd's `epv`, metres: VDOP × ``GPSDRangeErrors/vertical`` in 3D, or a receiver's estimate
+  /// (GBS, PGRME).
+  public var verticalError: Double?
+  /// gpsd's other error members (`epx`, `epy`, `eps`, `epd`, `epc`, `ept`, `sep`), as its error
+  /// model derives them; see ``GPSDRangeErrors``.
+  public var errors = LocationFix.ErrorEstimates()
   /// GGA fix quality (0 invalid, 1 GPS, 2 DGPS, 4 RTK fixed, 5 RTK float, …).
   public var quality: Int?
   public var satellitesUsed: Int?
@@ -85,7 +104,8 @@ public struct NMEAFix: Hashable, Sendable {
   public var hdop: Double?
   public var vdop: Double?
   public var pdop: Double?
-  /// 1-sigma errors from GST, metres.
+  /// 1-sigma errors from GST, metres: the receiver's GST sentence as sent (gpsd reports them in
+  /// its GST report, not in the fix).
   public var latitudeError: Double?
   public var longitudeError: Double?
   public var altitudeError: Double?

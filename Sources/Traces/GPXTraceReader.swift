@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import LocationServices
+import NMEA
 
 /// How fast a device moves along a trace whose points have no times.
 public enum TracePace: Sendable, Hashable, CustomStringConvertible {
@@ -153,8 +154,8 @@ public final class GPXTraceReader: TraceReader {
       timestamp: time, mode: p.fix ?? (p.elevation == nil ? .twoD : .threeD), coordinate: p.coordinate,
       altitudeMSL: p.elevation, altitudeHAE: p.elevation.flatMap { e in p.geoidHeight.map { e + $0 } },
       speed: p.speed, course: p.course,
-      horizontalAccuracy: p.hdop.map { $0 * LocationFix.userEquivalentRangeError },
-      verticalAccuracy: p.vdop.map { $0 * LocationFix.userEquivalentRangeError })
+      horizontalAccuracy: p.hdop.map { $0 * GPSDRangeErrors.standalone.position },
+      verticalAccuracy: p.vdop.map { $0 * GPSDRangeErrors.standalone.vertical })
     // Speed and course from the step into this point (out of it, for the first point).
     let next = previous == nil ? try peek() : nil
     let (from, to) = previous.map { ($0, p) } ?? (p, next ?? p)

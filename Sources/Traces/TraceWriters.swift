@@ -29,7 +29,7 @@ public enum NMEAWriter {
     let hasFix = fix.hasFix
     let quality = hasFix ? max(1, receiver.quality ?? 1) : 0
     let satellites = max(0, min(99, receiver.satellitesUsed ?? (hasFix ? 8 : 0)))
-    let hdop = fix.horizontalAccuracy.map { FixRecord.fixed($0 / LocationFix.userEquivalentRangeError, 2) } ?? ""
+    let hdop = fix.horizontalAccuracy.map { FixRecord.fixed($0 / GPSDRangeErrors.standalone.position, 2) } ?? ""
     let altitude = hasFix && fix.mode == .threeD ? fix.altitudeMSL.map { FixRecord.fixed($0, 1) } : nil
     let separation: String =
       if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE { FixRecord.fixed(hae - msl, 1) } else { "" }
@@ -51,8 +51,8 @@ public enum NMEAWriter {
     guard base.count == 2 else { return [] }
     let hasFix = fix.hasFix
     let used = hasFix ? max(3, min(sky.count, receiver.satellitesUsed ?? 8)) : 0
-    let hdop = fix.horizontalAccuracy.map { $0 / LocationFix.userEquivalentRangeError } ?? 1.0
-    let vdop = fix.verticalAccuracy.map { $0 / LocationFix.userEquivalentRangeError } ?? hdop * 1.5
+    let hdop = fix.horizontalAccuracy.map { $0 / GPSDRangeErrors.standalone.position } ?? 1.0
+    let vdop = fix.verticalAccuracy.map { $0 / GPSDRangeErrors.standalone.vertical } ?? hdop * 1.5
     let dops = hasFix ? [(hdop * hdop + vdop * vdop).squareRoot(), hdop, vdop].map { FixRecord.fixed($0, 2) } : ["", "", ""]
     let prns = (0..<12).map { $0 < used ? pad(sky[$0].prn, 2) : "" }
     let mode = hasFix ? (fix.mode == .threeD ? 3 : 2) : 1
@@ -150,10 +150,10 @@ public struct GPXWriter {
     out += "<fix>\(fixType)</fix>"
     if let satellites = receiver.satellitesUsed { out += "<sat>\(satellites)</sat>" }
     if let h = fix.horizontalAccuracy {
-      out += "<hdop>\(FixRecord.fixed(h / LocationFix.userEquivalentRangeError, 2))</hdop>"
+      out += "<hdop>\(FixRecord.fixed(h / GPSDRangeErrors.standalone.position, 2))</hdop>"
     }
     if let v = fix.verticalAccuracy {
-      out += "<vdop>\(FixRecord.fixed(v / LocationFix.userEquivalentRangeError, 2))</vdop>"
+      out += "<vdop>\(FixRecord.fixed(v / GPSDRangeErrors.standalone.vertical, 2))</vdop>"
     }
     return out + "</trkpt>\n"
   }

@@ -65,6 +65,32 @@ struct FixRecordTests {
     )
   }
 
+  /// gpsd's other TPV members, with gpsd's digits; the status only from 2 (DGPS) up, as gpsd prints it.
+  @Test func gpsdsOtherMembersAreWrittenWithItsDigitsAndReadBack() throws {
+    let fix = LocationFix(
+      timestamp: Date(timeIntervalSince1970: 1_554_595_351), mode: .threeD,
+      coordinate: Coordinate(latitude: 52.2297, longitude: 21.0122), altitudeMSL: 105, altitudeHAE: 139.5,
+      horizontalAccuracy: 20.9, verticalAccuracy: 27.6, climb: -0.25, geoidSeparation: 34.5, magneticVariation: 5.56,
+      status: .differential,
+      errors: .init(epx: 9.117, epy: 13.708, eps: 25.584, epd: 58.94071, epc: 55.2, ept: 0.005, sep: 32.3))
+    let text = FixRecord.json(fix)
+    #expect(
+      text.hasSuffix(
+        #""eph":20.900,"epv":27.600,"status":2,"climb":-0.250,"geoidSep":34.500,"magvar":5.6,"epx":9.117,"epy":13.708,"eps":25.58,"epd":58.9407,"epc":55.20,"ept":0.005,"sep":32.300}"#
+      ), "\(text)")
+    let object = try #require(JSONValue(parsing: Data(text.utf8))?.object)
+    let back = try #require(FixRecord.fix(object))
+    #expect(back.status == .differential && back.climb == -0.25 && back.geoidSeparation == 34.5)
+    #expect(back.errors == .init(epx: 9.117, epy: 13.708, eps: 25.58, epd: 58.9407, epc: 55.2, ept: 0.005, sep: 32.3))
+    // A plain fix (status 1) has no status member; a status gpsd never prints is refused.
+    var plain = fix
+    plain.status = .gnss
+    #expect(!FixRecord.json(plain).contains("status"))
+    var bad = object
+    bad["status"] = .number(2.5)
+    #expect(FixRecord.fix(bad) == nil)
+  }
+
   @Test func unknownMembersAreLeftOutNeverNull() {
     #expect(FixRecord.json(LocationFix(mode: .noFix)) == #"{"mode":1}"#)
     var bytes = Array("x".utf8)

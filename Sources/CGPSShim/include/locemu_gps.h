@@ -26,6 +26,9 @@ typedef struct {
   int64_t time_sec;
   int64_t time_nsec;
   double latitude, longitude, alt_msl, alt_hae, speed, track, eph, epv;
+  int status;           ///< TPV: gpsd's STATUS_* (0 unknown, 1 fix, 2 DGPS, ...)
+  double climb, geoid_sep, magnetic_var;
+  double epx, epy, eps, epd, epc, ept, sep;
   int device_activated; ///< DEVICE: 1 when activated, 0 when closed
   int device_count;     ///< DEVICES: number of devices
   char device[128];     ///< TPV/DEVICE: the device path, if gpsd said

@@ -84,35 +84,6 @@ struct FieldReader {
     }
   }
 
-  /// Skips `n` fields of satellite IDs and returns how many name a satellite as gpsd counts
-  /// them (a number other than 0, no decimal point), in one pass over their bytes.
-  mutating func skipCountingSatelliteIDs(_ n: Int) -> Int {
-    let start = position
-    let wasExhausted = exhausted
-    skip(n)
-    guard !wasExhausted else { return 0 }
-    let stop = exhausted ? end : position
-    var count = 0
-    var nonZero = false
-    var dot = false
-    var i = start
-    while i < stop {
-      let byte = base[i]
-      if byte == 0x2C {
-        if nonZero && !dot { count &+= 1 }
-        nonZero = false
-        dot = false
-      } else if byte == 0x2E {
-        dot = true
-      } else if byte > 0x30 && byte <= 0x39 {
-        nonZero = true
-      }
-      i &+= 1
-    }
-    if exhausted && nonZero && !dot { count &+= 1 }  // the last field ran to the end of the body
-    return count
-  }
-
   /// The high bit of every byte of `word` that is a comma, and no other bit.
   @inline(__always)
   static func commas(in word: UInt64) -> UInt64 {

@@ -12,24 +12,19 @@ public struct GSA: Hashable, Sendable {
   public var vdop: Double?
   /// NMEA 4.1 GNSS system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
   public var systemID: Int?
-  /// How many satellite fields name a satellite (1–600), as gpsd counts satellites used; kept
-  /// on the fast path that leaves ``satelliteIDs`` empty.
+  /// How many satellite fields name a satellite (1–600), as gpsd counts satellites used.
   var usedCount = 0
 
-  /// Parses the fields; `includeSatellites: false` skips the ID list (the decoder's fast path).
-  init(talker: NMEATalker, _ f: inout FieldReader, includeSatellites: Bool = true) {
+  init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     selectionMode = f.next().character.map(NMEAFlag.init(ascii:))
     fixMode = f.next().int
     var ids: [Int] = []
-    if includeSatellites {
-      ids.reserveCapacity(12)
-      for _ in 0..<12 {
-        if let id = f.next().int { ids.append(id) }
-      }
-      usedCount = ids.filter { (1...600).contains($0) }.count
-    } else {
-      usedCount = f.skipCountingSatelliteIDs(12)
+    ids.reserveCapacity(12)
+    for _ in 0..<12 {
+      guard let id = f.next().int else { continue }
+      ids.append(id)
+      if id >= 1 && id <= 600 { usedCount += 1 }
     }
     satelliteIDs = ids
     pdop = f.next().double

@@ -26,17 +26,11 @@ public struct GSV: Hashable, Sendable {
   /// NMEA 4.1 signal ID, when present.
   public var signalID: Int?
 
-  /// Parses the fields; `includeSatellites: false` stops after the header (the decoder's fast path).
-  init(talker: NMEATalker, _ f: inout FieldReader, includeSatellites: Bool = true) {
+  init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     totalMessages = f.next().int
     messageNumber = f.next().int
     satellitesInView = f.next().int
-    guard includeSatellites else {
-      satellites = []
-      signalID = nil
-      return
-    }
     var sats: [Satellite] = []
     sats.reserveCapacity(4)
     var trailing: Int?

@@ -98,6 +98,12 @@ struct GPSDSourceTests {
       #expect(got.mode == want.mode)
       #expect(abs((got.altitudeMSL ?? .nan) - (want.altitudeMSL ?? .nan)) < 1e-3)
       #expect(abs((got.speed ?? .nan) - (want.speed ?? .nan)) < 0.01)
+      // gpsd's error model and derived members, as our decoder computes them from the same sentences.
+      #expect(abs((got.horizontalAccuracy ?? .nan) - (want.horizontalAccuracy ?? .nan)) < 0.001)
+      #expect(abs((got.verticalAccuracy ?? -1) - (want.verticalAccuracy ?? -1)) < 0.001)
+      #expect(abs((got.magneticVariation ?? .nan) - (want.magneticVariation ?? .nan)) < 0.05)
+      #expect(abs((got.geoidSeparation ?? .nan) - (want.geoidSeparation ?? .nan)) < 0.001)
+      #expect(got.errors.ept == want.errors.ept && got.status == want.status)
     }
   }
 
