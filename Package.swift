@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .library(name: "LocationServices", targets: ["LocationServices"]),
     .library(name: "NMEA", targets: ["NMEA"]),
+    .library(name: "GNSS", targets: ["GNSS"]),
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "GPSD", targets: ["GPSD"]),
@@ -30,7 +31,8 @@ let package = Package(
     // The app seam: the seed's LocationServiceProtocol, its statuses, results, coordinates and
     // fixes, and the capabilities code on it may use (synchronous observation, a scheduler).
     .target(name: "LocationServices"),
-    .target(name: "NMEA", dependencies: ["LocationServices"], exclude: ["Geodesy/LICENSE-gpsd"]),
+    .target(name: "GNSS"),
+    .target(name: "NMEA", dependencies: ["LocationServices", "GNSS"], exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -69,6 +71,7 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
+    .testTarget(name: "GNSSTests", dependencies: ["GNSS"]),
     .testTarget(
       name: "EmulatorTests", dependencies: ["Emulator", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]),
     .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),

@@ -71,7 +71,8 @@ let package = Package(
     .target(
       name: "LocEmuCommands",
       dependencies: [
-        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "GNSS", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),

@@ -2,7 +2,7 @@
 # The whole test suite: installs what the tests need; builds the library (the root package) and
 # the tools (Tools/) with warnings as errors and runs each one's tests in one process; fuzzes
 # `locemu serve`'s HTTP API with schemathesis (tools/fuzz-serve.sh) and sends it hostile
-# requests (tools/hostile-serve.py); builds and tests the example app packages (NearbyPets, LostPets) against the
+# requests (tools/hostile-serve.py); checks `locemu sky` against skyfield (tools/check-sky.sh); builds and tests the example app packages (NearbyPets, LostPets) against the
 # library and checks that it resolves no heavy dependency; checks the formatting; then runs both
 # suites again under ThreadSanitizer. Each run is bounded: past 20 minutes its whole process
 # group is killed and the script fails with a message.
@@ -27,10 +27,11 @@ echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)" >&2
 tools/fuzz-serve.sh 20
 echo "==> hostile requests against locemu serve (tools/hostile-serve.py)" >&2
 run_bounded 600 python3 tools/hostile-serve.py "$(swift build --package-path Tools --show-bin-path)/locemu"
+echo "==> locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" >&2
+run_bounded 600 tools/check-sky.sh "$(swift build --package-path Tools --show-bin-path)/locemu"
 echo "==> the example app (Examples/NearbyPets): its own package, tested on the library's public API" >&2
 run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
 echo "==> the lost-pets app written the iOS way (Examples/LostPets): import CoreLocation, MapKit, Combine" >&2
-# One test at a time: see issue 24's closing note (parallel tests of this package have hung once in ten runs).
 run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors
 echo "==> iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged" >&2
 run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors

@@ -1,4 +1,5 @@
 import Foundation
+import GNSS
 
 /// gpsd's dilutions of precision (`gpsdata.dop`), NaN where unknown: what GSA, GGA and GNS
 /// report, and what gpsd computes from the satellites it was told are used (``GPSDSky``).
@@ -140,108 +141,27 @@ struct GPSDSky: Sendable {
 
   // MARK: DOPs from geometry
 
-  /// gpsd's `fill_dop`: the DOPs of the used satellites' geometry, stored where `dops` has none.
+  /// gpsd's `fill_dop`: the DOPs of the used satellites' geometry (``DilutionOfPrecision``, from
+  /// at least 4 satellites with a PRN, an azimuth in 0–359° and an elevation within ±90°),
+  /// stored where `dops` has none.
   func fillDOPs(_ dops: inout GPSDDOPs) {
     guard !satellites.isEmpty else { return }
-    // Σ rowᵀ·row over the rows (x, y, z, 1) of the usable satellites: a symmetric 4 × 4.
-    var m = Matrix4()
-    var n = 0
-    for sp in satellites where sp.used && sp.prn >= 1 {
-      guard sp.azimuth.isFinite, sp.azimuth >= 0, sp.azimuth <= 359 else { continue }
-      guard sp.elevation.isFinite, abs(sp.elevation) <= 90 else { continue }
-      let (sinAz, cosAz) = Self.sineAndCosine(degrees: sp.azimuth)
-      let (sinEl, cosEl) = Self.sineAndCosine(degrees: sp.elevation)
-      m.add(sinAz * cosEl, cosAz * cosEl, sinEl)
-      n += 1
+    var usable: [(azimuth: Double, elevation: Double)] = []
+    usable.reserveCapacity(satellites.count)
+    for sp in satellites
+    where sp.used && sp.prn >= 1 && sp.azimuth.isFinite && sp.azimuth >= 0 && sp.azimuth <= 359
+      && sp.elevation.isFinite && abs(sp.elevation) <= 90
+    {
+      usable.append((sp.azimuth, sp.elevation))
     }
-    guard n >= 4 else { return }
-    guard let inverse = Self.inverseDiagonal(m) else { return }
-    func root(_ x: Double) -> Double { x >= 0 ? x.squareRoot() : .nan }
-    let (i00, i11, i22, i33) = inverse
-    if !dops.x.isFinite { dops.x = root(i00) }
-    if !dops.y.isFinite { dops.y = root(i11) }
-    if !dops.horizontal.isFinite { dops.horizontal = root(i00 + i11) }
-    if !dops.vertical.isFinite { dops.vertical = root(i22) }
-    if !dops.position.isFinite { dops.position = root(i00 + i11 + i22) }
-    if !dops.time.isFinite { dops.time = root(i33) }
-    if !dops.geometric.isFinite { dops.geometric = root(i00 + i11 + i22 + i33) }
-  }
-
-  /// The diagonal of the inverse of a symmetric 4 × 4 matrix by cofactors, as gpsd's
-  /// `matrix_invert` computes it; nil when the determinant is below 1e-4.
-  static func inverseDiagonal(_ m: Matrix4) -> (Double, Double, Double, Double)? {
-    let d2_12_01 = m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]
-    let d2_12_02 = m[1, 0] * m[2, 2] - m[1, 2] * m[2, 0]
-    let d2_12_12 = m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1]
-    let d2_13_01 = m[1, 0] * m[3, 1] - m[1, 1] * m[3, 0]
-    let d2_13_03 = m[1, 0] * m[3, 3] - m[1, 3] * m[3, 0]
-    let d2_13_13 = m[1, 1] * m[3, 3] - m[1, 3] * m[3, 1]
-    let d2_23_01 = m[2, 0] * m[3, 1] - m[2, 1] * m[3, 0]
-    let d2_23_02 = m[2, 0] * m[3, 2] - m[2, 2] * m[3, 0]
-    let d2_23_03 = m[2, 0] * m[3, 3] - m[2, 3] * m[3, 0]
-    let d2_23_12 = m[2, 1] * m[3, 2] - m[2, 2] * m[3, 1]
-    let d2_23_13 = m[2, 1] * m[3, 3] - m[2, 3] * m[3, 1]
-    let d2_23_23 = m[2, 2] * m[3, 3] - m[2, 3] * m[3, 2]
-    let d3_012_012 = m[0, 0] * d2_12_12 - m[0, 1] * d2_12_02 + m[0, 2] * d2_12_01
-    let d3_013_013 = m[0, 0] * d2_13_13 - m[0, 1] * d2_13_03 + m[0, 3] * d2_13_01
-    let d3_023_023 = m[0, 0] * d2_23_23 - m[0, 2] * d2_23_03 + m[0, 3] * d2_23_02
-    let d3_123_012 = m[1, 0] * d2_23_12 - m[1, 1] * d2_23_02 + m[1, 2] * d2_23_01
-    let d3_123_013 = m[1, 0] * d2_23_13 - m[1, 1] * d2_23_03 + m[1, 3] * d2_23_01
-    let d3_123_023 = m[1, 0] * d2_23_23 - m[1, 2] * d2_23_03 + m[1, 3] * d2_23_02
-    let d3_123_123 = m[1, 1] * d2_23_23 - m[1, 2] * d2_23_13 + m[1, 3] * d2_23_12
-    let det = m[0, 0] * d3_123_123 - m[0, 1] * d3_123_023 + m[0, 2] * d3_123_013 - m[0, 3] * d3_123_012
-    guard abs(det) >= 0.0001 else { return nil }
-    return (d3_123_123 / det, d3_023_023 / det, d3_013_013 / det, d3_012_012 / det)
-  }
-
-  /// The sine and cosine of an angle in degrees; from a table for whole degrees (GSV gives
-  /// whole degrees), with the same values `sin` and `cos` give.
-  static func sineAndCosine(degrees: Double) -> (Double, Double) {
-    let whole = Int(degrees)
-    if Double(whole) == degrees, whole >= -90, whole <= 359 {
-      return (sines[whole + 90], cosines[whole + 90])
-    }
-    let radians = degrees * Double.pi / 180
-    return (sin(radians), cos(radians))
-  }
-
-  private static let sines: [Double] = (-90...359).map { sin(Double($0) * Double.pi / 180) }
-  private static let cosines: [Double] = (-90...359).map { cos(Double($0) * Double.pi / 180) }
-
-  /// A symmetric 4 × 4 matrix built as Σ vᵀ·v with v = (x, y, z, 1), subscripted like gpsd's.
-  struct Matrix4 {
-    private var xx = 0.0, xy = 0.0, xz = 0.0, x1 = 0.0
-    private var yy = 0.0, yz = 0.0, y1 = 0.0
-    private var zz = 0.0, z1 = 0.0
-    private var ones = 0.0
-
-    mutating func add(_ x: Double, _ y: Double, _ z: Double) {
-      xx += x * x
-      xy += x * y
-      xz += x * z
-      x1 += x
-      yy += y * y
-      yz += y * z
-      y1 += y
-      zz += z * z
-      z1 += z
-      ones += 1
-    }
-
-    subscript(_ i: Int, _ j: Int) -> Double {
-      switch (min(i, j), max(i, j)) {
-      case (0, 0): xx
-      case (0, 1): xy
-      case (0, 2): xz
-      case (0, 3): x1
-      case (1, 1): yy
-      case (1, 2): yz
-      case (1, 3): y1
-      case (2, 2): zz
-      case (2, 3): z1
-      default: ones
-      }
-    }
+    guard let geometry = DilutionOfPrecision(azimuthsAndElevations: usable) else { return }
+    if !dops.x.isFinite { dops.x = geometry.east }
+    if !dops.y.isFinite { dops.y = geometry.north }
+    if !dops.horizontal.isFinite { dops.horizontal = geometry.horizontal }
+    if !dops.vertical.isFinite { dops.vertical = geometry.vertical }
+    if !dops.position.isFinite { dops.position = geometry.position }
+    if !dops.time.isFinite { dops.time = geometry.time }
+    if !dops.geometric.isFinite { dops.geometric = geometry.geometric }
   }
 
   // MARK: Satellite numbers

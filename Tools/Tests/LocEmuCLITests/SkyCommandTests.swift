@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `locemu sky`: the satellites in view and their DOPs, as one JSON object per time.
+struct SkyCommandTests {
+  @Test func theNominalSkyOverHelsinkiEveryMinute() async throws {
+    let run = try await DecodeCommandTests.run([
+      "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--every", "60", "--count", "3",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.lines.count == 3)
+    let objects = try run.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    #expect(objects.map { $0["time"] as? String } == ["2026-05-16T09:00:00.000Z", "2026-05-16T09:01:00.000Z", "2026-05-16T09:02:00.000Z"])
+    for object in objects {
+      let satellites = try #require(object["satellites"] as? [[String: Any]])
+      #expect(satellites.count == object["nSat"] as? Int && satellites.count >= 4)
+      #expect(satellites.allSatisfy { ($0["el"] as? Double ?? -1) >= 5 })
+      #expect((object["hdop"] as? Double).map { $0 > 0.5 && $0 < 5 } == true)
+    }
+    // A higher mask sees fewer satellites.
+    let masked = try await DecodeCommandTests.run([
+      "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--mask", "30",
+    ])
+    #expect(masked.status == 0 && masked.lines.count == 1)
+    #expect(!masked.lines[0].contains(#""el":2"#) && !masked.lines[0].contains(#""el":1"#))
+  }
+
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
+    let missing = try await DecodeCommandTests.run(["sky", "--from", "60.17,24.94", "--almanac", "/nonexistent/current.alm"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.hasPrefix("locemu sky: /nonexistent/current.alm: cannot read it"))
+    #expect(missing.stderr.split(separator: "\n").count == 1)
+    let scratch = try CommandContractTests.Scratch()
+    defer { scratch.remove() }
+    let junk = scratch.path("junk.alm")
+    try Data("31 CURRENT.ALM\n2400 405504\n\n1\n63\nx\n".utf8).write(to: URL(fileURLWithPath: junk))
+    let bad = try await DecodeCommandTests.run(["sky", "--from", "60.17,24.94", "--almanac", junk])
+    #expect(bad.status == 1)
+    #expect(bad.stderr == "locemu sky: \(junk): line 6: not a number: x\n")
+    let noPlace = try await DecodeCommandTests.run(["sky", "--from", "north", "--at", "2026-05-16T09:00:00Z"])
+    #expect(noPlace.status == 64)
+    #expect(noPlace.stderr.contains("--from wants LAT,LON[,HEIGHT]"))
+  }
+}
