@@ -87,7 +87,9 @@ struct GNSSTests {
     let near2001 = Date(timeIntervalSince1970: 1_000_000_000)
     let entry = try #require(try AlmanacFile.parseYUMA(Self.yuma, near: near2001).first)
     #expect(entry.reference.week == 1274)
-    #expect(try AlmanacFile.parseYUMA(Self.yuma.replacingOccurrences(of: "week:                        250", with: "week: 2400")).first?.reference.week == 2400)
+    #expect(
+      try AlmanacFile.parseYUMA(Self.yuma.replacingOccurrences(of: "week:                        250", with: "week: 2400")).first?.reference
+        .week == 2400)
   }
 
   /// A GPS orbit is half a sidereal day: the satellite is back over the same ground after one
