@@ -27,12 +27,25 @@ struct ServeCommandTests {
     let preamble: [String]
     /// The `--token` passed to every `ctl`.
     let token: String?
+    /// What it printed on standard error after "listening on", read as it comes (a pipe left
+    /// unread would block a server that writes more than its buffer).
+    private let log: Locked<Data>
 
-    private init(process: Process, url: String, preamble: [String], token: String?) {
+    private init(process: Process, url: String, preamble: [String], token: String?, log: Locked<Data>) {
       self.process = process
       self.url = url
       self.preamble = preamble
       self.token = token
+      self.log = log
+    }
+
+    /// What a failure message says of the server: whether it still runs, and what it printed.
+    var condition: String {
+      let printed = String(decoding: log.withLock { $0 }, as: UTF8.self)
+      let state =
+        process.isRunning
+        ? "serve is running" : "serve has ended (\(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus))"
+      return printed.isEmpty ? state : "\(state); it printed: \(printed)"
     }
 
     /// The NMEA port, with `--nmea-listen`.
@@ -41,6 +54,11 @@ struct ServeCommandTests {
     }
 
     /// Starts it and waits (at most 60 s) for its "listening on" line on standard error.
+    ///
+    /// Unless `extra` sets it, the server waits up to 600 s for a request's body: the tests run
+    /// many processes on two cores, where a `ctl` can be descheduled for longer than the
+    /// default 10 s between the head of an upload and its body (the server then refuses it and
+    /// closes, which the client sees as a reset connection).
     static func start(
       _ extra: [String] = [], virtualTime: Bool = true, listen: String = "127.0.0.1:0", token: String? = nil
     )
@@ -48,7 +66,9 @@ struct ServeCommandTests {
     {
       let process = Process()
       process.executableURL = locemuBinary
-      process.arguments = ["serve"] + (virtualTime ? ["--virtual-time"] : []) + ["--listen", listen] + extra
+      process.arguments =
+        ["serve"] + (virtualTime ? ["--virtual-time"] : []) + ["--listen", listen]
+        + (extra.contains("--body-timeout") ? [] : ["--body-timeout", "600"]) + extra
       let err = Pipe()
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
@@ -76,7 +96,12 @@ struct ServeCommandTests {
         throw LoopbackError(description: "serve did not start: \(lines.joined(separator: " / "))")
       }
       let url = String(line.split(separator: " ").last ?? "")
-      return Server(process: process, url: url, preamble: lines.dropLast(), token: token)
+      let log = Locked(Data())
+      let reader = err.fileHandleForReading
+      Thread.detachNewThread {
+        while case let chunk = reader.availableData, !chunk.isEmpty { log.withLock { $0.append(chunk) } }
+      }
+      return Server(process: process, url: url, preamble: lines.dropLast(), token: token, log: log)
     }
 
     /// `ctl` (outside the process slots: a quick client the test waits for, which must not
@@ -96,7 +121,7 @@ struct ServeCommandTests {
     /// `ctl` whose answer is a JSON object.
     func object(_ arguments: [String], phone: String? = nil) async throws -> [String: Any] {
       let run = try await ctl(arguments, phone: phone)
-      #expect(run.status == 0, "ctl \(arguments.joined(separator: " ")): \(run.stderr)")
+      #expect(run.status == 0, "ctl \(arguments.joined(separator: " ")): \(run.stderr) (\(condition))")
       return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
     }
 
