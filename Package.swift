@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "LocationServices", targets: ["LocationServices"]),
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "GNSS", targets: ["GNSS"]),
+    .library(name: "GNSSReceiver", targets: ["GNSSReceiver"]),
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "GPSD", targets: ["GPSD"]),
@@ -32,6 +33,7 @@ let package = Package(
     // fixes, and the capabilities code on it may use (synchronous observation, a scheduler).
     .target(name: "LocationServices"),
     .target(name: "GNSS"),
+    .target(name: "GNSSReceiver", dependencies: ["GNSS", "LocationServices", "Traces", "NMEA", "Geo"]),
     .target(name: "NMEA", dependencies: ["LocationServices", "GNSS"], exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
@@ -72,6 +74,7 @@ let package = Package(
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
     .testTarget(name: "GNSSTests", dependencies: ["GNSS"]),
+    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA", "Geo"]),
     .testTarget(
       name: "EmulatorTests", dependencies: ["Emulator", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]),
     .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),

@@ -36,10 +36,14 @@ public struct ReceiverDetails: Sendable, Hashable {
   public var satellitesUsed: Int?
   /// GGA's fix quality: 0 none, 1 GPS, 2 differential, 3 PPS, 4 RTK, 5 float RTK, 6 dead reckoning, ….
   public var quality: Int?
+  /// GGA's horizontal dilution of precision, when the source knows its geometry (a simulated
+  /// receiver); writers otherwise derive one from the fix's accuracy.
+  public var hdop: Double?
 
-  public init(satellitesUsed: Int? = nil, quality: Int? = nil) {
+  public init(satellitesUsed: Int? = nil, quality: Int? = nil, hdop: Double? = nil) {
     self.satellitesUsed = satellitesUsed
     self.quality = quality
+    self.hdop = hdop
   }
 }
 

@@ -29,7 +29,8 @@ public enum NMEAWriter {
     let hasFix = fix.hasFix
     let quality = hasFix ? max(1, receiver.quality ?? 1) : 0
     let satellites = max(0, min(99, receiver.satellitesUsed ?? (hasFix ? 8 : 0)))
-    let hdop = fix.horizontalAccuracy.map { FixRecord.fixed($0 / GPSDRangeErrors.standalone.position, 2) } ?? ""
+    let hdop =
+      (receiver.hdop ?? fix.horizontalAccuracy.map { $0 / GPSDRangeErrors.standalone.position }).map { FixRecord.fixed($0, 2) } ?? ""
     let altitude = hasFix && fix.mode == .threeD ? fix.altitudeMSL.map { FixRecord.fixed($0, 1) } : nil
     let separation: String =
       if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE { FixRecord.fixed(hae - msl, 1) } else { "" }

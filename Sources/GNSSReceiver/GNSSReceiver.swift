@@ -1,0 +1,410 @@
+import Foundation
+public import GNSS
+public import LocationServices
+
+/// A GNSS receiver over a truth: what it reports, epoch by epoch, for a phone that is really
+/// where the truth says.
+///
+/// Each epoch it sees the satellites of its almanac from the true position, gives each a signal
+/// from its elevation and the environment (``ReceiverProfile``), picks the used set (elevation
+/// mask, signal threshold, channels), keeps a fix state (off → acquiring for the time to first
+/// fix → 2D/3D fix, degraded under poor geometry, lost without satellites, reacquired after a
+/// hot start's time), and errs as a receiver errs: per axis, the dilution of precision times a
+/// range error made of a first-order Gauss–Markov bias and white noise, plus the environment's
+/// multipath jumps; velocity with white noise; the course held while stationary.
+///
+/// The accuracy it reports comes from the same covariance that made the error, times the
+/// profile's ``ReceiverProfile/overconfidence``:
+/// - `horizontalAccuracy`: the radius holding the horizontal error 68 % of the time (Android's
+///   documented convention for `Location.getAccuracy()`; Apple does not state one for
+///   `CLLocation.horizontalAccuracy`, and the same 68 % is used for it);
+/// - `verticalAccuracy`: 68 % of the vertical error;
+/// - gpsd's `epx`, `epy`: 1 σ per axis, what gpsd reports for this receiver's NMEA (it passes
+///   GBS's errors through, which NMEA and gpsd's decoder define as one standard deviation,
+///   though gpsd's documentation calls its members 95 %);
+/// - gpsd's `sep` (the sphere holding 95 %), `eps`, `epc` (1.96 σ) and `epd` (the course's 95 %
+///   angle), at gpsd's documented 95 %.
+///
+/// Every random draw comes from ``CounterRandom`` keyed by the epoch's time, so the same seed and
+/// truth give the same epochs, whatever else runs; the Gauss–Markov step is the exact
+/// discretisation (`φ = e^(−Δt/τ)`), so the error's variance and correlation time do not depend
+/// on the update rate.
+public struct GNSSReceiver: Sendable {
+  /// How a receiver starts: what it knows of the sky and its position.
+  public enum Start: String, Sendable, CaseIterable, Codable {
+    /// Nothing: almanac and ephemerides to collect.
+    case cold
+    /// A valid almanac and rough position; ephemerides to collect.
+    case warm
+    /// Valid ephemerides: a fix within seconds.
+    case hot
+  }
+
+  /// The receiver's setting.
+  public struct Options: Hashable, Sendable {
+    public var profile: ReceiverProfile
+    /// The run's seed.
+    public var seed: UInt64
+    /// Which phone of the run: phones of one seed err independently.
+    public var phone: UInt64
+    public var start: Start
+    /// A phone's assisted GNSS (time to first fix of seconds) rather than a standalone receiver.
+    public var assisted: Bool
+    /// The satellites: the nominal 24-slot constellation unless a YUMA or SEM almanac is given.
+    public var almanac: [AlmanacEntry]
+    /// How often the sky and signals are recomputed, seconds (satellites move about 0.5° a minute).
+    public var skyInterval: Double
+
+    public init(
+      profile: ReceiverProfile = .openSky, seed: UInt64 = 0, phone: UInt64 = 0, start: Start = .cold, assisted: Bool = true,
+      almanac: [AlmanacEntry] = NominalConstellation.almanac, skyInterval: Double = 5
+    ) {
+      self.profile = profile
+      self.seed = seed
+      self.phone = phone
+      self.start = start
+      self.assisted = assisted
+      self.almanac = almanac
+      self.skyInterval = skyInterval
+    }
+  }
+
+  public let options: Options
+  private let random: CounterRandom
+  private let sky: Sky
+
+  private var started: Date?
+  private var firstFixAfter = 0.0
+  private var lastTime: Date?
+  private var bias = (east: 0.0, north: 0.0, up: 0.0)
+  private var heldCourse: Double?
+  private var outageUntil: Date?
+  private var multipath: (until: Date, east: Double, north: Double, up: Double)?
+  private var hadFix = false
+  private var lostSince: Date?
+  private var reacquireAt: Date?
+  private var skyCache: (slot: Int64, position: ReceiverPosition, satellites: [TrackedSatellite])?
+
+  public init(options: Options) {
+    self.options = options
+    random = CounterRandom(seed: options.seed, phone: options.phone)
+    sky = Sky(almanac: options.almanac, elevationMask: 0)
+  }
+
+  /// The time to first fix this receiver was given at its start, seconds; nil before its first epoch.
+  public var timeToFirstFix: Double? { started == nil ? nil : firstFixAfter }
+
+  /// What the receiver reports at the truth's time (the truth needs a timestamp, a coordinate
+  /// and, for a 3D fix's altitude, an altitude; speed and course are 0 and none when missing).
+  public mutating func measure(_ truth: LocationFix) -> ReceiverEpoch {
+    guard let time = truth.timestamp, let coordinate = truth.coordinate else {
+      return ReceiverEpoch(fix: LocationFix(timestamp: truth.timestamp, mode: .noFix), state: .off, satellites: [])
+    }
+    let profile = options.profile
+    let key = Int64((time.timeIntervalSince1970 * 1000).rounded())
+    let dt = lastTime.map { time.timeIntervalSince($0) }.flatMap { $0 > 0 ? $0 : nil }
+    if started == nil {
+      started = time
+      firstFixAfter = startTime(key: key)
+    }
+    lastTime = time
+
+    // Outages: a Poisson process in time; none while one lasts.
+    if let until = outageUntil, until <= time { outageUntil = nil }
+    if outageUntil == nil, let dt, profile.outagesPerHour > 0,
+      random.uniform(.outageStart, epoch: key) < 1 - exp(-profile.outagesPerHour / 3600 * dt)
+    {
+      outageUntil = time + max(1, random.exponential(.outageLength, epoch: key, mean: profile.outageLength))
+    }
+    let inOutage = outageUntil != nil
+
+    // The sky and the used set.
+    let height = truth.altitudeHAE ?? truth.altitudeMSL ?? 0
+    let satellites =
+      inOutage
+      ? dark(satellitesInView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height))
+      : satellitesInView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height)
+    let used = satellites.filter(\.used)
+
+    // The errors evolve whether or not there is a fix, so a fix after an outage is not fresh.
+    stepBias(key: key, dt: dt)
+    let noise = (
+      east: profile.rangeNoise * random.gaussian(.noiseEast, epoch: key),
+      north: profile.rangeNoise * random.gaussian(.noiseNorth, epoch: key),
+      up: profile.rangeNoise * random.gaussian(.noiseUp, epoch: key)
+    )
+    if let m = multipath, m.until <= time { multipath = nil }
+    if multipath == nil, !inOutage, let dt, profile.multipathPerMinute > 0,
+      random.uniform(.multipathStart, epoch: key) < 1 - exp(-profile.multipathPerMinute / 60 * dt)
+    {
+      let length = max(0.5, random.exponential(.multipathLength, epoch: key, mean: profile.multipathLength))
+      multipath = (
+        time + length, profile.multipathSize * random.gaussian(.multipathEast, epoch: key),
+        profile.multipathSize * random.gaussian(.multipathNorth, epoch: key),
+        1.5 * profile.multipathSize * random.gaussian(.multipathUp, epoch: key)
+      )
+    }
+
+    // The fix state.
+    var state: FixState
+    var dop: DilutionOfPrecision?
+    if used.count >= 4 {
+      dop = DilutionOfPrecision(used.map { $0.view })
+    } else if used.count == 3 {
+      // A 2D fix holds the altitude: as if a fourth measurement came from the Earth's centre.
+      dop = DilutionOfPrecision(azimuthsAndElevations: used.map { ($0.azimuth, $0.elevation) } + [(0, -90)])
+    }
+    if time.timeIntervalSince(started!) < firstFixAfter {
+      state = .acquiring
+    } else if dop == nil {
+      state = hadFix ? .lost : .acquiring
+      if hadFix, lostSince == nil { lostSince = time }
+      reacquireAt = nil
+    } else if lostSince != nil {
+      if reacquireAt == nil { reacquireAt = time + profile.hotStart * jitter(.timeToFirstFix, key: key) }
+      if time < reacquireAt! {
+        state = .lost
+      } else {
+        lostSince = nil
+        reacquireAt = nil
+        state = used.count >= 4 ? .fix3D : .fix2D
+      }
+    } else {
+      state = used.count >= 4 ? .fix3D : .fix2D
+    }
+    if state == .fix3D || state == .fix2D, let d = dop, d.position > 6 { state = .degraded }
+    let fixed = state == .fix3D || state == .fix2D || state == .degraded
+    guard fixed, let dop else {
+      return ReceiverEpoch(fix: LocationFix(timestamp: time, mode: .noFix), state: state, satellites: satellites)
+    }
+    hadFix = true
+    let threeD = used.count >= 4
+
+    // Position.
+    let mp: (east: Double, north: Double, up: Double) = multipath.map { ($0.east, $0.north, $0.up) } ?? (0, 0, 0)
+    let error = PositionError(
+      east: dop.east * (bias.east + noise.east) + mp.east, north: dop.north * (bias.north + noise.north) + mp.north,
+      up: threeD ? dop.vertical * (bias.up + noise.up) + mp.up : 0)
+    let (metersPerDegreeLatitude, metersPerDegreeLongitude) = Self.metersPerDegree(latitude: coordinate.latitude)
+    var longitude = coordinate.longitude + error.east / metersPerDegreeLongitude
+    if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+    let latitude = min(90, max(-90, coordinate.latitude + error.north / metersPerDegreeLatitude))
+
+    // Velocity: the truth's, with white noise per axis; the course held when stationary.
+    let trueSpeed = truth.speed ?? 0
+    let trueCourse = (truth.course ?? 0) * Double.pi / 180
+    let ve = trueSpeed * sin(trueCourse) + profile.velocityNoise * random.gaussian(.velocityEast, epoch: key)
+    let vn = trueSpeed * cos(trueCourse) + profile.velocityNoise * random.gaussian(.velocityNorth, epoch: key)
+    let speed = (ve * ve + vn * vn).squareRoot()
+    if speed >= profile.stationarySpeed {
+      var course = atan2(ve, vn) * 180 / Double.pi
+      if course < 0 { course += 360 }
+      heldCourse = course
+    }
+    let climb = threeD ? (truth.climb ?? 0) + profile.velocityNoise * 1.5 * random.gaussian(.velocityUp, epoch: key) : nil
+
+    // What it reports: the covariance that made the error, scaled by the over-confidence.
+    let scale = profile.overconfidence * profile.rangeError
+    let sigma = ErrorSigma(
+      east: scale * dop.east, north: scale * dop.north, up: threeD ? scale * dop.vertical : nil,
+      velocity: profile.overconfidence * profile.velocityNoise)
+    let horizontalSigma = ((sigma.east * sigma.east + sigma.north * sigma.north) / 2).squareRoot()
+    let spherical = (sigma.east * sigma.east + sigma.north * sigma.north + (sigma.up ?? 0) * (sigma.up ?? 0)).squareRoot()
+    let msl = threeD ? truth.altitudeMSL.map { $0 + error.up } : nil
+    let hae = threeD ? truth.altitudeHAE.map { $0 + error.up } : nil
+    let fix = LocationFix(
+      timestamp: time, mode: threeD ? .threeD : .twoD, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+      altitudeMSL: msl, altitudeHAE: hae, speed: speed, course: heldCourse,
+      horizontalAccuracy: Confidence.radius68 * horizontalSigma, verticalAccuracy: sigma.up.map { Confidence.linear68 * $0 },
+      climb: climb, geoidSeparation: truth.geoidSeparation, status: .gnss,
+      errors: .init(
+        epx: sigma.east, epy: sigma.north,
+        eps: Confidence.linear95 * sigma.velocity,
+        epd: speed >= profile.stationarySpeed ? min(180, atan2(Confidence.linear95 * sigma.velocity, speed) * 180 / Double.pi) : nil,
+        epc: threeD ? Confidence.linear95 * 1.5 * sigma.velocity : nil, ept: 0.005,
+        sep: threeD ? Confidence.spherical95 * spherical / 3.0.squareRoot() : nil))
+    return ReceiverEpoch(fix: fix, state: state, satellites: satellites, dop: dop, sigma: sigma, error: error)
+  }
+
+  /// Multipliers from 1 σ to a confidence.
+  public enum Confidence {
+    /// The radius holding 68 % of a circular 2D Gaussian error, in σ per axis: √(−2 ln 0.32).
+    public static let radius68 = (-2 * log(0.32)).squareRoot()
+    /// The half-width holding 68 % of a 1D Gaussian error, in σ.
+    public static let linear68 = 0.994_457_883_209_753
+    /// The half-width holding 95 % of a 1D Gaussian error, in σ.
+    public static let linear95 = 1.959_963_984_540_054
+    /// The radius holding 95 % of a spherical 3D Gaussian error, in σ per axis (√ of χ²₃'s 95 % point).
+    public static let spherical95 = 2.795_483_482_915_108
+  }
+
+  // MARK: Parts
+
+  private mutating func stepBias(key: Int64, dt: Double?) {
+    let sigma = options.profile.rangeBias
+    let draws = (
+      random.gaussian(.biasEast, epoch: key), random.gaussian(.biasNorth, epoch: key), random.gaussian(.biasUp, epoch: key)
+    )
+    guard let dt else {
+      bias = (sigma * draws.0, sigma * draws.1, sigma * draws.2)  // stationary from the start
+      return
+    }
+    let phi = exp(-dt / options.profile.biasCorrelationTime)
+    let kick = sigma * (1 - phi * phi).squareRoot()
+    bias = (phi * bias.east + kick * draws.0, phi * bias.north + kick * draws.1, phi * bias.up + kick * draws.2)
+  }
+
+  private func startTime(key: Int64) -> Double {
+    let p = options.profile
+    let nominal: Double =
+      switch (options.start, options.assisted) {
+      case (.cold, false): p.coldStart
+      case (.warm, false): p.warmStart
+      case (.cold, true): p.assistedColdStart
+      case (.warm, true): p.assistedWarmStart
+      case (.hot, _): p.hotStart
+      }
+    return nominal * jitter(.timeToFirstFix, key: key)
+  }
+
+  /// A log-normal factor with median 1 and 20 % spread.
+  private func jitter(_ stream: CounterRandom.Stream, key: Int64) -> Double {
+    exp(0.2 * random.gaussian(stream, epoch: key))
+  }
+
+  private mutating func satellitesInView(at time: Date, latitude: Double, longitude: Double, height: Double) -> [TrackedSatellite] {
+    let slot = Int64((time.timeIntervalSince1970 / options.skyInterval).rounded(.down))
+    let position = ReceiverPosition(latitude: latitude, longitude: longitude, height: height)
+    if let cache = skyCache, cache.slot == slot, abs(cache.position.latitude - latitude) < 0.005,
+      abs(cache.position.longitude - longitude) < 0.005 / max(0.01, cos(latitude * Double.pi / 180))
+    {
+      return cache.satellites
+    }
+    let p = options.profile
+    var views = sky.satellites(at: GPSTime(time), from: position).map { view -> TrackedSatellite in
+      let sinElevation = sin(view.elevation * Double.pi / 180)
+      let hidden = view.elevation < skyline(azimuth: view.azimuth)
+      let signal =
+        p.zenithSignal - p.horizonLoss * (1 - sinElevation) - p.attenuation - (hidden ? p.blockedLoss : 0)
+        + p.signalFlicker * random.gaussian(.signal, epoch: slot, draw: UInt64(view.prn))
+      return TrackedSatellite(
+        view: view, signal: signal >= p.trackingThreshold ? (signal * 10).rounded() / 10 : nil, used: false)
+    }
+    let candidates = views.indices.filter { i in
+      (views[i].signal ?? 0) >= p.usedThreshold && views[i].elevation >= p.elevationMask
+    }.sorted { (views[$0].signal ?? 0, -views[$0].prn) > (views[$1].signal ?? 0, -views[$1].prn) }
+    for i in candidates.prefix(p.channels) { views[i].used = true }
+    skyCache = (slot, position, views)
+    return views
+  }
+
+  private func dark(_ satellites: [TrackedSatellite]) -> [TrackedSatellite] {
+    satellites.map { TrackedSatellite(view: $0.view, signal: nil, used: false) }
+  }
+
+  /// The elevation up to which buildings hide the sky at `azimuth`: full across the street,
+  /// none along it.
+  private func skyline(azimuth: Double) -> Double {
+    let p = options.profile
+    guard p.skyline > 0 else { return -90 }
+    let across = abs(sin((azimuth - p.streetAzimuth) * Double.pi / 180))
+    return atan(tan(p.skyline * Double.pi / 180) * across) * 180 / Double.pi
+  }
+
+  /// Metres per degree of latitude and of longitude on the WGS 84 ellipsoid.
+  static func metersPerDegree(latitude: Double) -> (Double, Double) {
+    let a = 6_378_137.0, e2 = 6.694_379_990_14e-3
+    let s = sin(latitude * Double.pi / 180)
+    let w = (1 - e2 * s * s).squareRoot()
+    let meridian = a * (1 - e2) / (w * w * w)
+    let normal = a / w
+    return (meridian * Double.pi / 180, max(1e-6, normal * cos(latitude * Double.pi / 180) * Double.pi / 180))
+  }
+}
+
+/// Where a receiver is in getting and keeping a fix.
+public enum FixState: String, Hashable, Sendable, Codable, CaseIterable {
+  /// Before its first epoch.
+  case off
+  /// Searching for satellites, before the time to first fix has passed.
+  case acquiring
+  /// Three satellites: latitude and longitude, the altitude held.
+  case fix2D = "2d"
+  /// Four or more.
+  case fix3D = "3d"
+  /// A fix with poor geometry (PDOP above 6).
+  case degraded
+  /// Too few satellites after a fix, or reacquiring them.
+  case lost
+}
+
+/// A satellite in view and what the receiver makes of it.
+public struct TrackedSatellite: Hashable, Sendable {
+  public var view: SatelliteView
+  /// Carrier-to-noise density, dB-Hz; nil when not tracked.
+  public var signal: Double?
+  /// Whether the fix uses it.
+  public var used: Bool
+
+  public init(view: SatelliteView, signal: Double?, used: Bool) {
+    self.view = view
+    self.signal = signal
+    self.used = used
+  }
+
+  public var prn: Int { view.prn }
+  public var azimuth: Double { view.azimuth }
+  public var elevation: Double { view.elevation }
+}
+
+/// A receiver's error, metres east, north and up (the reported position minus the truth).
+public struct PositionError: Hashable, Sendable {
+  public var east: Double
+  public var north: Double
+  public var up: Double
+  public init(east: Double, north: Double, up: Double) {
+    self.east = east
+    self.north = north
+    self.up = up
+  }
+  /// The horizontal error, metres.
+  public var horizontal: Double { (east * east + north * north).squareRoot() }
+}
+
+/// The errors a receiver reports, 1 σ: east, north, up (nil in 2D), metres; velocity per axis, m/s.
+public struct ErrorSigma: Hashable, Sendable {
+  public var east: Double
+  public var north: Double
+  public var up: Double?
+  public var velocity: Double
+}
+
+/// One epoch of a receiver.
+public struct ReceiverEpoch: Sendable {
+  /// What it reports (mode `.noFix` and no coordinate without a fix).
+  public var fix: LocationFix
+  public var state: FixState
+  /// The satellites above the horizon, by PRN.
+  public var satellites: [TrackedSatellite]
+  /// The DOPs of the used set, with a fix.
+  public var dop: DilutionOfPrecision?
+  /// The reported errors, 1 σ, with a fix.
+  public var sigma: ErrorSigma?
+  /// The true error, with a fix (for tests and analysis; a real receiver does not know it).
+  public var error: PositionError?
+
+  public init(
+    fix: LocationFix, state: FixState, satellites: [TrackedSatellite], dop: DilutionOfPrecision? = nil, sigma: ErrorSigma? = nil,
+    error: PositionError? = nil
+  ) {
+    self.fix = fix
+    self.state = state
+    self.satellites = satellites
+    self.dop = dop
+    self.sigma = sigma
+    self.error = error
+  }
+
+  /// The satellites the fix uses.
+  public var used: [TrackedSatellite] { satellites.filter(\.used) }
+}
