@@ -72,7 +72,7 @@ let package = Package(
       name: "LocEmuCommands",
       dependencies: [
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "GNSS", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "GNSSReceiver", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
@@ -152,7 +152,8 @@ let package = Package(
       dependencies: [
         "ToolsTestSupport", "PhoneServer", .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
-        .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Traces", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
+        .product(name: "GNSS", package: "LocationEmulator"),
       ]
     ),
     .testTarget(

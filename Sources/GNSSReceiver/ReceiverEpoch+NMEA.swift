@@ -10,8 +10,8 @@ extension ReceiverEpoch {
   /// RMC, VTG and GBS (the same errors, which gpsd takes as its `epy`, `epx`, `epv`). Without a
   /// fix: the same sentences empty, the satellites still in view. Empty without a timestamp.
   public var nmeaSentences: [String] {
-    let used = self.used
     let hasFix = fix.hasFix
+    let used = hasFix ? self.used : []
     let base = NMEAWriter.sentences(
       for: fix, receiver: ReceiverDetails(satellitesUsed: used.count, quality: hasFix ? 1 : 0, hdop: hasFix ? dop?.horizontal : nil))
     guard base.count == 2 else { return [] }

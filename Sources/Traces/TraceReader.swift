@@ -160,7 +160,10 @@ public final class NMEATraceReader: TraceReader {
   }
 
   private func traceTime(_ fix: NMEAFix) -> Double? {
-    if let time = fix.time { return time.secondsSinceUnixEpoch }
+    // One time line for the whole trace: Unix time when its first timed epoch is dated, else
+    // the time of day (unwrapped), also for the dated epochs that follow (a log that starts
+    // with a GGA before its first RMC), so that the time line never jumps by decades.
+    if let time = fix.time, lastTimeOfDay == nil { return time.secondsSinceUnixEpoch }
     guard let tod = fix.timeOfDay else { return nil }
     let seconds = Double(tod.nanosecondsSinceMidnight) / 1e9
     if let last = lastTimeOfDay, seconds + 43_200 < last { dayOffset += 86_400 }

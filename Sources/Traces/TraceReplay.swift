@@ -240,7 +240,10 @@ public struct TraceReplayCursor {
         if step > 0 { interval = Swift.min(interval ?? step, step) }
         if let threshold = options.gapThreshold, let usual = interval, step > Swift.max(threshold, 2.5 * usual) {
           var t = last + usual
-          while t < relative - usual / 2 {
+          // At most a day of no-fix epochs at 1 Hz per gap: a hostile trace's gap of decades at
+          // a tenth of a second must not fill the memory.
+          let end = Swift.min(relative - usual / 2, last + usual * Double(Self.maximumGapFill))
+          while t < end {
             var fill = LocationFix(mode: .noFix)
             fill.timestamp = epoch.fix.timestamp.map { $0.addingTimeInterval(t - relative) }
             queued.append((TraceEpoch(fix: fill, traceTime: nil), t, true))
@@ -254,6 +257,9 @@ public struct TraceReplayCursor {
     }
     return nil
   }
+
+  /// The most no-fix epochs one gap is filled with.
+  static let maximumGapFill = 86_400
 
   private mutating func schedule(_ epoch: consuming TraceEpoch, relative: Double, isGapFill: Bool) -> ReplayedEpoch {
     let zero = scheduleZero ?? relative

@@ -56,21 +56,7 @@ extension LocEmu {
     func run() throws {
       let (coordinate, height) = ScenarioOptions.point(from)!
       let start = at.flatMap(ISO8601Time.parse) ?? Date()
-      var entries = NominalConstellation.almanac
-      if let almanac {
-        let text: String
-        do {
-          text = try String(contentsOfFile: almanac, encoding: .utf8)
-        } catch {
-          throw CommandFailure("\(almanac): cannot read it (\(error.localizedDescription))")
-        }
-        do {
-          let isYUMA = text.contains("****") || text.range(of: "ID:", options: .caseInsensitive) != nil
-          entries = isYUMA ? try AlmanacFile.parseYUMA(text, near: start) : try AlmanacFile.parseSEM(text, near: start)
-        } catch {
-          throw CommandFailure("\(almanac): \(error)")
-        }
-      }
+      let entries = try Self.almanac(almanac, near: start)
       let sky = GNSS.Sky(almanac: entries, elevationMask: mask)
       let receiver = ReceiverPosition(latitude: coordinate.latitude, longitude: coordinate.longitude, height: height ?? 0)
       var output = OutputBuffer()
@@ -80,6 +66,24 @@ extension LocEmu {
         output.writeLine(Self.record(date: date, satellites: inView))
       }
       output.flush()
+    }
+
+    /// The almanac in `path` (YUMA or SEM, told apart by their text), or the nominal
+    /// constellation without one.
+    static func almanac(_ path: String?, near date: Date) throws -> [AlmanacEntry] {
+      guard let path else { return NominalConstellation.almanac }
+      let text: String
+      do {
+        text = try String(contentsOfFile: path, encoding: .utf8)
+      } catch {
+        throw CommandFailure("\(path): cannot read it (\(error.localizedDescription))")
+      }
+      do {
+        let isYUMA = text.contains("****") || text.range(of: "ID:", options: .caseInsensitive) != nil
+        return isYUMA ? try AlmanacFile.parseYUMA(text, near: date) : try AlmanacFile.parseSEM(text, near: date)
+      } catch {
+        throw CommandFailure("\(path): \(error)")
+      }
     }
 
     /// The SKY-like JSON object for one time.
