@@ -30,6 +30,31 @@ struct ReplayPacingTests {
     return try #require(try await clock.advance(until: task))
   }
 
+  /// A receiver log that starts with a GGA before its first RMC (the first epoch has a time of
+  /// day, the next ones a date) keeps one time line: a second apart, with no gap fill of decades
+  /// (which once tried to allocate 26 GB).
+  @Test func aLogThatStartsUndatedKeepsOneTimeLine() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("undated-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    func framed(_ body: String) -> String { "$\(body)*" + String(format: "%02X", body.utf8.reduce(0) { $0 ^ $1 }) + "\r\n" }
+    var text = framed("GPGGA,120000.00,,,,,0,00,,,,,,,")
+    for second in 1...4 {
+      let time = "12000\(second).00"
+      text += framed("GPGGA,\(time),6010.2000,N,02456.4000,E,1,08,1.0,20.0,M,18.0,M,,")
+      text += framed("GPRMC,\(time),A,6010.2000,N,02456.4000,E,0.0,0.0,010126,,,A")
+    }
+    let file = directory.appendingPathComponent("undated.nmea")
+    try Data(text.utf8).write(to: file)
+    let trace = try Trace(path: file.path)
+    let clock = EmulatorClock()
+    let r = TraceReplay(trace: trace, options: ReplayOptions(speed: 1), clock: clock)
+    let task = clock.spawn("replay") { try? await all(r) }
+    let epochs = try #require(try await clock.advance(until: task, limit: .seconds(60)))
+    #expect(epochs.map(\.elapsed.ms) == [0, 1000, 2000, 3000, 4000])
+    #expect(epochs.allSatisfy { !$0.isGapFill })
+  }
+
   @Test func atOneTimesEveryEpochIsDueAtItsTraceOffset() async throws {
     let epochs = try await virtual(uneven, ReplayOptions(speed: 1))
     #expect(epochs.map(\.scheduled.ms) == [0, 1000, 2000, 3500, 4000])

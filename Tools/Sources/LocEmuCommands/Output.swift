@@ -55,7 +55,8 @@ func printError(_ message: String) {
 ///
 /// A file is written as a temporary file beside it (`.NAME.locemu-XXXXXX`) and renamed over
 /// `path` by ``close()``: a conversion that fails, or is interrupted, leaves the old file (or
-/// none) and never a half-written one. Without ``close()`` the temporary file is removed.
+/// none) and never a half-written one. Without ``close()`` the temporary file is removed. A
+/// device or FIFO that exists at `path` (`/dev/null`, a named pipe) is written in place.
 final class FileSink {
   let path: String
   private var fd: Int32
@@ -65,8 +66,14 @@ final class FileSink {
 
   init(path: String) throws {
     self.path = path
+    var existing = stat()
     if path == "-" {
       fd = 1
+    } else if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFDIR {
+      // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming a
+      // temporary file over it would replace the device with a file.
+      fd = open(path, O_WRONLY | O_CLOEXEC)
+      guard fd >= 0 else { throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
     } else {
       let url = URL(fileURLWithPath: path)
       var template = Array(

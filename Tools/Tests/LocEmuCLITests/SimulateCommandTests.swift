@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import ToolsTestSupport
+
+/// `locemu simulate`: a seeded receiver over a point, a route or a trace (issue 25).
+struct SimulateCommandTests {
+  /// FNV-1a, 64 bits: enough to tell outputs apart.
+  static func digest(_ text: String) -> UInt64 { text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 } }
+
+  /// The same seed gives the same bytes, another seed other bytes; standard error says the
+  /// seed and profile first and the run's figures last.
+  @Test func theSameSeedGivesTheSameBytes() async throws {
+    let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--realism", "urban-canyon", "--duration", "300"]
+    let a = try await DecodeCommandTests.run(arguments + ["--seed", "7"])
+    let b = try await DecodeCommandTests.run(arguments + ["--seed", "7"])
+    let c = try await DecodeCommandTests.run(arguments + ["--seed", "8"])
+    #expect(a.status == 0, "\(a.stderr)")
+    #expect(a.stdout == b.stdout && Self.digest(a.stdout) == Self.digest(b.stdout))
+    #expect(Self.digest(a.stdout) != Self.digest(c.stdout))
+    let lines = a.stderr.split(separator: "\n")
+    #expect(lines.first == "locemu simulate: seed 7, phone 0, profile urban-canyon, cold start, assisted")
+    #expect(lines.last?.hasPrefix("locemu simulate: 301 epochs, ") == true && lines.last?.contains("horizontal error 50/80/95 %") == true)
+    for type in ["GGA", "GSA", "GSV", "GST", "RMC", "VTG", "GBS"] { #expect(a.stdout.contains("$GP\(type),"), "\(type)") }
+  }
+
+  /// A trace is the truth: one record per trace epoch, at the trace's times, near its fixes.
+  @Test func aTraceIsTheTruth() async throws {
+    let trace = repositoryRoot.appendingPathComponent("traces/city-walk.nmea").path
+    let run = try await DecodeCommandTests.run([
+      "simulate", trace, "--realism", "open-sky", "--start", "hot", "--to", "jsonl", "--duration", "60",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    let records = try run.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    #expect(records.count == 61)
+    let fixed = records.filter { ($0["mode"] as? Int ?? 0) >= 2 }
+    #expect(fixed.count >= 55)
+    #expect(fixed.allSatisfy { ($0["state"] as? String).map { ["2d", "3d", "degraded"].contains($0) } == true })
+    #expect(fixed.allSatisfy { ($0["used"] as? Int ?? 0) >= 3 && ($0["hdop"] as? Double ?? 0) > 0 })
+  }
+
+  /// Output to a named pipe (or a device such as /dev/null) is written in place: a temporary
+  /// file renamed over it would replace the pipe (once it replaced /dev/null itself).
+  @Test func aPipeIsWrittenInPlace() async throws {
+    let scratch = try CommandContractTests.Scratch()
+    defer { scratch.remove() }
+    let fifo = scratch.path("out.fifo")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let received = Task.detached { () -> String in
+      String(decoding: FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    }
+    let run = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94", "--duration", "10", fifo])
+    #expect(run.status == 0, "\(run.stderr)")
+    // Had the command never opened the pipe, the reader would wait for ever: open it once.
+    let release = open(fifo, O_WRONLY | O_NONBLOCK)
+    if release >= 0 { close(release) }
+    #expect(await received.value.contains("$GPGGA,"))
+    var info = stat()
+    #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  /// Mistakes are one line with their status: 64 for options, 1 for files.
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
+    let unknown = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "downtown"])
+    #expect(unknown.status == 64)
+    #expect(unknown.stderr.contains("no profile 'downtown': one of open-sky, suburban, urban-canyon, indoor, tunnel"))
+    let missing = try await DecodeCommandTests.run([
+      "simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "/nonexistent/p.json",
+    ])
+    #expect(missing.status == 1 && missing.stderr.hasPrefix("locemu simulate: --realism: cannot read /nonexistent/p.json"))
+    let twoTruths = try await DecodeCommandTests.run([
+      "simulate", "--fixed", "60.17,24.94", "--route", "60,24", "60.1,24", "--duration", "5",
+    ])
+    #expect(twoTruths.status == 64)
+    let noDuration = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94"])
+    #expect(noDuration.status == 64 && noDuration.stderr.contains("--duration goes with --fixed and --route"))
+    let noTrace = try await DecodeCommandTests.run(["simulate", "/nonexistent/walk.nmea"])
+    #expect(noTrace.status == 1 && noTrace.stderr.split(separator: "\n").count <= 2, "\(noTrace.stderr)")
+  }
+}
