@@ -45,7 +45,7 @@ let package = Package(
     .target(
       name: "Emulator",
       dependencies: [
-        "Geo", "Traces", .product(name: "DequeModule", package: "swift-collections"),
+        "Geo", "Traces", "GNSSReceiver", .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),

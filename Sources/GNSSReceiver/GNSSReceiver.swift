@@ -210,7 +210,9 @@ public struct GNSSReceiver: Sendable {
       velocity: profile.overconfidence * profile.velocityNoise)
     let horizontalSigma = ((sigma.east * sigma.east + sigma.north * sigma.north) / 2).squareRoot()
     let spherical = (sigma.east * sigma.east + sigma.north * sigma.north + (sigma.up ?? 0) * (sigma.up ?? 0)).squareRoot()
-    let msl = threeD ? truth.altitudeMSL.map { $0 + error.up } : nil
+    // A truth without an altitude stands at sea level.
+    let trueMSL = truth.altitudeMSL ?? (truth.altitudeHAE == nil ? 0 : nil)
+    let msl = threeD ? trueMSL.map { $0 + error.up } : nil
     let hae = threeD ? truth.altitudeHAE.map { $0 + error.up } : nil
     let fix = LocationFix(
       timestamp: time, mode: threeD ? .threeD : .twoD, coordinate: Coordinate(latitude: latitude, longitude: longitude),

@@ -1,4 +1,5 @@
 import Foundation
+public import GNSSReceiver
 public import Geo
 public import Traces
 public import LocationServices
@@ -57,6 +58,66 @@ public struct PhoneSource: Sendable {
 
   /// Any ``LocationSource`` (a `GPSDSource`, say), read while the phone's `run()` runs.
   public static func live(_ source: any LocationSource) -> PhoneSource { PhoneSource(kind: .live(source)) }
+
+  /// `truth` as a realistic receiver reports it: each of its fixes is where the phone really
+  /// is, and the phone gets what a seeded ``GNSSReceiver`` makes of it (satellites, a time to
+  /// first fix, errors that drift, an honest or over-confident accuracy, outages).
+  ///
+  /// ```swift
+  /// let phone = EmulatedPhone(
+  ///   source: .realistic(.fixed(home), receiver: .init(profile: .urbanCanyon, seed: 7)), clock: clock)
+  /// ```
+  ///
+  /// The same seed and truth give the same fixes on every run; phones of one seed differ by
+  /// their ``GNSSReceiver/Options/phone``.
+  public static func realistic(_ truth: PhoneSource, receiver options: GNSSReceiver.Options) -> PhoneSource {
+    switch truth.kind {
+    case .none:
+      return truth
+    case .timeline(let make):
+      return PhoneSource(kind: .timeline { start in RealisticTimeline(truth: try make(start), receiver: GNSSReceiver(options: options)) })
+    case .live(let source):
+      return PhoneSource(kind: .live(RealisticSource(truth: source, options: options)))
+    }
+  }
+}
+
+/// A timeline's fixes as a receiver reports them.
+final class RealisticTimeline: PhoneTimeline {
+  let truth: any PhoneTimeline
+  var receiver: GNSSReceiver
+
+  init(truth: any PhoneTimeline, receiver: GNSSReceiver) {
+    self.truth = truth
+    self.receiver = receiver
+  }
+
+  func next() throws -> (at: Duration, fix: LocationFix)? {
+    guard let (at, fix) = try truth.next() else { return nil }
+    return (at, receiver.measure(fix).fix)
+  }
+
+  func close() { truth.close() }
+}
+
+/// A live source's fixes as a receiver reports them.
+struct RealisticSource: LocationSource {
+  let truth: any LocationSource
+  let options: GNSSReceiver.Options
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var truth: any AsyncIteratorProtocol<LocationFix, any Error>
+    var receiver: GNSSReceiver
+
+    mutating func next() async throws -> LocationFix? {
+      guard let fix = try await truth.next(isolation: nil) else { return nil }
+      return receiver.measure(fix).fix
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(truth: truth.makeAsyncIterator(), receiver: GNSSReceiver(options: options))
+  }
 }
 
 /// One fix of a ``PhoneSource/script(_:)``.

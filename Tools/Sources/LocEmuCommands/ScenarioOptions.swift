@@ -1,6 +1,7 @@
 public import ArgumentParser
 package import Emulator
 import Foundation
+import GNSSReceiver
 import LocationEmulatorClient
 import GPSD
 import Geo
@@ -82,12 +83,23 @@ struct ScenarioOptions: ParsableArguments {
     help: ArgumentHelp("With --gpsd: give up (exit 1) after S seconds without a connection to it.", valueName: "S"))
   var gpsdTimeout: Double = 10
 
+  @Option(
+    help: ArgumentHelp(
+      "The source is the truth and a seeded GNSS receiver reports it: open-sky, suburban, urban-canyon, indoor, tunnel, "
+        + "or a JSON profile (see locemu simulate).",
+      valueName: "PROFILE"))
+  var realism: String?
+
+  @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same fixes).", valueName: "N"))
+  var seed: UInt64?
+
   @OptionGroup var traceOptions: TraceOptions
   @OptionGroup var timeOptions: TimeBaseOptions
 
   enum OnOff: String, ExpressibleByArgument { case on, off }
 
   func validate() throws {
+    if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
     if [fixed != nil, trace != nil, gpsd != nil].filter({ $0 }).count > 1 {
       throw ValidationError("give one source: --fixed, --trace or --gpsd")
     }
@@ -190,6 +202,20 @@ struct ScenarioOptions: ParsableArguments {
 
   /// - Parameter answered: set when a gpsd source first hears from gpsd (nil: not watched).
   func source(command: String, answered: Locked<Bool>? = nil) throws -> PhoneSource {
+    let truth = try truthSource(command: command, answered: answered)
+    guard let realism else { return truth }
+    let profile: ReceiverProfile
+    do {
+      profile = try ReceiverProfile.resolve(realism)
+    } catch {
+      throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
+    }
+    let seed = self.seed ?? 1
+    printError("locemu \(command): realism \(profile.name), seed \(seed)")
+    return .realistic(truth, receiver: GNSSReceiver.Options(profile: profile, seed: seed))
+  }
+
+  private func truthSource(command: String, answered: Locked<Bool>?) throws -> PhoneSource {
     if let trace {
       let t = try traceOptions.trace(trace, command: command)
       try t.check(command: command, wholeFile: false)

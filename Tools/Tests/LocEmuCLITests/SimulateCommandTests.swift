@@ -58,6 +58,25 @@ struct SimulateCommandTests {
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
   }
 
+  /// The scenario commands take the same realism: their source is the truth, the phone gets
+  /// the receiver's fixes, the same for a seed on virtual time.
+  @Test func aScenarioRunsOnARealisticReceiver() async throws {
+    let arguments = [
+      "permissions", "--virtual-time", "--fixed", "60.17,24.94", "--realism", "suburban", "--duration", "30", "--at", "1=authorize",
+    ]
+    let a = try await DecodeCommandTests.run(arguments + ["--seed", "3"])
+    let b = try await DecodeCommandTests.run(arguments + ["--seed", "3"])
+    let c = try await DecodeCommandTests.run(arguments + ["--seed", "4"])
+    #expect(a.status == 0, "\(a.stderr)")
+    #expect(a.stderr.hasPrefix("locemu permissions: realism suburban, seed 3\n"))
+    #expect(a.stdout == b.stdout && a.stdout != c.stdout)
+    let fixes = a.lines.filter { $0.contains(#""event":"fix""#) }
+    #expect(fixes.count >= 20)
+    #expect(!fixes.contains { $0.contains(#""lat":60.170000000,"lon":24.940000000"#) })
+    let alone = try await DecodeCommandTests.run(["permissions", "--virtual-time", "--seed", "3", "--duration", "5"])
+    #expect(alone.status == 64 && alone.stderr.contains("--seed goes with --realism"))
+  }
+
   /// Mistakes are one line with their status: 64 for options, 1 for files.
   @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
     let unknown = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "downtown"])
