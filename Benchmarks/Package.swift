@@ -39,7 +39,7 @@ let package = Package(
       name: "fleet-benchmark",
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
       ],
       path: "Sources/FleetBenchmark"
     ),

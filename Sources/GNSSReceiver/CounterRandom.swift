@@ -13,9 +13,14 @@ public struct CounterRandom: Hashable, Sendable {
   /// The phone (or receiver) within the run.
   public var phone: UInt64
 
+  /// The key folded up to the stream, per stream (the draws of an epoch then cost two folds).
+  private let prefixes: [UInt64]
+
   public init(seed: UInt64, phone: UInt64 = 0) {
     self.seed = seed
     self.phone = phone
+    let base = Self.mix(Self.mix(seed) ^ phone)
+    prefixes = Stream.allCases.map { Self.mix(base ^ $0.rawValue) }
   }
 
   /// What a draw is for: each stream is independent of the others.
@@ -30,11 +35,7 @@ public struct CounterRandom: Hashable, Sendable {
 
   /// 64 random bits for the key.
   public func bits(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> UInt64 {
-    var h = Self.mix(seed)
-    h = Self.mix(h ^ phone)
-    h = Self.mix(h ^ stream.rawValue)
-    h = Self.mix(h ^ UInt64(bitPattern: epoch))
-    return Self.mix(h ^ draw)
+    Self.mix(Self.mix(prefixes[Int(stream.rawValue) - 1] ^ UInt64(bitPattern: epoch)) ^ draw)
   }
 
   /// Uniform in (0, 1), never 0 or 1.
@@ -47,6 +48,14 @@ public struct CounterRandom: Hashable, Sendable {
     let u1 = uniform(stream, epoch: epoch, draw: 2 &* draw)
     let u2 = uniform(stream, epoch: epoch, draw: 2 &* draw &+ 1)
     return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+  }
+
+  /// Two independent standard normals (both outputs of one Box–Muller transform).
+  public func gaussianPair(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> (Double, Double) {
+    let u1 = uniform(stream, epoch: epoch, draw: 2 &* draw)
+    let u2 = uniform(stream, epoch: epoch, draw: 2 &* draw &+ 1)
+    let r = (-2 * log(u1)).squareRoot(), angle = 2 * Double.pi * u2
+    return (r * cos(angle), r * sin(angle))
   }
 
   /// Exponential with mean `mean`.

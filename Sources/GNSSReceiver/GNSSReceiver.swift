@@ -1,5 +1,6 @@
 import Foundation
 public import GNSS
+import Synchronization
 public import LocationServices
 
 /// A GNSS receiver over a truth: what it reports, epoch by epoch, for a phone that is really
@@ -70,6 +71,10 @@ public struct GNSSReceiver: Sendable {
   }
 
   public let options: Options
+  /// ``Options/profile``, read in place (a local copy per epoch costs a fleet a tenth of its time).
+  private let profile: ReceiverProfile
+  /// The tangent of the profile's skyline.
+  private let skylineTangent: Double
   private let random: CounterRandom
   private let sky: Sky
 
@@ -83,12 +88,17 @@ public struct GNSSReceiver: Sendable {
   private var hadFix = false
   private var lostSince: Date?
   private var reacquireAt: Date?
-  private var skyCache: (slot: Int64, position: ReceiverPosition, satellites: [TrackedSatellite])?
+  private var skyCache: (slot: Int64, cell: SkyGeometryCache.Key, view: SkyView)?
+  /// Tells almanacs apart in the shared geometry cache.
+  private let almanacKey: Int
 
   public init(options: Options) {
     self.options = options
     random = CounterRandom(seed: options.seed, phone: options.phone)
     sky = Sky(almanac: options.almanac, elevationMask: 0)
+    almanacKey = options.almanac.hashValue
+    profile = options.profile
+    skylineTangent = tan(options.profile.skyline * Double.pi / 180)
   }
 
   /// The time to first fix this receiver was given at its start, seconds; nil before its first epoch.
@@ -100,7 +110,6 @@ public struct GNSSReceiver: Sendable {
     guard let time = truth.timestamp, let coordinate = truth.coordinate else {
       return ReceiverEpoch(fix: LocationFix(timestamp: truth.timestamp, mode: .noFix), state: .off, satellites: [])
     }
-    let profile = options.profile
     let key = Int64((time.timeIntervalSince1970 * 1000).rounded())
     let dt = lastTime.map { time.timeIntervalSince($0) }.flatMap { $0 > 0 ? $0 : nil }
     if started == nil {
@@ -120,19 +129,17 @@ public struct GNSSReceiver: Sendable {
 
     // The sky and the used set.
     let height = truth.altitudeHAE ?? truth.altitudeMSL ?? 0
-    let satellites =
-      inOutage
-      ? dark(satellitesInView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height))
-      : satellitesInView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height)
-    let used = satellites.filter(\.used)
+    let view = skyView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height)
+    let satellites = inOutage ? dark(view.satellites) : view.satellites
+    let usedCount = inOutage ? 0 : view.usedCount
 
     // The errors evolve whether or not there is a fix, so a fix after an outage is not fresh.
-    stepBias(key: key, dt: dt)
-    let noise = (
-      east: profile.rangeNoise * random.gaussian(.noiseEast, epoch: key),
-      north: profile.rangeNoise * random.gaussian(.noiseNorth, epoch: key),
-      up: profile.rangeNoise * random.gaussian(.noiseUp, epoch: key)
-    )
+    // Six normals from three Box–Muller pairs: the bias's three kicks and the white noise.
+    let (be, bn) = random.gaussianPair(.biasEast, epoch: key)
+    let (bu, ne) = random.gaussianPair(.biasUp, epoch: key)
+    let (nn, nu) = random.gaussianPair(.noiseNorth, epoch: key)
+    stepBias(draws: (be, bn, bu), dt: dt)
+    let noise = (east: profile.rangeNoise * ne, north: profile.rangeNoise * nn, up: profile.rangeNoise * nu)
     if let m = multipath, m.until <= time { multipath = nil }
     if multipath == nil, !inOutage, let dt, profile.multipathPerMinute > 0,
       random.uniform(.multipathStart, epoch: key) < 1 - exp(-profile.multipathPerMinute / 60 * dt)
@@ -147,13 +154,7 @@ public struct GNSSReceiver: Sendable {
 
     // The fix state.
     var state: FixState
-    var dop: DilutionOfPrecision?
-    if used.count >= 4 {
-      dop = DilutionOfPrecision(used.map { $0.view })
-    } else if used.count == 3 {
-      // A 2D fix holds the altitude: as if a fourth measurement came from the Earth's centre.
-      dop = DilutionOfPrecision(azimuthsAndElevations: used.map { ($0.azimuth, $0.elevation) } + [(0, -90)])
-    }
+    let dop = inOutage ? nil : view.dop
     if time.timeIntervalSince(started!) < firstFixAfter {
       state = .acquiring
     } else if dop == nil {
@@ -167,10 +168,10 @@ public struct GNSSReceiver: Sendable {
       } else {
         lostSince = nil
         reacquireAt = nil
-        state = used.count >= 4 ? .fix3D : .fix2D
+        state = usedCount >= 4 ? .fix3D : .fix2D
       }
     } else {
-      state = used.count >= 4 ? .fix3D : .fix2D
+      state = usedCount >= 4 ? .fix3D : .fix2D
     }
     if state == .fix3D || state == .fix2D, let d = dop, d.position > 6 { state = .degraded }
     let fixed = state == .fix3D || state == .fix2D || state == .degraded
@@ -178,7 +179,7 @@ public struct GNSSReceiver: Sendable {
       return ReceiverEpoch(fix: LocationFix(timestamp: time, mode: .noFix), state: state, satellites: satellites)
     }
     hadFix = true
-    let threeD = used.count >= 4
+    let threeD = usedCount >= 4
 
     // Position.
     let mp: (east: Double, north: Double, up: Double) = multipath.map { ($0.east, $0.north, $0.up) } ?? (0, 0, 0)
@@ -193,8 +194,9 @@ public struct GNSSReceiver: Sendable {
     // Velocity: the truth's, with white noise per axis; the course held when stationary.
     let trueSpeed = truth.speed ?? 0
     let trueCourse = (truth.course ?? 0) * Double.pi / 180
-    let ve = trueSpeed * sin(trueCourse) + profile.velocityNoise * random.gaussian(.velocityEast, epoch: key)
-    let vn = trueSpeed * cos(trueCourse) + profile.velocityNoise * random.gaussian(.velocityNorth, epoch: key)
+    let (dve, dvn) = random.gaussianPair(.velocityEast, epoch: key)
+    let ve = (trueSpeed == 0 ? 0 : trueSpeed * sin(trueCourse)) + profile.velocityNoise * dve
+    let vn = (trueSpeed == 0 ? 0 : trueSpeed * cos(trueCourse)) + profile.velocityNoise * dvn
     let speed = (ve * ve + vn * vn).squareRoot()
     if speed >= profile.stationarySpeed {
       var course = atan2(ve, vn) * 180 / Double.pi
@@ -242,11 +244,8 @@ public struct GNSSReceiver: Sendable {
 
   // MARK: Parts
 
-  private mutating func stepBias(key: Int64, dt: Double?) {
+  private mutating func stepBias(draws: (Double, Double, Double), dt: Double?) {
     let sigma = options.profile.rangeBias
-    let draws = (
-      random.gaussian(.biasEast, epoch: key), random.gaussian(.biasNorth, epoch: key), random.gaussian(.biasUp, epoch: key)
-    )
     guard let dt else {
       bias = (sigma * draws.0, sigma * draws.1, sigma * draws.2)  // stationary from the start
       return
@@ -257,14 +256,13 @@ public struct GNSSReceiver: Sendable {
   }
 
   private func startTime(key: Int64) -> Double {
-    let p = options.profile
     let nominal: Double =
       switch (options.start, options.assisted) {
-      case (.cold, false): p.coldStart
-      case (.warm, false): p.warmStart
-      case (.cold, true): p.assistedColdStart
-      case (.warm, true): p.assistedWarmStart
-      case (.hot, _): p.hotStart
+      case (.cold, false): profile.coldStart
+      case (.warm, false): profile.warmStart
+      case (.cold, true): profile.assistedColdStart
+      case (.warm, true): profile.assistedWarmStart
+      case (.hot, _): profile.hotStart
       }
     return nominal * jitter(.timeToFirstFix, key: key)
   }
@@ -274,30 +272,53 @@ public struct GNSSReceiver: Sendable {
     exp(0.2 * random.gaussian(stream, epoch: key))
   }
 
-  private mutating func satellitesInView(at time: Date, latitude: Double, longitude: Double, height: Double) -> [TrackedSatellite] {
+  /// The satellites of a sky slot, how many are used, and their DOPs (the used set changes
+  /// only from slot to slot, so its DOPs are computed once per slot).
+  struct SkyView {
+    var satellites: [TrackedSatellite]
+    var usedCount: Int
+    var dop: DilutionOfPrecision?
+  }
+
+  private mutating func skyView(at time: Date, latitude: Double, longitude: Double, height: Double) -> SkyView {
     let slot = Int64((time.timeIntervalSince1970 / options.skyInterval).rounded(.down))
-    let position = ReceiverPosition(latitude: latitude, longitude: longitude, height: height)
-    if let cache = skyCache, cache.slot == slot, abs(cache.position.latitude - latitude) < 0.005,
-      abs(cache.position.longitude - longitude) < 0.005 / max(0.01, cos(latitude * Double.pi / 180))
-    {
-      return cache.satellites
+    // The geometry of a slot is seen from a 0.01° grid (about a kilometre: directions within
+    // 0.01°) at the slot's start, so it is a pure function of the slot and the cell, shared by
+    // every receiver there (a fleet in one city computes each sky once).
+    let cell = SkyGeometryCache.Key(
+      almanac: almanacKey, slot: slot, latitude: Int32((latitude * 100).rounded()), longitude: Int32((longitude * 100).rounded()),
+      height: Int32((height / 100).rounded()))
+    if let cache = skyCache, cache.slot == slot, cache.cell == cell { return cache.view }
+    let geometry = SkyGeometryCache.shared.satellites(cell) {
+      sky.satellites(
+        at: GPSTime(Date(timeIntervalSince1970: Double(slot) * options.skyInterval)),
+        from: ReceiverPosition(
+          latitude: Double(cell.latitude) / 100, longitude: Double(cell.longitude) / 100, height: Double(cell.height) * 100))
     }
-    let p = options.profile
-    var views = sky.satellites(at: GPSTime(time), from: position).map { view -> TrackedSatellite in
+    var views = geometry.map { view -> TrackedSatellite in
       let sinElevation = sin(view.elevation * Double.pi / 180)
       let hidden = view.elevation < skyline(azimuth: view.azimuth)
       let signal =
-        p.zenithSignal - p.horizonLoss * (1 - sinElevation) - p.attenuation - (hidden ? p.blockedLoss : 0)
-        + p.signalFlicker * random.gaussian(.signal, epoch: slot, draw: UInt64(view.prn))
+        profile.zenithSignal - profile.horizonLoss * (1 - sinElevation) - profile.attenuation - (hidden ? profile.blockedLoss : 0)
+        + profile.signalFlicker * random.gaussian(.signal, epoch: slot, draw: UInt64(view.prn))
       return TrackedSatellite(
-        view: view, signal: signal >= p.trackingThreshold ? (signal * 10).rounded() / 10 : nil, used: false)
+        view: view, signal: signal >= profile.trackingThreshold ? (signal * 10).rounded() / 10 : nil, used: false)
     }
     let candidates = views.indices.filter { i in
-      (views[i].signal ?? 0) >= p.usedThreshold && views[i].elevation >= p.elevationMask
+      (views[i].signal ?? 0) >= profile.usedThreshold && views[i].elevation >= profile.elevationMask
     }.sorted { (views[$0].signal ?? 0, -views[$0].prn) > (views[$1].signal ?? 0, -views[$1].prn) }
-    for i in candidates.prefix(p.channels) { views[i].used = true }
-    skyCache = (slot, position, views)
-    return views
+    for i in candidates.prefix(profile.channels) { views[i].used = true }
+    let used = views.filter(\.used)
+    var dop: DilutionOfPrecision?
+    if used.count >= 4 {
+      dop = DilutionOfPrecision(used.map(\.view))
+    } else if used.count == 3 {
+      // A 2D fix holds the altitude: as if a fourth measurement came from the Earth's centre.
+      dop = DilutionOfPrecision(azimuthsAndElevations: used.map { ($0.azimuth, $0.elevation) } + [(0, -90)])
+    }
+    let view = SkyView(satellites: views, usedCount: used.count, dop: dop)
+    skyCache = (slot, cell, view)
+    return view
   }
 
   private func dark(_ satellites: [TrackedSatellite]) -> [TrackedSatellite] {
@@ -307,10 +328,9 @@ public struct GNSSReceiver: Sendable {
   /// The elevation up to which buildings hide the sky at `azimuth`: full across the street,
   /// none along it.
   private func skyline(azimuth: Double) -> Double {
-    let p = options.profile
-    guard p.skyline > 0 else { return -90 }
-    let across = abs(sin((azimuth - p.streetAzimuth) * Double.pi / 180))
-    return atan(tan(p.skyline * Double.pi / 180) * across) * 180 / Double.pi
+    guard profile.skyline > 0 else { return -90 }
+    let across = abs(sin((azimuth - profile.streetAzimuth) * Double.pi / 180))
+    return atan(skylineTangent * across) * 180 / Double.pi
   }
 
   /// Metres per degree of latitude and of longitude on the WGS 84 ellipsoid.
@@ -409,4 +429,30 @@ public struct ReceiverEpoch: Sendable {
 
   /// The satellites the fix uses.
   public var used: [TrackedSatellite] { satellites.filter(\.used) }
+}
+
+/// Satellite geometry by sky slot and grid cell, shared by the receivers of a process: it
+/// depends on nothing else, so sharing changes no result. Bounded: emptied past 65,536 skies.
+final class SkyGeometryCache: Sendable {
+  struct Key: Hashable, Sendable {
+    var almanac: Int
+    var slot: Int64
+    var latitude: Int32
+    var longitude: Int32
+    var height: Int32
+  }
+
+  static let shared = SkyGeometryCache()
+  private let skies = Mutex<[Key: [SatelliteView]]>([:])
+  static let limit = 65_536
+
+  func satellites(_ key: Key, compute: () -> [SatelliteView]) -> [SatelliteView] {
+    if let known = skies.withLock({ $0[key] }) { return known }
+    let computed = compute()
+    skies.withLock { skies in
+      if skies.count >= Self.limit { skies.removeAll(keepingCapacity: true) }
+      skies[key] = computed
+    }
+    return computed
+  }
 }

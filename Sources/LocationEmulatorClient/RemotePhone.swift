@@ -80,6 +80,15 @@ public final class RemotePhone: Sendable {
     try await post("services", Wire.Services(enabled: enabled))
   }
 
+  /// A realistic receiver of the built-in `profile` under what the phone plays from now on
+  /// (nil: none, exact positions again).
+  @discardableResult
+  public func setRealism(
+    _ profile: String?, seed: UInt64? = nil, start: String? = nil, assisted: Bool? = nil
+  ) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("realism", Wire.Realism(profile: profile, seed: seed, start: start, assisted: assisted))
+  }
+
   @discardableResult
   public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("accuracy", Wire.Accuracy(accuracy: accuracy))

@@ -63,12 +63,15 @@ public enum Wire {
     public var promptDelay: Double?
     public var location: Location?
     public var trace: TraceRun?
+    /// A realistic receiver under what the phone plays (see ``Realism``).
+    public var realism: Realism?
 
     public init(
       permission: LocationPermissionStatus? = nil, services: Switch? = nil, accuracy: LocationAccuracyAuthorization? = nil,
       app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil,
-      location: Location? = nil, trace: TraceRun? = nil
+      location: Location? = nil, trace: TraceRun? = nil, realism: Realism? = nil
     ) {
+      self.realism = realism
       self.permission = permission
       self.services = services
       self.accuracy = accuracy
@@ -78,6 +81,26 @@ public enum Wire {
       self.promptDelay = promptDelay
       self.location = location
       self.trace = trace
+    }
+  }
+
+  /// `POST /phones/{id}/realism` (and `realism` in `POST /phones`): what the phone plays from
+  /// now on is the truth, and a seeded GNSS receiver of the built-in `profile` (`open-sky`,
+  /// `suburban`, `urban-canyon`, `indoor`, `tunnel`) reports it; `profile` null turns it off.
+  public struct Realism: Codable, Sendable, Hashable {
+    public var profile: String?
+    /// The receiver's seed (default 1); phones of one seed err independently.
+    public var seed: UInt64?
+    /// `cold` (default), `warm` or `hot`.
+    public var start: String?
+    /// Assisted GNSS, as a phone has (default true); false for a standalone receiver.
+    public var assisted: Bool?
+
+    public init(profile: String?, seed: UInt64? = nil, start: String? = nil, assisted: Bool? = nil) {
+      self.profile = profile
+      self.seed = seed
+      self.start = start
+      self.assisted = assisted
     }
   }
 
@@ -272,12 +295,15 @@ public enum Wire {
     /// Seconds on the phone's clock since it started.
     public var elapsed: Double
     public var eventClients: Int
+    /// The realistic receiver under what it plays, when there is one.
+    public var realism: Realism?
 
     public init(
       id: String, status: LocationPermissionStatus, services: Switch, accuracy: LocationAccuracyAuthorization, app: AppState,
       backgroundLocationUpdates: Bool, promptOnScreen: Bool, promptAnswer: PromptAnswer, promptDelay: Double, fixLost: Bool,
-      walkingRoute: Bool, playing: Playing?, lastFix: Fix?, elapsed: Double, eventClients: Int
+      walkingRoute: Bool, playing: Playing?, lastFix: Fix?, elapsed: Double, eventClients: Int, realism: Realism? = nil
     ) {
+      self.realism = realism
       self.id = id
       self.status = status
       self.services = services
@@ -295,7 +321,8 @@ public enum Wire {
       self.eventClients = eventClients
     }
 
-    /// Encoded with `null` for what is absent (`playing`, `lastFix`), as the API documents.
+    /// Encoded with `null` for what is absent (`playing`, `lastFix`), as the API documents;
+    /// `realism` only when set.
     public func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(id, forKey: .id)
@@ -313,6 +340,7 @@ public enum Wire {
       try c.encode(lastFix, forKey: .lastFix)
       try c.encode(elapsed, forKey: .elapsed)
       try c.encode(eventClients, forKey: .eventClients)
+      try c.encodeIfPresent(realism, forKey: .realism)
     }
   }
 

@@ -1,6 +1,6 @@
 // Fleet benchmark (prints figures; run by tools/bench-fleet.sh):
 //
-//   fleet-benchmark [PHONES] [TRACE]
+//   fleet-benchmark [PHONES] [TRACE] [PROFILE]
 //
 // PHONES phones (default 10,000) on one virtual EmulatorClock, each replaying TRACE (default the
 // bundled city walk: 973 one-second epochs, decoded once and shared by every phone) through a
@@ -12,8 +12,12 @@
 // Prints: the events the clock ran (timers fired, effects, task wake-ups) and events/s; the
 // epochs and deliveries; resident memory per phone after the phones were made, and at the end
 // of the run (the shared trace is loaded before the first measure).
+//
+// With PROFILE (open-sky, urban-canyon, …) each phone's trace is the truth under a seeded GNSS
+// receiver of that profile (its own phone number, one seed): what realism costs a fleet.
 import Emulator
 import Foundation
+import GNSSReceiver
 import Geo
 import Synchronization
 import Traces
@@ -29,6 +33,10 @@ func residentBytes() -> Int {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let phoneCount = arguments.first.flatMap(Int.init) ?? 10_000
 let tracePath = arguments.dropFirst().first ?? "traces/city-walk.nmea"
+let profile = arguments.dropFirst(2).first.map { name -> ReceiverProfile in
+  guard let profile = ReceiverProfile.named(name) else { fatalError("no profile \(name)") }
+  return profile
+}
 
 // The epochs of the trace decoded once, read by many phones: each reader is an index into the same array.
 let trace = try DecodedTrace.decode(Trace(path: tracePath))
@@ -44,10 +52,11 @@ var observations: [PhoneObservation] = []
 phones.reserveCapacity(phoneCount)
 observations.reserveCapacity(phoneCount)
 for i in 0..<phoneCount {
+  let truth = PhoneSource.replay(options: ReplayOptions(speed: 1)) { trace.makeReader() }
   let phone = EmulatedPhone(
     .init(
       name: "phone \(i)", permission: PermissionState(appStatus: .notDetermined), promptAnswer: .allowOnce, promptDelay: .seconds(2),
-      source: .replay(options: ReplayOptions(speed: 1)) { trace.makeReader() }),
+      source: profile.map { .realistic(truth, receiver: .init(profile: $0, seed: 1, phone: UInt64(i))) } ?? truth),
     clock: clock)
   observations.append(phone.observe(.location) { _ in deliveries.add(1, ordering: .relaxed) })
   // The scenario, staggered over a minute so that the phones do not all act at once.
@@ -78,8 +87,9 @@ let waiting = phones.reduce(0) { $0 + $1.waitingCallCount }
 
 print(
   String(
-    format: "fleet: %d phones on one virtual clock, each replaying %@ (%d epochs, %.0f s) through a permission scenario",
-    phoneCount, (tracePath as NSString).lastPathComponent, epochs.count, traceSeconds))
+    format: "fleet: %d phones on one virtual clock, each replaying %@ (%d epochs, %.0f s)%@ through a permission scenario",
+    phoneCount, (tracePath as NSString).lastPathComponent, epochs.count, traceSeconds,
+    profile.map { " under a \($0.name) receiver" } ?? ""))
 print(String(format: "  made in %.2f s; run of %.0f virtual seconds in %.2f s", madeSeconds, (clock.now.offset / .seconds(1)), runSeconds))
 print(
   String(

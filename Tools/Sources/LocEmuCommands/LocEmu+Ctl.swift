@@ -22,7 +22,7 @@ extension LocEmu {
         2 the server could not be reached; 64 bad usage.
         """,
       subcommands: [
-        Status.self, Location.self, Privacy.self, Services.self, Accuracy.self, App.self, Prompt.self, Call.self,
+        Status.self, Location.self, Privacy.self, Services.self, Accuracy.self, Realism.self, App.self, Prompt.self, Call.self,
         Event.self, Events.self, Phones.self, Clock.self, Traces.self,
       ]
     )
@@ -218,6 +218,31 @@ extension LocEmu {
       func run() async throws {
         let phone = ctl.client.phone(ctl.phone), accuracy = self.accuracy
         try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setAccuracy(accuracy) }
+      }
+    }
+
+    struct Realism: AsyncParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "A realistic GNSS receiver under what the phone plays from now on, or off.",
+        discussion: """
+          What the phone plays next (a location, a route, a trace) is the truth, and a seeded \
+          receiver of PROFILE reports it: satellites, a time to first fix, errors that drift, \
+          an accuracy from the same model (see locemu simulate). Set it before what it plays.
+          """)
+      @ParentCommand var ctl: Ctl
+      @Argument(
+        help: ArgumentHelp("open-sky, suburban, urban-canyon, indoor, tunnel, or off.", valueName: "PROFILE|off"))
+      var profile: String
+      @Option(help: "The receiver's seed (default 1).") var seed: UInt64?
+      @Option(help: ArgumentHelp("cold (default), warm or hot.", valueName: "KIND")) var start: String?
+      @Flag(help: "A standalone receiver rather than a phone's assisted GNSS.") var standalone = false
+
+      func run() async throws {
+        let phone = ctl.client.phone(ctl.phone), profile = self.profile == "off" ? nil : self.profile
+        let seed = self.seed, start = self.start, assisted: Bool? = standalone ? false : nil
+        try await Ctl.printState { () throws(EmulatorClientError) in
+          try await phone.setRealism(profile, seed: seed, start: start, assisted: assisted)
+        }
       }
     }
 

@@ -1,5 +1,6 @@
 package import Emulator
 import Foundation
+package import GNSSReceiver
 package import LocationEmulatorClient
 package import Geo
 import PermissionHandling
@@ -131,6 +132,8 @@ package final class ServedPhone: Sendable {
   /// What the phone's source is playing, counted as its fixes arrive.
   private let playback: Locked<Playback?>
   private let sourceObservation = Locked<PhoneObservation?>(nil)
+  /// The realistic receiver under what the phone plays, and how the state shows it.
+  private let realism = Locked<(options: GNSSReceiver.Options, wire: Wire.Realism)?>(nil)
   /// Lines kept for a client that connects later.
   package static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
@@ -250,7 +253,8 @@ package final class ServedPhone: Sendable {
       id: id, status: s.status, services: s.servicesEnabled ? .on : .off, accuracy: s.accuracy, app: s.app,
       backgroundLocationUpdates: s.backgroundLocationUpdates, promptOnScreen: s.promptShown, promptAnswer: script.answer,
       promptDelay: script.delay.seconds, fixLost: phone.isFixLost, walkingRoute: isWalkingRoute, playing: playing,
-      lastFix: phone.latestFix.map(Wire.Fix.init), elapsed: phone.elapsed.seconds, eventClients: eventClientCount)
+      lastFix: phone.latestFix.map(Wire.Fix.init), elapsed: phone.elapsed.seconds, eventClients: eventClientCount,
+      realism: realism.withLock { $0?.wire })
   }
 }
 
@@ -262,7 +266,23 @@ extension ServedPhone {
   /// sources excepted); its fixes arrive as a receiver's would, through the permission gate.
   func play(_ source: PhoneSource, _ playback: Playback) {
     self.playback.withLock { $0 = playback }
-    phone.play(source)
+    phone.play(realism.withLock { $0 }.map { PhoneSource.realistic(source, receiver: $0.options) } ?? source)
+  }
+
+  /// A realistic receiver (or none) under what the phone plays from now on.
+  package func setRealism(_ options: GNSSReceiver.Options?, _ wire: Wire.Realism?) {
+    realism.withLock { $0 = options.flatMap { o in wire.map { (o, $0) } } }
+  }
+
+  /// Whether a realistic receiver is set.
+  package var isRealistic: Bool { realism.withLock { $0 != nil } }
+
+  /// Stands the phone at `fix` through its receiver: a fixed source, one fix a second.
+  package func stand(at fix: LocationFix) {
+    guard let coordinate = fix.coordinate else { return }
+    play(
+      .fixed(coordinate, horizontalAccuracy: fix.horizontalAccuracy, altitude: fix.altitudeMSL),
+      Playback(kind: .source, name: "fixed \(coordinate.latitude),\(coordinate.longitude)"))
   }
 
   /// Walks `route` on the phone's clock (as `simctl location start`), stamping each fix with

@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import GNSSReceiver
 import Geo
 package import Hummingbird
 import LocationEmulatorClient
@@ -164,12 +165,14 @@ package struct PhoneServer: Sendable {
         var run: TraceRun?
         if let trace = new.trace { run = try await Self.traceRun(trace, traces) }
         if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
+        let realism = try new.realism.map(Self.receiver)
         guard let phone = await hub.create(settings) else {
           throw APIError.busy("this server holds its limit of \(limits.maxPhones) phones (--max-phones): delete one first")
         }
+        if let realism { phone.setRealism(realism, new.realism) }
         if var location {
           location.timestamp = phone.phone.date
-          await phone.phone.send(location)
+          if phone.isRealistic { phone.stand(at: location) } else { await phone.phone.send(location) }
         }
         if let run { phone.start(run.trace, options: run.options(from: phone.phone.date)) }
         try await Self.settle(hub.clock)
@@ -193,7 +196,13 @@ package struct PhoneServer: Sendable {
         fix.timestamp = phone.phone.date
         phone.stopPlaying()
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
-        await phone.phone.send(fix)
+        if phone.isRealistic {
+          // Through the receiver: it stands there, one fix a second.
+          phone.stand(at: fix)
+          try await Self.settle(phone.phone.clock)
+        } else {
+          await phone.phone.send(fix)
+        }
         return Self.json(phone.state)
       }
     }
@@ -240,6 +249,14 @@ package struct PhoneServer: Sendable {
         if phone.phone.isFixLost { await phone.phone.setFixAvailable(true) }
         phone.start(run.trace, options: run.options(from: phone.phone.date))
         try await Self.settle(phone.phone.clock)
+        return Self.json(phone.state)
+      }
+    }
+    router.post("phones/:id/realism") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let realism = try await body(request, as: Wire.Realism.self)
+        phone.setRealism(try Self.receiver(realism), realism.profile == nil ? nil : realism)
         return Self.json(phone.state)
       }
     }
@@ -460,6 +477,21 @@ package struct PhoneServer: Sendable {
     } catch {
       throw APIError.conflict("\(error)")
     }
+  }
+
+  /// The receiver a request asks for; nil when its profile is null (realism off). Only the
+  /// built-in profiles: a request names no file of the server's machine.
+  static func receiver(_ realism: Wire.Realism) throws -> GNSSReceiver.Options? {
+    guard let name = realism.profile else { return nil }
+    guard let profile = ReceiverProfile.named(name) else {
+      throw APIError.bad("profile: one of \(ReceiverProfile.builtIn.map(\.name).joined(separator: ", ")), or null for none")
+    }
+    var options = GNSSReceiver.Options(profile: profile, seed: realism.seed ?? 1, assisted: realism.assisted ?? true)
+    if let start = realism.start {
+      guard let kind = GNSSReceiver.Start(rawValue: start) else { throw APIError.bad("start: cold, warm or hot") }
+      options.start = kind
+    }
+    return options
   }
 
   /// A trace to play and how: decoded once (off the event loop), played from memory.

@@ -302,6 +302,31 @@ struct ServeCommandTests {
   static let root = repositoryRoot
   static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
 
+  /// A realistic receiver under a served phone (issue 25): a set location is the truth, the
+  /// phone stands there through a seeded receiver (fixes near it, not at it, the same every
+  /// run); `off` gives exact positions again; an unknown profile is refused.
+  @Test func realismPutsAReceiverUnderThePhone() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    var state = try await server.object(["realism", "suburban", "--seed", "5", "--start", "hot"])
+    #expect((state["realism"] as? [String: Any])?["profile"] as? String == "suburban")
+    _ = try await server.object(["location", "set", "60.17,24.94"])
+    _ = try await server.object(["clock", "advance", "30"])
+    state = try await server.object(["status"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+    #expect(lat != 60.17 || lon != 24.94)
+    #expect(abs(lat - 60.17) < 0.001 && abs(lon - 24.94) < 0.002, "\(lat),\(lon)")
+    #expect((fix["eph"] as? Double).map { $0 > 1 && $0 < 50 } == true)
+    state = try await server.object(["realism", "off"])
+    #expect(state["realism"] == nil)
+    _ = try await server.object(["location", "set", "60.18,24.95"])
+    state = try await server.object(["status"])
+    #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == 60.18)
+    let bad = try await server.ctl(["realism", "downtown"])
+    #expect(bad.status == 1 && bad.stderr.contains("profile: one of open-sky, suburban"), "\(bad.stderr)")
+  }
+
   /// `location run` plays a trace at its speed on the server's virtual clock: after 10 s at
   /// twice its pace the phone is where the trace is at 20 s, with the phone's time.
   @Test func aTraceRunsAtItsSpeedOnVirtualTime() async throws {
