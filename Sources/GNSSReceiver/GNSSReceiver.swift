@@ -1,6 +1,6 @@
 import Foundation
 public import GNSS
-import Synchronization
+import Geo
 public import LocationServices
 
 /// A GNSS receiver over a truth: what it reports, epoch by epoch, for a phone that is really
@@ -443,7 +443,8 @@ final class SkyGeometryCache: Sendable {
   }
 
   static let shared = SkyGeometryCache()
-  private let skies = Mutex<[Key: [SatelliteView]]>([:])
+  /// Behind a pthread lock (`Locked`), which ThreadSanitizer sees, unlike `Mutex`'s futex path.
+  private let skies = Locked<[Key: [SatelliteView]]>([:])
   static let limit = 65_536
 
   func satellites(_ key: Key, compute: () -> [SatelliteView]) -> [SatelliteView] {

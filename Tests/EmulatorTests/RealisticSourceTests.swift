@@ -3,7 +3,6 @@ import Foundation
 import GNSSReceiver
 import Geo
 import LocationServices
-import Synchronization
 import Testing
 
 /// A phone whose source is a realistic receiver over a truth (issue 25): a time to first fix,
@@ -14,7 +13,7 @@ import Testing
 
   /// The fixes a phone's source gives over `seconds` of virtual time.
   static func fixes(_ options: GNSSReceiver.Options, seconds: Int) async throws -> [LocationFix] {
-    let seen = Mutex<[LocationFix]>([])
+    let seen = Locked<[LocationFix]>([])
     let configuration = EmulatedPhone.Configuration(
       permission: PermissionState(appStatus: .authorizedWhenInUse), source: .realistic(.fixed(home), receiver: options))
     try await withEmulatedPhone(configuration) { phone in
