@@ -17,39 +17,27 @@ extension ReceiverEpoch {
     guard base.count == 2 else { return [] }
     let time = base[0].split(separator: ",", omittingEmptySubsequences: false)[1]
     func f(_ value: Double?, _ decimals: Int) -> String { value.map { FixRecord.fixed($0, decimals) } ?? "" }
-    func pad(_ value: Int, _ width: Int) -> String {
-      let s = String(value)
-      return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-    }
+    let pad = NMEAWriter.pad
     let mode = hasFix ? (fix.mode == .threeD ? 3 : 2) : 1
     let prns = (0..<12).map { $0 < used.count ? pad(used[$0].prn, 2) : "" }
     let dops = hasFix ? [f(dop?.position, 2), f(dop?.horizontal, 2), f(fix.mode == .threeD ? dop?.vertical : nil, 2)] : ["", "", ""]
     var out = [base[0], NMEAWriter.framed("GPGSA,A,\(mode)," + prns.joined(separator: ",") + "," + dops.joined(separator: ","))]
-    let pages = max(1, (satellites.count + 3) / 4)
-    for page in 0..<pages {
-      var body = "GPGSV,\(pages),\(page + 1),\(pad(satellites.count, 2))"
-      for s in satellites.dropFirst(page * 4).prefix(4) {
-        let elevation = max(0, min(90, Int(s.elevation.rounded())))
-        let azimuth = Int(s.azimuth.rounded()) % 360
-        body += ",\(pad(s.prn, 2)),\(pad(elevation, 2)),\(pad(azimuth, 3)),\(s.signal.map { pad(Int($0.rounded()), 2) } ?? "")"
-      }
-      out.append(NMEAWriter.framed(body))
-    }
+    out += NMEAWriter.gsv(
+      satellites.map {
+        ($0.prn, max(0, min(90, Int($0.elevation.rounded()))), Int($0.azimuth.rounded()) % 360, $0.signal.map { Int($0.rounded()) })
+      })
     if hasFix, let sigma {
       let up = sigma.up
       let major = max(sigma.east, sigma.north), minor = min(sigma.east, sigma.north)
       let orientation = sigma.north >= sigma.east ? 0.0 : 90.0
-      let rms = dop.map { _ in (sigma.east * sigma.east + sigma.north * sigma.north).squareRoot() }
+      let rms = (sigma.east * sigma.east + sigma.north * sigma.north).squareRoot()
       out.append(
         NMEAWriter.framed(
           "GPGST,\(time),\(f(rms, 2)),\(f(major, 2)),\(f(minor, 2)),\(f(orientation, 1)),\(f(sigma.north, 2)),\(f(sigma.east, 2)),\(f(up, 2))"
         ))
     }
-    let track = hasFix ? f(fix.course, 2) : ""
-    let knots = hasFix ? f(fix.speed.map { $0 / 0.514444 }, 3) : ""
-    let kmh = hasFix ? f(fix.speed.map { $0 * 3.6 }, 3) : ""
     out.append(base[1])
-    out.append(NMEAWriter.framed("GPVTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")"))
+    out.append(NMEAWriter.vtg(for: fix))
     // GBS last: gpsd recomputes epx and epy from the DOPs after every sentence that gives none,
     // so only a GBS that ends the epoch reaches its report.
     if hasFix, let sigma {

@@ -58,21 +58,30 @@ public enum NMEAWriter {
     let prns = (0..<12).map { $0 < used ? pad(sky[$0].prn, 2) : "" }
     let mode = hasFix ? (fix.mode == .threeD ? 3 : 2) : 1
     let gsa = "GPGSA,A,\(mode)," + prns.joined(separator: ",") + "," + dops.joined(separator: ",")
-    var gsv: [String] = []
-    let inView = hasFix ? sky : []
-    let pages = max(1, (inView.count + 3) / 4)
-    for page in 0..<pages {
-      var body = "GPGSV,\(pages),\(page + 1),\(pad(inView.count, 2))"
-      for satellite in inView.dropFirst(page * 4).prefix(4) {
-        body += ",\(pad(satellite.prn, 2)),\(pad(satellite.elevation, 2)),\(pad(satellite.azimuth, 3)),\(pad(satellite.snr, 2))"
+    let gsv = Self.gsv((hasFix ? sky : []).map { ($0.prn, $0.elevation, $0.azimuth, $0.snr) })
+    return [base[0], framed(gsa)] + gsv + [base[1], vtg(for: fix)]
+  }
+
+  /// GSV sentences (four satellites a page, at least one page) for satellites given by PRN,
+  /// elevation and azimuth in whole degrees, and SNR (empty when not tracked).
+  package static func gsv(_ satellites: [(prn: Int, elevation: Int, azimuth: Int, snr: Int?)]) -> [String] {
+    let pages = max(1, (satellites.count + 3) / 4)
+    return (0..<pages).map { page in
+      var body = "GPGSV,\(pages),\(page + 1),\(pad(satellites.count, 2))"
+      for s in satellites.dropFirst(page * 4).prefix(4) {
+        body += ",\(pad(s.prn, 2)),\(pad(s.elevation, 2)),\(pad(s.azimuth, 3)),\(s.snr.map { pad($0, 2) } ?? "")"
       }
-      gsv.append(framed(body))
+      return framed(body)
     }
+  }
+
+  /// The VTG sentence for `fix`: track, knots and km/h, status A; empty fields and N without a fix.
+  package static func vtg(for fix: LocationFix) -> String {
+    let hasFix = fix.hasFix
     let track = hasFix ? fix.course.map { FixRecord.fixed($0, 2) } ?? "" : ""
     let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
     let kmh = hasFix ? fix.speed.map { FixRecord.fixed($0 * 3.6, 3) } ?? "" : ""
-    let vtg = "GPVTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")"
-    return [base[0], framed(gsa)] + gsv + [base[1], framed(vtg)]
+    return framed("GPVTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")")
   }
 
   /// The satellites an emulated receiver sees: twelve GPS satellites spread over the sky,
@@ -102,7 +111,7 @@ public enum NMEAWriter {
     return pad(whole, degreeDigits) + (minutes < 10 ? "0" : "") + m
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
+  package static func pad(_ value: Int, _ width: Int) -> String {
     let s = String(value)
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
