@@ -116,12 +116,7 @@ extension LocEmu {
     }
 
     func run() throws {
-      let profile: ReceiverProfile
-      do {
-        profile = try ReceiverProfile.resolve(realism)
-      } catch {
-        throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
-      }
+      let profile = try ScenarioOptions.realismProfile(realism)
       let first = ISO8601Time.parse(startTime)!
       let options = GNSSReceiver.Options(
         profile: profile, seed: seed, phone: phone, start: GNSSReceiver.Start(rawValue: start)!, assisted: !standalone,

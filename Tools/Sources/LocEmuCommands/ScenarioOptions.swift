@@ -204,15 +204,20 @@ struct ScenarioOptions: ParsableArguments {
   func source(command: String, answered: Locked<Bool>? = nil) throws -> PhoneSource {
     let truth = try truthSource(command: command, answered: answered)
     guard let realism else { return truth }
-    let profile: ReceiverProfile
-    do {
-      profile = try ReceiverProfile.resolve(realism)
-    } catch {
-      throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
-    }
+    let profile = try Self.realismProfile(realism)
     let seed = self.seed ?? 1
     printError("locemu \(command): realism \(profile.name), seed \(seed)")
     return .realistic(truth, receiver: GNSSReceiver.Options(profile: profile, seed: seed))
+  }
+
+  /// The profile `--realism` names (built-in or a JSON file): a name that is neither is bad
+  /// usage (64), a file that cannot be read or is not a profile a failure (1).
+  static func realismProfile(_ nameOrPath: String) throws -> ReceiverProfile {
+    do {
+      return try ReceiverProfile.resolve(nameOrPath)
+    } catch {
+      throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
+    }
   }
 
   private func truthSource(command: String, answered: Locked<Bool>?) throws -> PhoneSource {
