@@ -269,9 +269,13 @@ extension ServedPhone {
     phone.play(realism.withLock { $0 }.map { PhoneSource.realistic(source, receiver: $0.options) } ?? source)
   }
 
-  /// A realistic receiver (or none) under what the phone plays from now on.
-  package func setRealism(_ options: GNSSReceiver.Options?, _ wire: Wire.Realism?) {
-    realism.withLock { $0 = options.flatMap { o in wire.map { (o, $0) } } }
+  /// A realistic receiver (or none) under what the phone plays from now on, with the request
+  /// that asked for it (what the state shows). The receiver is this phone's own: phones of one
+  /// seed err independently.
+  package func setRealism(_ realism: (options: GNSSReceiver.Options, wire: Wire.Realism)?) {
+    var realism = realism
+    realism?.options.phone = UInt64(number)
+    self.realism.withLock { $0 = realism }
   }
 
   /// Whether a realistic receiver is set.

@@ -165,11 +165,11 @@ package struct PhoneServer: Sendable {
         var run: TraceRun?
         if let trace = new.trace { run = try await Self.traceRun(trace, traces) }
         if location != nil && run != nil { throw APIError.bad("give location or trace, not both") }
-        let realism = try new.realism.map(Self.receiver)
+        let realism = try new.realism.flatMap { wire in try Self.receiver(wire).map { ($0, wire) } }
         guard let phone = await hub.create(settings) else {
           throw APIError.busy("this server holds its limit of \(limits.maxPhones) phones (--max-phones): delete one first")
         }
-        if let realism { phone.setRealism(realism, new.realism) }
+        if let realism { phone.setRealism(realism) }
         if var location {
           location.timestamp = phone.phone.date
           if phone.isRealistic { phone.stand(at: location) } else { await phone.phone.send(location) }
@@ -256,7 +256,7 @@ package struct PhoneServer: Sendable {
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
         let realism = try await body(request, as: Wire.Realism.self)
-        phone.setRealism(try Self.receiver(realism), realism.profile == nil ? nil : realism)
+        phone.setRealism(try Self.receiver(realism).map { ($0, realism) })
         return Self.json(phone.state)
       }
     }
