@@ -71,7 +71,7 @@ public struct GNSSReceiver: Sendable {
   }
 
   public let options: Options
-  /// ``Options/profile``, read in place (a local copy per epoch costs a fleet a tenth of its time).
+  /// ``Options/profile``, kept beside it so that each epoch reads its members in place.
   private let profile: ReceiverProfile
   /// The tangent of the profile's skyline.
   private let skylineTangent: Double
