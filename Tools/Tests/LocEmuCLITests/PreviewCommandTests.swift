@@ -135,14 +135,16 @@ struct PreviewCommandTests {
     #expect(url.hasPrefix("http://127.0.0.1:"))
     let run = try await Self.run([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
-      "--at", "2=tap", "--duration", "2.5",
+      // Wall-clock time (an HTTP backend): the tap waits long enough for a loaded CI machine to have
+      // fetched the pins (2 s was not, once).
+      "--at", "8=tap", "--duration", "8.5",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let records = try Self.objects(run)
     let previews = Self.lines(records, "preview")
     #expect(previews.map { $0["preview"] as? String } == ["loading", "map"])
     #expect(previews.last?["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
-    #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap")
+    #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap", "\(run.stdout)")
   }
 
   @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
