@@ -22,6 +22,18 @@ public struct DilutionOfPrecision: Hashable, Sendable {
       let (sinEl, cosEl) = Self.sineAndCosine(degrees: elevation)
       m.add(sinAz * cosEl, cosAz * cosEl, sinEl)
     }
+    self.init(m)
+  }
+
+  /// The DOPs of satellites in these directions, unit vectors east, north, up (for a caller
+  /// that has their sines and cosines already).
+  package init?(lineOfSight directions: [(east: Double, north: Double, up: Double)]) {
+    var m = NormalMatrix()
+    for d in directions { m.add(d.east, d.north, d.up) }
+    self.init(m)
+  }
+
+  private init?(_ m: NormalMatrix) {
     guard m.count >= 4, let (i00, i11, i22, i33) = m.inverseDiagonal() else { return nil }
     func root(_ x: Double) -> Double { x >= 0 ? x.squareRoot() : .nan }
     east = root(i00)

@@ -13,21 +13,20 @@ public struct CounterRandom: Hashable, Sendable {
   /// The phone (or receiver) within the run.
   public var phone: UInt64
 
-  /// The key folded up to the stream, per stream (the draws of an epoch then cost two folds).
-  private let prefixes: [UInt64]
+  /// The seed and phone folded (kept in the value rather than in a table per stream: a fold is
+  /// cheaper than a cache miss on a table of its own).
+  private let base: UInt64
 
   public init(seed: UInt64, phone: UInt64 = 0) {
     self.seed = seed
     self.phone = phone
-    let base = Self.mix(Self.mix(seed) ^ phone)
-    prefixes = Stream.allCases.map { Self.mix(base ^ $0.rawValue) }
+    base = Self.mix(Self.mix(seed) ^ phone)
   }
 
   /// What a draw is for: each stream is independent of the others.
   public enum Stream: UInt64, Sendable, CaseIterable {
-    case biasEast = 1, biasNorth, biasUp
-    case noiseEast, noiseNorth, noiseUp
-    case velocityEast, velocityNorth, velocityUp
+    case bias = 1, biasUpAndNoiseEast, noise
+    case velocity, velocityUp
     case multipathStart, multipathLength, multipathEast, multipathNorth, multipathUp
     case outageStart, outageLength
     case signal, timeToFirstFix
@@ -35,32 +34,66 @@ public struct CounterRandom: Hashable, Sendable {
 
   /// 64 random bits for the key.
   public func bits(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> UInt64 {
-    Self.mix(Self.mix(prefixes[Int(stream.rawValue) - 1] ^ UInt64(bitPattern: epoch)) ^ draw)
+    Self.mix(epochKey(stream, epoch) ^ draw)
   }
 
   /// Uniform in (0, 1), never 0 or 1.
   public func uniform(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> Double {
-    (Double(bits(stream, epoch: epoch, draw: draw) >> 11) + 0.5) * 0x1p-53
+    Self.uniform(Self.mix(epochKey(stream, epoch) ^ draw))
   }
 
-  /// Standard normal (Box–Muller over draws `2·draw` and `2·draw + 1`).
+  /// Standard normal, by the ziggurat method (Marsaglia and Tsang, "The Ziggurat Method for
+  /// Generating Random Variables", 2000, with Doornik's 128-layer tables, "An Improved Ziggurat
+  /// Method to Generate Normal Random Samples", 2005): one 64-bit draw about 99 % of the time,
+  /// no logarithm or sine. Its draws are `64·draw` onwards, so it stays a pure function of its
+  /// key; the 64th draw in a row without a result (probability below 10⁻¹⁰⁰) gives 0.
   public func gaussian(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> Double {
-    let u1 = uniform(stream, epoch: epoch, draw: 2 &* draw)
-    let u2 = uniform(stream, epoch: epoch, draw: 2 &* draw &+ 1)
-    return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    let key = epochKey(stream, epoch), first = draw &* 64
+    var word = first
+    func next() -> UInt64 {
+      defer { word &+= 1 }
+      return Self.mix(key ^ word)
+    }
+    let x = Ziggurat.x, ratio = Ziggurat.ratio, r = Ziggurat.r
+    while word &- first < 62 {
+      let bits = next()
+      // The layer from the low 7 bits, the position from the top 53: independent bits.
+      let layer = Int(bits & 0x7F), u = 2 * Self.uniform(bits) - 1
+      if abs(u) < ratio[layer] { return u * x[layer] }
+      if layer == 0 {
+        // The tail beyond r (Marsaglia's method for it).
+        while word &- first < 62 {
+          let a = log(Self.uniform(next())) / r, b = log(Self.uniform(next()))
+          if -2 * b >= a * a { return u < 0 ? a - r : r - a }
+        }
+        return 0
+      }
+      let z = u * x[layer]
+      let f0 = exp(-0.5 * (x[layer] * x[layer] - z * z)), f1 = exp(-0.5 * (x[layer + 1] * x[layer + 1] - z * z))
+      if f1 + Self.uniform(next()) * (f0 - f1) < 1 { return z }
+    }
+    return 0
   }
 
-  /// Two independent standard normals (both outputs of one Box–Muller transform).
+  /// Two independent standard normals: ``gaussian(_:epoch:draw:)`` at draws `2·draw` and
+  /// `2·draw + 1`.
   public func gaussianPair(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> (Double, Double) {
-    let u1 = uniform(stream, epoch: epoch, draw: 2 &* draw)
-    let u2 = uniform(stream, epoch: epoch, draw: 2 &* draw &+ 1)
-    let r = (-2 * log(u1)).squareRoot(), angle = 2 * Double.pi * u2
-    return (r * cos(angle), r * sin(angle))
+    (gaussian(stream, epoch: epoch, draw: 2 &* draw), gaussian(stream, epoch: epoch, draw: 2 &* draw &+ 1))
   }
 
   /// Exponential with mean `mean`.
   public func exponential(_ stream: Stream, epoch: Int64, mean: Double, draw: UInt64 = 0) -> Double {
     -mean * log(uniform(stream, epoch: epoch, draw: draw))
+  }
+
+  /// The key folded up to the epoch: each draw of it is one more fold.
+  @inline(__always) private func epochKey(_ stream: Stream, _ epoch: Int64) -> UInt64 {
+    Self.mix(Self.mix(base ^ stream.rawValue) ^ UInt64(bitPattern: epoch))
+  }
+
+  /// The top 53 bits as a double in (0, 1).
+  @inline(__always) private static func uniform(_ bits: UInt64) -> Double {
+    (Double(bits >> 11) + 0.5) * 0x1p-53
   }
 
   /// SplitMix64's finaliser: a bijection of 64-bit words with full avalanche.
@@ -70,4 +103,29 @@ public struct CounterRandom: Hashable, Sendable {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+}
+
+/// The ziggurat's 128 layers of equal area under the normal density's right half (Doornik's
+/// ZIGNOR construction): `x[i]` the layers' right edges (`x[0]` the base strip's equivalent
+/// width, `x[1]` = r where the tail starts, `x[128]` = 0) and `ratio[i]` = `x[i+1] / x[i]`, the
+/// share of a layer inside the density for sure.
+private enum Ziggurat {
+  static let layers = 128
+  static let r = 3.442_619_855_899
+  /// Each layer's area.
+  static let area = 9.912_563_035_262_17e-3
+
+  static let x: [Double] = {
+    var x = [Double](repeating: 0, count: layers + 1)
+    var f = exp(-0.5 * r * r)
+    x[0] = area / f
+    x[1] = r
+    for i in 2..<layers {
+      x[i] = (-2 * log(area / x[i - 1] + f)).squareRoot()
+      f = exp(-0.5 * x[i] * x[i])
+    }
+    return x
+  }()
+
+  static let ratio: [Double] = (0..<layers).map { x[$0 + 1] / x[$0] }
 }

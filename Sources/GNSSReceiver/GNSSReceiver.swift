@@ -70,13 +70,14 @@ public struct GNSSReceiver: Sendable {
     }
   }
 
-  public let options: Options
-  /// ``Options/profile``, kept beside it so that each epoch reads its members in place.
-  private let profile: ReceiverProfile
-  /// The tangent of the profile's skyline.
-  private let skylineTangent: Double
+  /// The receiver's setting (its seed and phone, and its shared ``Setting``).
+  public var options: Options {
+    Options(
+      profile: setting.profile, seed: random.seed, phone: random.phone, start: setting.start, assisted: setting.assisted,
+      almanac: setting.sky.almanac, skyInterval: setting.skyInterval)
+  }
+  private let setting: Setting
   private let random: CounterRandom
-  private let sky: Sky
 
   private var started: Date?
   private var firstFixAfter = 0.0
@@ -88,17 +89,58 @@ public struct GNSSReceiver: Sendable {
   private var hadFix = false
   private var lostSince: Date?
   private var reacquireAt: Date?
-  private var skyCache: (slot: Int64, cell: SkyGeometryCache.Key, view: SkyView)?
-  /// Tells almanacs apart in the shared geometry cache.
-  private let almanacKey: Int
+  /// The last slot's view, and its slot and cell (slot `Int64.min` before the first).
+  private var cachedSlot = Int64.min
+  private var cachedCell = SkyGeometryCache.Key(almanac: 0, slot: 0, latitude: 0, longitude: 0, height: 0)
+  private var cachedView = SkyView(satellites: [], usedCount: 0, dop: nil, metersPerDegreeLatitude: 1, metersPerDegreeLongitude: 1)
+  private var lastStep = Step(dt: .nan, phi: 0, kick: 0, outage: 0, multipath: 0)
 
   public init(options: Options) {
-    self.options = options
+    setting = Setting.shared(options)
     random = CounterRandom(seed: options.seed, phone: options.phone)
-    sky = Sky(almanac: options.almanac, elevationMask: 0)
-    almanacKey = options.almanac.hashValue
-    profile = options.profile
-    skylineTangent = tan(options.profile.skyline * Double.pi / 180)
+  }
+
+  /// What does not change in a receiver, shared by the receivers of one setting (a fleet's
+  /// phones differ only by seed and phone), so that a fleet reads one copy that stays in cache
+  /// and each receiver keeps only its state.
+  final class Setting: Sendable {
+    let profile: ReceiverProfile
+    let start: Start
+    let assisted: Bool
+    let skyInterval: Double
+    let sky: Sky
+    /// Tells almanacs apart in the shared geometry cache.
+    let almanacKey: Int
+    /// The tangent of the profile's skyline.
+    let skylineTangent: Double
+    /// The street's direction, sine and cosine.
+    let street: (sin: Double, cos: Double)
+
+    private init(_ options: Options) {
+      profile = options.profile
+      start = options.start
+      assisted = options.assisted
+      skyInterval = options.skyInterval
+      sky = Sky(almanac: options.almanac, elevationMask: 0)
+      almanacKey = options.almanac.hashValue
+      skylineTangent = tan(options.profile.skyline * Double.pi / 180)
+      street = (sin(options.profile.streetAzimuth * Double.pi / 180), cos(options.profile.streetAzimuth * Double.pi / 180))
+    }
+
+    /// Settings by their options without seed and phone (bounded: emptied past 1,024).
+    private static let known = Locked<[Options: Setting]>([:])
+
+    static func shared(_ options: Options) -> Setting {
+      var key = options
+      (key.seed, key.phone) = (0, 0)
+      return known.withLock { known in
+        if let setting = known[key] { return setting }
+        if known.count >= 1_024 { known.removeAll(keepingCapacity: true) }
+        let setting = Setting(key)
+        known[key] = setting
+        return setting
+      }
+    }
   }
 
   /// The time to first fix this receiver was given at its start, seconds; nil before its first epoch.
@@ -106,7 +148,15 @@ public struct GNSSReceiver: Sendable {
 
   /// What the receiver reports at the truth's time (the truth needs a timestamp, a coordinate
   /// and, for a 3D fix's altitude, an altitude; speed and course are 0 and none when missing).
-  public mutating func measure(_ truth: LocationFix) -> ReceiverEpoch {
+  public mutating func measure(_ truth: LocationFix) -> ReceiverEpoch { epoch(truth, satellites: true) }
+
+  /// ``measure(_:)``'s fix alone: what a phone's location source needs of an epoch (the same
+  /// epoch, without the satellites, DOPs and errors beside it).
+  package mutating func measureFix(_ truth: LocationFix) -> LocationFix { epoch(truth, satellites: false).fix }
+
+  /// The epoch, with its satellites listed when `satellites` is true (the receiver's state
+  /// evolves the same either way: listing them only keeps a copy per receiver).
+  @inline(__always) private mutating func epoch(_ truth: LocationFix, satellites listed: Bool) -> ReceiverEpoch {
     guard let time = truth.timestamp, let coordinate = truth.coordinate else {
       return ReceiverEpoch(fix: LocationFix(timestamp: truth.timestamp, mode: .noFix), state: .off, satellites: [])
     }
@@ -120,35 +170,36 @@ public struct GNSSReceiver: Sendable {
 
     // Outages: a Poisson process in time; none while one lasts.
     if let until = outageUntil, until <= time { outageUntil = nil }
-    if outageUntil == nil, let dt, profile.outagesPerHour > 0,
-      random.uniform(.outageStart, epoch: key) < 1 - exp(-profile.outagesPerHour / 3600 * dt)
-    {
-      outageUntil = time + max(1, random.exponential(.outageLength, epoch: key, mean: profile.outageLength))
+    var step: Step?
+    if let dt { step = steps(dt) }
+    if outageUntil == nil, let step, setting.profile.outagesPerHour > 0, random.uniform(.outageStart, epoch: key) < step.outage {
+      outageUntil = time + max(1, random.exponential(.outageLength, epoch: key, mean: setting.profile.outageLength))
     }
     let inOutage = outageUntil != nil
 
     // The sky and the used set.
     let height = truth.altitudeHAE ?? truth.altitudeMSL ?? 0
-    let view = skyView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height)
-    let satellites = inOutage ? dark(view.satellites) : view.satellites
+    let view = skyView(at: time, latitude: coordinate.latitude, longitude: coordinate.longitude, height: height, listed: listed)
+    let (metersPerDegreeLatitude, metersPerDegreeLongitude) = (view.metersPerDegreeLatitude, view.metersPerDegreeLongitude)
+    let satellites = inOutage ? dark(view.satellites ?? []) : view.satellites ?? []
     let usedCount = inOutage ? 0 : view.usedCount
 
     // The errors evolve whether or not there is a fix, so a fix after an outage is not fresh.
     // Six normals from three Box–Muller pairs: the bias's three kicks and the white noise.
-    let (be, bn) = random.gaussianPair(.biasEast, epoch: key)
-    let (bu, ne) = random.gaussianPair(.biasUp, epoch: key)
-    let (nn, nu) = random.gaussianPair(.noiseNorth, epoch: key)
-    stepBias(draws: (be, bn, bu), dt: dt)
-    let noise = (east: profile.rangeNoise * ne, north: profile.rangeNoise * nn, up: profile.rangeNoise * nu)
+    let (be, bn) = random.gaussianPair(.bias, epoch: key)
+    let (bu, ne) = random.gaussianPair(.biasUpAndNoiseEast, epoch: key)
+    let (nn, nu) = random.gaussianPair(.noise, epoch: key)
+    stepBias(draws: (be, bn, bu), step: step)
+    let noise = (east: setting.profile.rangeNoise * ne, north: setting.profile.rangeNoise * nn, up: setting.profile.rangeNoise * nu)
     if let m = multipath, m.until <= time { multipath = nil }
-    if multipath == nil, !inOutage, let dt, profile.multipathPerMinute > 0,
-      random.uniform(.multipathStart, epoch: key) < 1 - exp(-profile.multipathPerMinute / 60 * dt)
+    if multipath == nil, !inOutage, let step, setting.profile.multipathPerMinute > 0,
+      random.uniform(.multipathStart, epoch: key) < step.multipath
     {
-      let length = max(0.5, random.exponential(.multipathLength, epoch: key, mean: profile.multipathLength))
+      let length = max(0.5, random.exponential(.multipathLength, epoch: key, mean: setting.profile.multipathLength))
       multipath = (
-        time + length, profile.multipathSize * random.gaussian(.multipathEast, epoch: key),
-        profile.multipathSize * random.gaussian(.multipathNorth, epoch: key),
-        1.5 * profile.multipathSize * random.gaussian(.multipathUp, epoch: key)
+        time + length, setting.profile.multipathSize * random.gaussian(.multipathEast, epoch: key),
+        setting.profile.multipathSize * random.gaussian(.multipathNorth, epoch: key),
+        1.5 * setting.profile.multipathSize * random.gaussian(.multipathUp, epoch: key)
       )
     }
 
@@ -162,7 +213,7 @@ public struct GNSSReceiver: Sendable {
       if hadFix, lostSince == nil { lostSince = time }
       reacquireAt = nil
     } else if lostSince != nil {
-      if reacquireAt == nil { reacquireAt = time + profile.hotStart * jitter(.timeToFirstFix, key: key) }
+      if reacquireAt == nil { reacquireAt = time + setting.profile.hotStart * jitter(.timeToFirstFix, key: key) }
       if time < reacquireAt! {
         state = .lost
       } else {
@@ -186,7 +237,6 @@ public struct GNSSReceiver: Sendable {
     let error = PositionError(
       east: dop.east * (bias.east + noise.east) + mp.east, north: dop.north * (bias.north + noise.north) + mp.north,
       up: threeD ? dop.vertical * (bias.up + noise.up) + mp.up : 0)
-    let (metersPerDegreeLatitude, metersPerDegreeLongitude) = Self.metersPerDegree(latitude: coordinate.latitude)
     var longitude = coordinate.longitude + error.east / metersPerDegreeLongitude
     if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
     let latitude = min(90, max(-90, coordinate.latitude + error.north / metersPerDegreeLatitude))
@@ -194,22 +244,22 @@ public struct GNSSReceiver: Sendable {
     // Velocity: the truth's, with white noise per axis; the course held when stationary.
     let trueSpeed = truth.speed ?? 0
     let trueCourse = (truth.course ?? 0) * Double.pi / 180
-    let (dve, dvn) = random.gaussianPair(.velocityEast, epoch: key)
-    let ve = (trueSpeed == 0 ? 0 : trueSpeed * sin(trueCourse)) + profile.velocityNoise * dve
-    let vn = (trueSpeed == 0 ? 0 : trueSpeed * cos(trueCourse)) + profile.velocityNoise * dvn
+    let (dve, dvn) = random.gaussianPair(.velocity, epoch: key)
+    let ve = (trueSpeed == 0 ? 0 : trueSpeed * sin(trueCourse)) + setting.profile.velocityNoise * dve
+    let vn = (trueSpeed == 0 ? 0 : trueSpeed * cos(trueCourse)) + setting.profile.velocityNoise * dvn
     let speed = (ve * ve + vn * vn).squareRoot()
-    if speed >= profile.stationarySpeed {
+    if speed >= setting.profile.stationarySpeed {
       var course = atan2(ve, vn) * 180 / Double.pi
       if course < 0 { course += 360 }
       heldCourse = course
     }
-    let climb = threeD ? (truth.climb ?? 0) + profile.velocityNoise * 1.5 * random.gaussian(.velocityUp, epoch: key) : nil
+    let climb = threeD ? (truth.climb ?? 0) + setting.profile.velocityNoise * 1.5 * random.gaussian(.velocityUp, epoch: key) : nil
 
     // What it reports: the covariance that made the error, scaled by the over-confidence.
-    let scale = profile.overconfidence * profile.rangeError
+    let scale = setting.profile.overconfidence * setting.profile.rangeError
     let sigma = ErrorSigma(
       east: scale * dop.east, north: scale * dop.north, up: threeD ? scale * dop.vertical : nil,
-      velocity: profile.overconfidence * profile.velocityNoise)
+      velocity: setting.profile.overconfidence * setting.profile.velocityNoise)
     let horizontalSigma = ((sigma.east * sigma.east + sigma.north * sigma.north) / 2).squareRoot()
     let spherical = (sigma.east * sigma.east + sigma.north * sigma.north + (sigma.up ?? 0) * (sigma.up ?? 0)).squareRoot()
     // A truth without an altitude stands at sea level.
@@ -224,7 +274,8 @@ public struct GNSSReceiver: Sendable {
       errors: .init(
         epx: sigma.east, epy: sigma.north,
         eps: Confidence.linear95 * sigma.velocity,
-        epd: speed >= profile.stationarySpeed ? min(180, atan2(Confidence.linear95 * sigma.velocity, speed) * 180 / Double.pi) : nil,
+        epd: speed >= setting.profile.stationarySpeed
+          ? min(180, atan2(Confidence.linear95 * sigma.velocity, speed) * 180 / Double.pi) : nil,
         epc: threeD ? Confidence.linear95 * 1.5 * sigma.velocity : nil, ept: 0.005,
         sep: threeD ? Confidence.spherical95 * spherical / 3.0.squareRoot() : nil))
     return ReceiverEpoch(fix: fix, state: state, satellites: satellites, dop: dop, sigma: sigma, error: error)
@@ -244,25 +295,44 @@ public struct GNSSReceiver: Sendable {
 
   // MARK: Parts
 
-  private mutating func stepBias(draws: (Double, Double, Double), dt: Double?) {
-    let sigma = options.profile.rangeBias
-    guard let dt else {
+  private mutating func stepBias(draws: (Double, Double, Double), step: Step?) {
+    guard let step else {
+      let sigma = setting.profile.rangeBias
       bias = (sigma * draws.0, sigma * draws.1, sigma * draws.2)  // stationary from the start
       return
     }
-    let phi = exp(-dt / options.profile.biasCorrelationTime)
-    let kick = sigma * (1 - phi * phi).squareRoot()
+    let (phi, kick) = (step.phi, step.kick)
     bias = (phi * bias.east + kick * draws.0, phi * bias.north + kick * draws.1, phi * bias.up + kick * draws.2)
+  }
+
+  /// What a time step does, for a step of `dt` seconds: the Gauss–Markov factor and kick, and
+  /// the chances that an outage and a multipath jump start within it.
+  struct Step {
+    var dt: Double
+    var phi: Double
+    var kick: Double
+    var outage: Double
+    var multipath: Double
+  }
+
+  /// The step for `dt`, computed once while the rate stays the same.
+  private mutating func steps(_ dt: Double) -> Step {
+    if lastStep.dt == dt { return lastStep }
+    let phi = exp(-dt / setting.profile.biasCorrelationTime)
+    lastStep = Step(
+      dt: dt, phi: phi, kick: setting.profile.rangeBias * (1 - phi * phi).squareRoot(),
+      outage: 1 - exp(-setting.profile.outagesPerHour / 3600 * dt), multipath: 1 - exp(-setting.profile.multipathPerMinute / 60 * dt))
+    return lastStep
   }
 
   private func startTime(key: Int64) -> Double {
     let nominal: Double =
-      switch (options.start, options.assisted) {
-      case (.cold, false): profile.coldStart
-      case (.warm, false): profile.warmStart
-      case (.cold, true): profile.assistedColdStart
-      case (.warm, true): profile.assistedWarmStart
-      case (.hot, _): profile.hotStart
+      switch (setting.start, setting.assisted) {
+      case (.cold, false): setting.profile.coldStart
+      case (.warm, false): setting.profile.warmStart
+      case (.cold, true): setting.profile.assistedColdStart
+      case (.warm, true): setting.profile.assistedWarmStart
+      case (.hot, _): setting.profile.hotStart
       }
     return nominal * jitter(.timeToFirstFix, key: key)
   }
@@ -275,49 +345,67 @@ public struct GNSSReceiver: Sendable {
   /// The satellites of a sky slot, how many are used, and their DOPs (the used set changes
   /// only from slot to slot, so its DOPs are computed once per slot).
   struct SkyView {
-    var satellites: [TrackedSatellite]
+    /// Nil when the receiver was not asked for them.
+    var satellites: [TrackedSatellite]?
     var usedCount: Int
     var dop: DilutionOfPrecision?
+    /// At the cell's latitude (within 0.005° of the truth's: a relative difference below 10⁻⁴
+    /// tan φ, a tenth of a millimetre on a metre of error).
+    var metersPerDegreeLatitude: Double
+    var metersPerDegreeLongitude: Double
   }
 
-  private mutating func skyView(at time: Date, latitude: Double, longitude: Double, height: Double) -> SkyView {
-    let slot = Int64((time.timeIntervalSince1970 / options.skyInterval).rounded(.down))
+  private mutating func skyView(at time: Date, latitude: Double, longitude: Double, height: Double, listed: Bool) -> SkyView {
+    let slot = Int64((time.timeIntervalSince1970 / setting.skyInterval).rounded(.down))
     // The geometry of a slot is seen from a 0.01° grid (about a kilometre: directions within
     // 0.01°) at the slot's start, so it is a pure function of the slot and the cell, shared by
     // every receiver there (a fleet in one city computes each sky once).
     let cell = SkyGeometryCache.Key(
-      almanac: almanacKey, slot: slot, latitude: Int32((latitude * 100).rounded()), longitude: Int32((longitude * 100).rounded()),
+      almanac: setting.almanacKey, slot: slot, latitude: Int32((latitude * 100).rounded()), longitude: Int32((longitude * 100).rounded()),
       height: Int32((height / 100).rounded()))
-    if let cache = skyCache, cache.slot == slot, cache.cell == cell { return cache.view }
-    let geometry = SkyGeometryCache.shared.satellites(cell) {
-      sky.satellites(
-        at: GPSTime(Date(timeIntervalSince1970: Double(slot) * options.skyInterval)),
-        from: ReceiverPosition(
-          latitude: Double(cell.latitude) / 100, longitude: Double(cell.longitude) / 100, height: Double(cell.height) * 100))
+    if cachedSlot == slot, cachedCell == cell, !listed || cachedView.satellites != nil { return cachedView }
+    let geometry = SkyGeometryCache.shared.geometry(cell) {
+      SkyGeometry(
+        setting.sky.satellites(
+          at: GPSTime(Date(timeIntervalSince1970: Double(slot) * setting.skyInterval)),
+          from: ReceiverPosition(
+            latitude: Double(cell.latitude) / 100, longitude: Double(cell.longitude) / 100, height: Double(cell.height) * 100)),
+        latitude: Double(cell.latitude) / 100)
     }
-    var views = geometry.map { view -> TrackedSatellite in
-      let sinElevation = sin(view.elevation * Double.pi / 180)
-      let hidden = view.elevation < skyline(azimuth: view.azimuth)
+    // Each satellite's signal flickers by a standard normal of the slot; PRNs 2k and 2k + 1
+    // share one normal pair (the sky lists satellites by PRN, so a pair is drawn once).
+    var pair: (draw: UInt64, normals: (Double, Double)) = (.max, (0, 0))
+    var views = geometry.satellites.map { satellite -> TrackedSatellite in
+      let view = satellite.view, sinElevation = satellite.sinElevation
+      let draw = UInt64(view.prn / 2)
+      if pair.draw != draw { pair = (draw, random.gaussianPair(.signal, epoch: slot, draw: draw)) }
+      let flicker = view.prn % 2 == 0 ? pair.normals.0 : pair.normals.1
+      let hidden = isBehindSkyline(satellite)
       let signal =
-        profile.zenithSignal - profile.horizonLoss * (1 - sinElevation) - profile.attenuation - (hidden ? profile.blockedLoss : 0)
-        + profile.signalFlicker * random.gaussian(.signal, epoch: slot, draw: UInt64(view.prn))
+        setting.profile.zenithSignal - setting.profile.horizonLoss * (1 - sinElevation) - setting.profile.attenuation
+        - (hidden ? setting.profile.blockedLoss : 0)
+        + setting.profile.signalFlicker * flicker
       return TrackedSatellite(
-        view: view, signal: signal >= profile.trackingThreshold ? (signal * 10).rounded() / 10 : nil, used: false)
+        view: view, signal: signal >= setting.profile.trackingThreshold ? (signal * 10).rounded() / 10 : nil, used: false)
     }
     let candidates = views.indices.filter { i in
-      (views[i].signal ?? 0) >= profile.usedThreshold && views[i].elevation >= profile.elevationMask
+      (views[i].signal ?? 0) >= setting.profile.usedThreshold && views[i].elevation >= setting.profile.elevationMask
     }.sorted { (views[$0].signal ?? 0, -views[$0].prn) > (views[$1].signal ?? 0, -views[$1].prn) }
-    for i in candidates.prefix(profile.channels) { views[i].used = true }
-    let used = views.filter(\.used)
-    var dop: DilutionOfPrecision?
-    if used.count >= 4 {
-      dop = DilutionOfPrecision(used.map(\.view))
-    } else if used.count == 3 {
-      // A 2D fix holds the altitude: as if a fourth measurement came from the Earth's centre.
-      dop = DilutionOfPrecision(azimuthsAndElevations: used.map { ($0.azimuth, $0.elevation) } + [(0, -90)])
+    let usedIndices = candidates.prefix(setting.profile.channels)
+    for i in usedIndices { views[i].used = true }
+    // The used satellites' directions, from the sines and cosines the shared geometry holds.
+    var directions = usedIndices.sorted().map { i in
+      let g = geometry.satellites[i]
+      return (east: g.sinAzimuth * g.cosElevation, north: g.cosAzimuth * g.cosElevation, up: g.sinElevation)
     }
-    let view = SkyView(satellites: views, usedCount: used.count, dop: dop)
-    skyCache = (slot, cell, view)
+    let usedCount = directions.count
+    // A 2D fix holds the altitude: as if a fourth measurement came from the Earth's centre.
+    if usedCount == 3 { directions.append((0, 0, -1)) }
+    let dop = usedCount >= 3 ? DilutionOfPrecision(lineOfSight: directions) : nil
+    let view = SkyView(
+      satellites: listed ? views : nil, usedCount: usedCount, dop: dop, metersPerDegreeLatitude: geometry.metersPerDegreeLatitude,
+      metersPerDegreeLongitude: geometry.metersPerDegreeLongitude)
+    (cachedSlot, cachedCell, cachedView) = (slot, cell, view)
     return view
   }
 
@@ -325,12 +413,13 @@ public struct GNSSReceiver: Sendable {
     satellites.map { TrackedSatellite(view: $0.view, signal: nil, used: false) }
   }
 
-  /// The elevation up to which buildings hide the sky at `azimuth`: full across the street,
-  /// none along it.
-  private func skyline(azimuth: Double) -> Double {
-    guard profile.skyline > 0 else { return -90 }
-    let across = abs(sin((azimuth - profile.streetAzimuth) * Double.pi / 180))
-    return atan(skylineTangent * across) * 180 / Double.pi
+  /// Whether buildings hide the satellite: the skyline's elevation is the profile's across the
+  /// street and none along it, `atan(tan(skyline) · |sin(azimuth − street)|)`, compared here by
+  /// its tangent.
+  private func isBehindSkyline(_ satellite: SkyGeometry.Satellite) -> Bool {
+    guard setting.profile.skyline > 0 else { return false }
+    let across = abs(satellite.sinAzimuth * setting.street.cos - satellite.cosAzimuth * setting.street.sin)
+    return satellite.tanElevation < setting.skylineTangent * across
   }
 
   /// Metres per degree of latitude and of longitude on the WGS 84 ellipsoid.
@@ -444,10 +533,10 @@ final class SkyGeometryCache: Sendable {
 
   static let shared = SkyGeometryCache()
   /// Behind a pthread lock (`Locked`), which ThreadSanitizer sees, unlike `Mutex`'s futex path.
-  private let skies = Locked<[Key: [SatelliteView]]>([:])
+  private let skies = Locked<[Key: SkyGeometry]>([:])
   static let limit = 65_536
 
-  func satellites(_ key: Key, compute: () -> [SatelliteView]) -> [SatelliteView] {
+  func geometry(_ key: Key, compute: () -> SkyGeometry) -> SkyGeometry {
     if let known = skies.withLock({ $0[key] }) { return known }
     let computed = compute()
     skies.withLock { skies in
@@ -455,5 +544,32 @@ final class SkyGeometryCache: Sendable {
       skies[key] = computed
     }
     return computed
+  }
+}
+
+/// The satellites of a sky slot from a grid cell, with the trigonometry every receiver there
+/// needs, computed once.
+struct SkyGeometry: Sendable {
+  struct Satellite: Sendable {
+    var view: SatelliteView
+    var sinElevation: Double
+    var cosElevation: Double
+    var tanElevation: Double
+    var sinAzimuth: Double
+    var cosAzimuth: Double
+  }
+
+  var satellites: [Satellite]
+  var metersPerDegreeLatitude: Double
+  var metersPerDegreeLongitude: Double
+
+  init(_ views: [SatelliteView], latitude: Double) {
+    satellites = views.map { view in
+      let elevation = view.elevation * Double.pi / 180, azimuth = view.azimuth * Double.pi / 180
+      return Satellite(
+        view: view, sinElevation: sin(elevation), cosElevation: cos(elevation), tanElevation: tan(elevation), sinAzimuth: sin(azimuth),
+        cosAzimuth: cos(azimuth))
+    }
+    (metersPerDegreeLatitude, metersPerDegreeLongitude) = GNSSReceiver.metersPerDegree(latitude: latitude)
   }
 }

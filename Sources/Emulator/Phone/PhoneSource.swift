@@ -94,7 +94,7 @@ final class RealisticTimeline: PhoneTimeline {
 
   func next() throws -> (at: Duration, fix: LocationFix)? {
     guard let (at, fix) = try truth.next() else { return nil }
-    return (at, receiver.measure(fix).fix)
+    return (at, receiver.measureFix(fix))
   }
 
   func close() { truth.close() }
@@ -111,7 +111,7 @@ struct RealisticSource: LocationSource {
 
     mutating func next() async throws -> LocationFix? {
       guard let fix = try await truth.next(isolation: nil) else { return nil }
-      return receiver.measure(fix).fix
+      return receiver.measureFix(fix)
     }
   }
 
