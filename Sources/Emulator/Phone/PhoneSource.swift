@@ -70,14 +70,22 @@ public struct PhoneSource: Sendable {
   ///
   /// The same seed and truth give the same fixes on every run; phones of one seed differ by
   /// their ``GNSSReceiver/Options/phone``.
-  public static func realistic(_ truth: PhoneSource, receiver options: GNSSReceiver.Options) -> PhoneSource {
+  ///
+  /// - Parameter epochs: Given each of the receiver's whole epochs (satellites, DOPs, errors
+  ///   beside the fix), for whoever writes them out as a receiver's NMEA. A timeline's epoch is
+  ///   measured before the phone delivers its fix (the phone looks one fix ahead), under the
+  ///   phone's lock: keep the call short and do not call into the phone from it.
+  public static func realistic(
+    _ truth: PhoneSource, receiver options: GNSSReceiver.Options, epochs: (@Sendable (ReceiverEpoch) -> Void)? = nil
+  ) -> PhoneSource {
     switch truth.kind {
     case .none:
       return truth
     case .timeline(let make):
-      return PhoneSource(kind: .timeline { start in RealisticTimeline(truth: try make(start), receiver: GNSSReceiver(options: options)) })
+      return PhoneSource(
+        kind: .timeline { start in RealisticTimeline(truth: try make(start), receiver: GNSSReceiver(options: options), epochs: epochs) })
     case .live(let source):
-      return PhoneSource(kind: .live(RealisticSource(truth: source, options: options)))
+      return PhoneSource(kind: .live(RealisticSource(truth: source, options: options, epochs: epochs)))
     }
   }
 }
@@ -86,15 +94,20 @@ public struct PhoneSource: Sendable {
 final class RealisticTimeline: PhoneTimeline {
   let truth: any PhoneTimeline
   var receiver: GNSSReceiver
+  let epochs: (@Sendable (ReceiverEpoch) -> Void)?
 
-  init(truth: any PhoneTimeline, receiver: GNSSReceiver) {
+  init(truth: any PhoneTimeline, receiver: GNSSReceiver, epochs: (@Sendable (ReceiverEpoch) -> Void)?) {
     self.truth = truth
     self.receiver = receiver
+    self.epochs = epochs
   }
 
   func next() throws -> (at: Duration, fix: LocationFix)? {
     guard let (at, fix) = try truth.next() else { return nil }
-    return (at, receiver.measureFix(fix))
+    guard let epochs else { return (at, receiver.measureFix(fix)) }
+    let epoch = receiver.measure(fix)
+    epochs(epoch)
+    return (at, epoch.fix)
   }
 
   func close() { truth.close() }
@@ -104,19 +117,24 @@ final class RealisticTimeline: PhoneTimeline {
 struct RealisticSource: LocationSource {
   let truth: any LocationSource
   let options: GNSSReceiver.Options
+  let epochs: (@Sendable (ReceiverEpoch) -> Void)?
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var truth: any AsyncIteratorProtocol<LocationFix, any Error>
     var receiver: GNSSReceiver
+    let epochs: (@Sendable (ReceiverEpoch) -> Void)?
 
     mutating func next() async throws -> LocationFix? {
       guard let fix = try await truth.next(isolation: nil) else { return nil }
-      return receiver.measureFix(fix)
+      guard let epochs else { return receiver.measureFix(fix) }
+      let epoch = receiver.measure(fix)
+      epochs(epoch)
+      return epoch.fix
     }
   }
 
   func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(truth: truth.makeAsyncIterator(), receiver: GNSSReceiver(options: options))
+    AsyncIterator(truth: truth.makeAsyncIterator(), receiver: GNSSReceiver(options: options), epochs: epochs)
   }
 }
 

@@ -28,8 +28,9 @@ extension LocEmu {
         With --nmea-listen, phone 1 is also a GPS receiver on a TCP port: each fix of its \
         source (set, route, trace, gpsd) goes out as NMEA (GGA, GSA, GSV, RMC, VTG) to every \
         client when it happens, the last fix again each second in between, empty sentences \
-        while the fix is lost; 'gpsd -N -n tcp://HOST:PORT' then serves the phone to any \
-        gpsd client. The port is read-only and has no token. Prints 'nmea on \
+        while the fix is lost; under a realistic receiver ('ctl realism'), the receiver's \
+        own epochs (its used set, sky, GST and GBS errors). 'gpsd -N -n tcp://HOST:PORT' \
+        then serves the phone to any gpsd client. The port is read-only and has no token. Prints 'nmea on \
         tcp://HOST:PORT' once ready.
 
         Phone 1 starts with the state and source options below (no source unless one is \
@@ -165,7 +166,8 @@ extension LocEmu {
       var services: [any Service] = []
       if let nmeaListen, let first = hub.phone("1") {
         do {
-          let feed = try await PhoneNMEAFeed.bind(phone: first.phone, host: nmeaListen.host, port: nmeaListen.port)
+          let feed = try await PhoneNMEAFeed.bind(
+            phone: first.phone, epochs: first.receiverEpochs, host: nmeaListen.host, port: nmeaListen.port)
           services.append(feed)
           printError("nmea on tcp://\(Endpoint.shown(nmeaListen.host)):\(feed.port)")
         } catch {

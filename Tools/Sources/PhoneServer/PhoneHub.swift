@@ -134,6 +134,8 @@ package final class ServedPhone: Sendable {
   private let sourceObservation = Locked<PhoneObservation?>(nil)
   /// The realistic receiver under what the phone plays, and how the state shows it.
   private let realism = Locked<(options: GNSSReceiver.Options, wire: Wire.Realism)?>(nil)
+  /// The realistic receiver's latest whole epochs, for `serve --nmea-listen`.
+  package let receiverEpochs = ReceiverEpochLog()
   /// Lines kept for a client that connects later.
   package static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
@@ -266,7 +268,10 @@ extension ServedPhone {
   /// sources excepted); its fixes arrive as a receiver's would, through the permission gate.
   func play(_ source: PhoneSource, _ playback: Playback) {
     self.playback.withLock { $0 = playback }
-    phone.play(realism.withLock { $0 }.map { PhoneSource.realistic(source, receiver: $0.options) } ?? source)
+    receiverEpochs.removeAll()
+    let epochs = receiverEpochs
+    phone.play(
+      realism.withLock { $0 }.map { PhoneSource.realistic(source, receiver: $0.options, epochs: { epochs.record($0) }) } ?? source)
   }
 
   /// A realistic receiver (or none) under what the phone plays from now on, with the request

@@ -1,5 +1,6 @@
 package import Emulator
-import Foundation
+package import Foundation
+package import GNSSReceiver
 import Geo
 import LocationServices
 import ServiceLifecycle
@@ -12,6 +13,11 @@ import Traces
 /// position again while it holds a fix, empty sentences (no fix) while the fix is lost (from the
 /// next second on) or before the first one. So `gpsd -N -n tcp://HOST:PORT` sees the emulated phone.
 ///
+/// Under a realistic receiver (``ServedPhone/setRealism(_:)``) each epoch is the receiver's own,
+/// from its ``ReceiverEpochLog``: GSA with its used set and DOPs, GSV with its sky and signals,
+/// GST and GBS with its errors (so gpsd reports the receiver's error model), and no-fix epochs
+/// with the satellites still in view while it acquires.
+///
 /// A service: ``bind(phone:host:port:log:)`` takes the port, ``run()`` reports and serves
 /// clients until graceful shutdown or cancellation, and leaves no observer, timer or client.
 package final class PhoneNMEAFeed: Service, Sendable {
@@ -19,11 +25,14 @@ package final class PhoneNMEAFeed: Service, Sendable {
   package static let interval = Duration.seconds(1)
 
   package let phone: EmulatedPhone
+  private let epochs: ReceiverEpochLog?
   private let broadcaster: NMEABroadcaster
   private let state = Locked<State>(State())
 
   private struct State {
     var last: LocationFix?
+    /// The realistic receiver's epoch of `last`, when it had one.
+    var lastEpoch: ReceiverEpoch?
     var lastSent: EmulatorClock.Instant?
     var timer: EmulatorClock.Timer?
     var observation: PhoneObservation?
@@ -35,19 +44,22 @@ package final class PhoneNMEAFeed: Service, Sendable {
   /// Clients connected now.
   package var clientCount: Int { broadcaster.clientCount }
 
-  private init(phone: EmulatedPhone, broadcaster: NMEABroadcaster) {
+  private init(phone: EmulatedPhone, epochs: ReceiverEpochLog?, broadcaster: NMEABroadcaster) {
     self.phone = phone
+    self.epochs = epochs
     self.broadcaster = broadcaster
   }
 
-  /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``).
+  /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``); `epochs`,
+  /// where a realistic receiver's whole epochs are kept (a served phone's ``ServedPhone/receiverEpochs``).
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
   package static func bind(
-    phone: EmulatedPhone, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }
+    phone: EmulatedPhone, epochs: ReceiverEpochLog? = nil, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }
   )
     async throws -> PhoneNMEAFeed
   {
-    PhoneNMEAFeed(phone: phone, broadcaster: NMEABroadcaster(server: try await NMEATCPServer.bind(host: host, port: port), log: log))
+    PhoneNMEAFeed(
+      phone: phone, epochs: epochs, broadcaster: NMEABroadcaster(server: try await NMEATCPServer.bind(host: host, port: port), log: log))
   }
 
   /// Reports the phone's fixes and serves clients until graceful shutdown or cancellation;
@@ -75,20 +87,30 @@ package final class PhoneNMEAFeed: Service, Sendable {
     let now = clock.now
     let lost = phone.isFixLost
     let date = phone.date
-    let epoch = state.withLock { s -> LocationFix? in
+    let measured = fix?.timestamp.flatMap { epochs?.epoch(at: $0) }
+    let sentences = state.withLock { s -> [String]? in
       guard !s.stopped else { return nil }
-      if let fix { s.last = fix }
+      if let fix {
+        s.last = fix
+        s.lastEpoch = measured
+      }
       s.lastSent = now
       if let timer = s.timer { clock.cancel(timer) }
       s.timer = clock.schedule(at: now.advanced(by: Self.interval)) { [weak self] in self?.report(nil) }
+      // The realistic receiver's own epoch, fix or not; its fix held while it lasts.
+      if let measured { return measured.nmeaSentences }
+      if fix == nil, !lost, var held = s.lastEpoch, held.fix.hasFix {
+        held.fix.timestamp = date
+        return held.nmeaSentences
+      }
       var out = lost ? nil : s.last
       if out?.hasFix != true { out = LocationFix(mode: .noFix) }
       // A held fix is repeated at the time it is sent.
       if fix == nil || out?.timestamp == nil { out?.timestamp = date }
-      return out
+      return out.map { NMEAWriter.receiverEpoch(for: $0) }
     }
-    guard let epoch else { return }
-    broadcaster.send(NMEAWriter.receiverEpoch(for: epoch).map { $0 + "\r\n" }.joined())
+    guard let sentences else { return }
+    broadcaster.send(sentences.map { $0 + "\r\n" }.joined())
   }
 
   private func stopReporting() {
@@ -103,4 +125,30 @@ package final class PhoneNMEAFeed: Service, Sendable {
     observation?.cancel()
     if let timer { phone.clock.cancel(timer) }
   }
+}
+
+/// A realistic receiver's latest whole epochs, by time: what ``PhoneNMEAFeed`` writes out for
+/// the fixes the phone reports (the phone measures a fix before it delivers it, so a few are kept).
+package final class ReceiverEpochLog: Sendable {
+  private let recent = Locked<[ReceiverEpoch]>([])
+  /// How many epochs are kept.
+  package static let capacity = 8
+
+  package init() {}
+
+  /// Keeps `epoch` (a ``PhoneSource/realistic(_:receiver:epochs:)`` callback: short, no call out).
+  package func record(_ epoch: ReceiverEpoch) {
+    recent.withLock {
+      if $0.count == Self.capacity { $0.removeFirst() }
+      $0.append(epoch)
+    }
+  }
+
+  /// The newest kept epoch of `time`.
+  package func epoch(at time: Date) -> ReceiverEpoch? {
+    recent.withLock { $0.last { $0.fix.timestamp == time } }
+  }
+
+  /// Forgets every epoch (a new source: its times may repeat the old one's).
+  package func removeAll() { recent.withLock { $0.removeAll() } }
 }

@@ -447,24 +447,27 @@ struct ServeCommandTests {
     _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
     let gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)")
     defer { gpsd.stop() }
-    let piped = try await offPool { () -> String in
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
-      process.arguments = ["-w", "-n", "12", "127.0.0.1:\(gpsd.port)"]
-      let out = Pipe()
-      process.standardOutput = out
-      let err = Pipe()
-      process.standardError = err
-      try process.run()
-      let pid = process.processIdentifier
-      let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-      let data = out.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      watchdog.cancel()
-      return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
-        + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let pipe = { @Sendable (count: Int) async throws -> String in
+      try await offPool { () -> String in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
+        process.arguments = ["-w", "-n", "\(count)", "127.0.0.1:\(gpsd.port)"]
+        let out = Pipe()
+        process.standardOutput = out
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
+          + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      }
     }
+    let piped = try await pipe(12)
     let tpv = piped.split(whereSeparator: \.isNewline).compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
@@ -497,5 +500,21 @@ struct ServeCommandTests {
     let fromTrace = seen.filter { positions.contains($0) }
     #expect(fromTrace.count >= 7, "\(seen)")
     #expect(Set(fromTrace).count >= 6)
+
+    // Under a realistic receiver gpsd gets the receiver's sky and errors: SKY reports with the
+    // used set, TPVs near (not at) the set location, and GST reports of the receiver's errors.
+    _ = try await server.object(["realism", "open-sky", "--seed", "1", "--start", "hot"])
+    _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12"])
+    let realistic = try await pipe(40).split(whereSeparator: \.isNewline).compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let skies = realistic.filter { $0["class"] as? String == "SKY" }.compactMap { $0["satellites"] as? [[String: Any]] }
+    #expect(skies.contains { sky in sky.count >= 6 && sky.count { $0["used"] as? Bool == true } >= 4 }, "\(realistic)")
+    let fixes = realistic.filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["epx"] != nil }
+    let moved = fixes.filter { ($0["lat"] as? Double).map { $0 != 60.1699 && abs($0 - 60.1699) < 0.001 } == true }
+    #expect(!moved.isEmpty, "\(fixes)")
+    // gpsd's GST report: only the receiver's epochs carry the sentence.
+    let gst = realistic.filter { $0["class"] as? String == "GST" }
+    #expect(gst.contains { ($0["lat"] as? Double).map { $0 > 0 } == true }, "\(realistic)")
   }
 }

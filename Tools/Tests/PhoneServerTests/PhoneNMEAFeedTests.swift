@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import GNSSReceiver
 import Geo
 import ToolsTestSupport
 import NMEA
@@ -101,6 +102,50 @@ struct PhoneNMEAFeedTests {
     _ = await serving.result
     let closed = await waitUntil { feed.clientCount == 0 }
     #expect(closed)
+    phone.shutdown()
+  }
+
+  /// Under a realistic receiver the feed writes the receiver's own epochs: no fix but the sky
+  /// while it acquires, then GSA with its used set, GSV with its satellites, GST and GBS (last)
+  /// with its errors, so a gpsd client gets the receiver's error model; the same bytes the
+  /// receiver itself writes for those epochs.
+  @Test func aRealisticReceiversEpochsAreWrittenWhole() async throws {
+    let clock = EmulatorClock()
+    let home = Coordinate(latitude: 60.1699, longitude: 24.9384)!
+    let log = ReceiverEpochLog()
+    let recorded = Locked<[ReceiverEpoch]>([])
+    let options = GNSSReceiver.Options(profile: .suburban, seed: 5, start: .cold, assisted: true)
+    let phone = EmulatedPhone(
+      EmulatedPhone.Configuration(
+        source: .realistic(.fixed(home, altitude: 20), receiver: options) { epoch in
+          log.record(epoch)
+          recorded.withLock { $0.append(epoch) }
+        }, startsSource: false), clock: clock)
+    let feed = try await PhoneNMEAFeed.bind(phone: phone, epochs: log, host: "127.0.0.1", port: 0)
+    let serving = Task { try await feed.run() }
+    let client = try Client(port: feed.port)
+    #expect(await waitUntil { feed.clientCount == 1 })
+    phone.startSource()
+    try await clock.advance(by: .seconds(20))
+    let epochs = recorded.withLock { $0 }.filter { $0.fix.timestamp != nil }
+    let sent = epochs.prefix { $0.fix.timestamp! <= phone.date }
+    let expected = sent.flatMap(\.nmeaSentences)
+    #expect(await client.waitForLines(expected.count))
+    let lines = client.lines
+    // What the feed wrote starts with the receiver's epochs, byte for byte (the feed's own
+    // first epoch, before the phone's first fix, aside).
+    let start = try #require(lines.firstIndex(of: expected[0]))
+    #expect(Array(lines[start...].prefix(expected.count)) == expected)
+    // Acquiring: no fix, satellites in view; then fixes with the used set, GST and GBS last.
+    let firstFix = try #require(sent.firstIndex { $0.fix.hasFix })
+    #expect(firstFix > 0 && sent[0].satellites.count > 4)
+    let fixed = sent[firstFix]
+    let fixLines = fixed.nmeaSentences
+    #expect(fixLines.map { String($0.dropFirst(3).prefix(3)) }.filter { $0 != "GSV" } == ["GGA", "GSA", "GST", "RMC", "VTG", "GBS"])
+    let usedPRNs = fixed.used.map { String(format: "%02d", $0.prn) }
+    #expect(fixLines[1].hasPrefix("$GPGSA,A,3," + usedPRNs.joined(separator: ",") + ","))
+    serving.cancel()
+    _ = await serving.result
     phone.shutdown()
   }
 }
