@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GNSSReceiver
 import PhoneServer
 import Traces
 
@@ -20,6 +21,10 @@ extension LocEmu {
           gpsd -N -n -S 2948 tcp://127.0.0.1:4000
 
         and cgps, gpspipe or 'locemu watch --gpsd 127.0.0.1:2948' see the trace. \
+        With --realism the trace is the truth and each client gets a seeded \
+        receiver's epochs over it (its sky, used set, DOPs, errors in GST and \
+        GBS, time to first fix and outages: see locemu simulate), the same bytes \
+        for every client of a seed. \
         With port 0 the kernel picks a free port; the 'listening' line on \
         standard error and --port-file tell which. Runs until interrupted \
         (or, with --once, until the first client's trace ends).
@@ -52,10 +57,21 @@ extension LocEmu {
     @Flag(help: "Exit when the first client's trace has ended.")
     var once = false
 
+    @Option(
+      help: ArgumentHelp(
+        "The trace is the truth and a seeded GNSS receiver reports it: open-sky, suburban, urban-canyon, indoor, tunnel, "
+          + "or a JSON profile (see locemu simulate).",
+        valueName: "PROFILE"))
+    var realism: String?
+
+    @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same bytes).", valueName: "N"))
+    var seed: UInt64?
+
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var timeOptions: TimeBaseOptions
 
     func validate() throws {
+      if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
       guard ReplayOptions.speedRange.contains(speed) else {
         throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
       }
@@ -70,6 +86,12 @@ extension LocEmu {
       // epoch, is an error now rather than for every client that connects.
       let epochs = try trace.check(command: "feed", wholeFile: true)
       let options = ReplayOptions(speed: speed, loop: loop, timeBase: timeOptions.timeBase(), untimedStart: Date())
+      var receiver: GNSSReceiver.Options?
+      if let realism {
+        let profile = try ScenarioOptions.realismProfile(realism)
+        receiver = GNSSReceiver.Options(profile: profile, seed: seed ?? 1)
+        printError("locemu feed: realism \(profile.name), seed \(seed ?? 1)")
+      }
       let server: NMEATCPServer
       do {
         server = try await NMEATCPServer.bind(host: listen.host, port: listen.port)
@@ -78,6 +100,7 @@ extension LocEmu {
       }
       var feed = NMEATraceFeed(server: server, trace: trace, options: options) { line in printError("locemu feed: \(line)") }
       feed.once = once
+      feed.receiver = receiver
       let endpoint = Endpoint(argument: "\(listen.host):\(server.port)").map { "\($0)" } ?? "\(server.port)"
       if let portFile {
         do {

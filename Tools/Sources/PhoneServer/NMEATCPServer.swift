@@ -1,4 +1,5 @@
 import Foundation
+package import GNSSReceiver
 import Geo
 import NIOCore
 import NIOPosix
@@ -90,7 +91,9 @@ package final class NMEATCPServer: Sendable {
 /// on its own schedule, until the trace ends or the client goes away.
 ///
 /// NMEA logs are sent as recorded (each epoch's own sentences); GPX traces, fix records and the
-/// no-fix epochs filled into gaps are sent as generated GGA + RMC. `gpsd -N -n -S PORT
+/// no-fix epochs filled into gaps are sent as generated GGA + RMC. With ``receiver``, the trace is
+/// the truth and each client gets a seeded realistic receiver's epochs over it (GGA, GSA, GSV,
+/// GST, RMC, VTG, GBS), the same bytes for every client. `gpsd -N -n -S PORT
 /// tcp://HOST:FEEDPORT` reads it, so any gpsd client sees the trace.
 package struct NMEATraceFeed: Service {
   package let server: NMEATCPServer
@@ -98,6 +101,8 @@ package struct NMEATraceFeed: Service {
   package let options: ReplayOptions
   /// Serve the first client, then end.
   package var once = false
+  /// A realistic receiver over the trace (nil: the trace as recorded).
+  package var receiver: GNSSReceiver.Options?
   /// Told of connections, departures and errors (one line each).
   package var log: @Sendable (String) -> Void
 
@@ -113,15 +118,22 @@ package struct NMEATraceFeed: Service {
   /// Serves clients until cancelled (or graceful shutdown), or the first client is done with `once`.
   package func run() async throws {
     let (trace, options, log) = (trace, options, log)
-    try await cancelWhenGracefulShutdown { [server, once] in
+    try await cancelWhenGracefulShutdown { [server, once, receiver] in
       try await server.run(once: once) { client in
         log("client \(client.number) connected")
         let replay = TraceReplay(trace: trace, options: options, clock: ContinuousClock())
         var epochs = 0
+        // Each client's receiver starts with its trace: every client gets the same epochs.
+        var measuring = receiver.map(GNSSReceiver.init(options:))
         do {
           for try await replayed in replay {
-            var lines = replayed.epoch.sentences
-            if lines.isEmpty { lines = NMEAWriter.sentences(for: replayed.fix, receiver: replayed.epoch.receiver) }
+            var lines: [String]
+            if measuring != nil {
+              lines = measuring!.measure(replayed.fix).nmeaSentences
+            } else {
+              lines = replayed.epoch.sentences
+              if lines.isEmpty { lines = NMEAWriter.sentences(for: replayed.fix, receiver: replayed.epoch.receiver) }
+            }
             try await client.send(lines.map { $0 + "\r\n" }.joined())
             epochs += 1
           }

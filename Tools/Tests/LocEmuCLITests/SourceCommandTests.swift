@@ -107,16 +107,15 @@ struct SourceCommandTests {
     #expect(toStdout.stdout.components(separatedBy: "<trkseg>").count - 1 == 2)  // the tunnel splits the track
   }
 
-  @Test func feedServesAnNMEALogAsRecorded() async throws {
+  /// What one client of `locemu feed ARGUMENTS --once` reads, and the command's exit status.
+  static func feedOnce(_ arguments: [String]) async throws -> (received: String, status: Int32) {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("feed-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let portFile = dir.appendingPathComponent("port").path
     let process = Process()
     process.executableURL = locemuBinary
-    process.arguments = [
-      "feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--port-file", portFile, "--speed", "1000", "--once",
-    ]
+    process.arguments = ["feed"] + arguments + ["--listen", "127.0.0.1:0", "--port-file", portFile, "--once"]
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer {
@@ -129,10 +128,30 @@ struct SourceCommandTests {
     }
     let port = try #require(Int((try String(contentsOfFile: portFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
     let received = try await offPool { try Self.readAll(port: port) }
+    process.waitUntilExit()
+    return (received, process.terminationStatus)
+  }
+
+  @Test func feedServesAnNMEALogAsRecorded() async throws {
+    let (received, status) = try await Self.feedOnce([Self.trace("tunnel.nmea"), "--speed", "1000"])
     let expected = try String(contentsOfFile: Self.trace("tunnel.nmea"), encoding: .utf8)
     #expect(received.split(whereSeparator: \.isNewline) == expected.split(whereSeparator: \.isNewline))
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(status == 0)
+  }
+
+  /// With --realism the trace is the truth under a seeded receiver: a client reads what
+  /// `locemu simulate` writes for the same trace and seed, byte for byte.
+  @Test func feedServesARealisticReceiverOverTheTrace() async throws {
+    let (received, status) = try await Self.feedOnce([
+      Self.trace("tunnel.nmea"), "--speed", "1000", "--realism", "suburban", "--seed", "3",
+    ])
+    #expect(status == 0)
+    let simulated = try await Self.run(["simulate", Self.trace("tunnel.nmea"), "--realism", "suburban", "--seed", "3", "-"])
+    #expect(simulated.status == 0, "\(simulated.stderr)")
+    let lines = received.split(whereSeparator: \.isNewline)
+    #expect(lines.count > 100 && lines == simulated.stdout.split(whereSeparator: \.isNewline))
+    #expect(received.contains("$GPGST,") && received.contains("$GPGBS,"))
+    #expect(try await Self.run(["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--seed", "3"]).status == 64)
   }
 
   @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() async throws {
