@@ -8,7 +8,9 @@
 /// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID`, `#transcript-ID`, and buttons `#grant-ID`,
 /// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …, and for a
 /// trace `#trace-file-ID` (a file of the browser's machine, uploaded), `#trace-name-ID` (the
-/// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`.
+/// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`, and for a
+/// realistic receiver `#receiver-ID` (what the state says), `#realism-profile-ID` (off or a
+/// built-in profile), `#realism-seed-ID`, `#realism-start-ID`, `#set-realism-ID`.
 enum WebPage {
   static let html = #"""
     <!doctype html>
@@ -61,6 +63,7 @@ enum WebPage {
           <tr><td>Prompt</td><td class="value" data-field="prompt"></td></tr>
           <tr><td>Last fix</td><td class="value" data-field="fix"></td></tr>
           <tr><td>Playing</td><td class="value" data-field="playing"></td></tr>
+          <tr><td>Receiver</td><td class="value" data-field="receiver"></td></tr>
         </table>
         <img class="map" data-role="map" alt="the phone's position on the map">
         <div class="controls"><span>Permission</span>
@@ -92,6 +95,17 @@ enum WebPage {
           <input data-input="trace-speed" placeholder="speed ×">
           <label><input type="checkbox" data-input="trace-loop" style="width: auto"> loop</label>
           <button data-action="play-trace" data-name="play-trace">Play</button>
+        </div>
+        <div class="controls"><span>Receiver</span>
+          <select data-input="realism-profile" style="width: 10em">
+            <option value="">perfect (off)</option><option value="open-sky">open-sky</option>
+            <option value="suburban">suburban</option><option value="urban-canyon">urban-canyon</option>
+            <option value="indoor">indoor</option><option value="tunnel">tunnel</option>
+          </select>
+          <input data-input="realism-seed" placeholder="seed">
+          <select data-input="realism-start"><option>cold</option><option>warm</option><option>hot</option></select>
+          <button data-action="set-realism" data-name="set-realism">Apply</button>
+          <span>applies to what the phone plays next</span>
         </div>
         <div class="controls"><span>Prompt</span>
           <select data-input="answer">
@@ -148,6 +162,8 @@ enum WebPage {
       field("prompt").textContent = (state.promptOnScreen ? "on screen; " : "") + state.promptAnswer + " after " + state.promptDelay + " s";
       field("fix").textContent = state.fixLost ? "lost" : fixText(state.lastFix);
       const p = state.playing;
+      const r = state.realism;
+      field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";
       field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") : "nothing";
       const fixKey = JSON.stringify(state.lastFix);
       if (fixKey !== card.fixKey) {
@@ -166,13 +182,13 @@ enum WebPage {
       const id = state.id;
       element.id = "phone-" + id;
       element.querySelector('[data-role="id"]').textContent = id;
-      for (const name of ["status", "services", "accuracy", "app", "fix"]) {
+      for (const name of ["status", "services", "accuracy", "app", "fix", "receiver"]) {
         element.querySelector('[data-field="' + name + '"]').id = name + "-" + id;
       }
       element.querySelector('[data-role="map"]').id = "map-" + id;
       element.querySelector('[data-role="transcript"]').id = "transcript-" + id;
       for (const button of element.querySelectorAll("button[data-name]")) button.id = button.dataset.name + "-" + id;
-      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop"]) {
+      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop", "realism-profile", "realism-seed", "realism-start"]) {
         element.querySelector('[data-input="' + name + '"]').id = name + "-" + id;
       }
       const names = element.querySelector('[data-input="trace-name"]');
@@ -216,6 +232,14 @@ enum WebPage {
           showError("choose a trace file, or one of the server's traces");
           return;
         }
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="set-realism"]').addEventListener("click", async () => {
+        // The receiver goes under what the phone plays next (a location set, a route, a trace).
+        const profile = input("realism-profile");
+        const body = profile ? {profile, start: input("realism-start")} : {profile: null};
+        if (profile && input("realism-seed")) body.seed = Number(input("realism-seed"));
+        const result = await api("POST", "/phones/" + id + "/realism", body);
         if (result) render(result);
       });
       element.querySelector('[data-action="prompt"]').addEventListener("click", async () => {

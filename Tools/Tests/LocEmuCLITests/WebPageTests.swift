@@ -103,6 +103,25 @@ struct WebPageTests {
       return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": [css, text]]) as? Bool == true
     }
 
+    /// Types `text` into the field `css`.
+    func type(_ css: String, _ text: String) async throws {
+      try await command("POST", "/session/\(session)/element/\(try await element(css))/value", ["text": text])
+    }
+
+    /// Waits in the page (no polling from here) until the JavaScript `condition` on `text`
+    /// (`css`'s text) holds; false after 15 s.
+    func waitForText(_ css: String, where condition: String) async throws -> Bool {
+      let script = """
+        const [css, done] = [arguments[0], arguments[1]];
+        const ok = () => { const e = document.querySelector(css); if (!e) return false; const text = e.textContent; return \(condition); };
+        if (ok()) { done(true); return; }
+        const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
+        observer.observe(document.body, {subtree: true, childList: true, characterData: true});
+        setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
+        """
+      return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": [css]]) as? Bool == true
+    }
+
     func stop() {
       if !session.isEmpty {
         // chromedriver closes the browser it started.
@@ -141,5 +160,40 @@ struct WebPageTests {
     // A change made elsewhere (ctl) reaches the page through its event stream.
     _ = try await server.object(["services", "off"])
     #expect(try await browser.waitForText("#services-1", "off"))
+  }
+
+  /// A receiver chosen on the page goes under the location set there: the state says so (on the
+  /// page and through the API), and the fixes are the receiver's (near the location, not at
+  /// it, with its accuracy); turned off, the phone is perfect again.
+  @Test(.enabled(if: WebPageTests.available)) func aReceiverChosenOnThePageGoesUnderTheLocation() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.start()
+    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    #expect(try await browser.waitForText("#receiver-1", "perfect"))
+
+    try await browser.click("#realism-profile-1 option[value='urban-canyon']")
+    try await browser.type("#realism-seed-1", "4")
+    try await browser.click("#set-realism-1")
+    #expect(try await browser.waitForText("#receiver-1", "urban-canyon, seed 4, cold start"))
+    let realism = try await server.object(["status"])["realism"] as? [String: Any]
+    #expect(realism?["profile"] as? String == "urban-canyon" && realism?["seed"] as? Int == 4)
+
+    try await browser.type("#phone-1 [data-input='lat']", "60.1699")
+    try await browser.type("#phone-1 [data-input='lon']", "24.9384")
+    try await browser.click("#set-location-1")
+    _ = try await server.object(["clock", "advance", "30"])
+    // The receiver's fix: near the set location, not at it, with an accuracy.
+    let moved = try await browser.waitForText(
+      "#fix-1", where: "text.startsWith('60.1') && !text.startsWith('60.169900, 24.938400') && text.includes('±')")
+    let shown = try await browser.text("#fix-1")
+    #expect(moved, "\(shown)")
+
+    try await browser.click("#realism-profile-1 option[value='']")
+    try await browser.click("#set-realism-1")
+    #expect(try await browser.waitForText("#receiver-1", "perfect"))
+    #expect(try await server.object(["status"])["realism"] == nil)
   }
 }
