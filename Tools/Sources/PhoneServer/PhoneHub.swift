@@ -136,6 +136,10 @@ package final class ServedPhone: Sendable {
   private let realism = Locked<(options: GNSSReceiver.Options, wire: Wire.Realism)?>(nil)
   /// The realistic receiver's latest whole epochs, for `serve --nmea-listen`.
   package let receiverEpochs = ReceiverEpochLog()
+  /// Where the source's fixes put the phone, oldest first (the newest ``trailLimit``).
+  private let trailBox = Locked<[Coordinate]>([])
+  /// Positions kept for the trail on the web page's map.
+  package static let trailLimit = 1000
   /// Lines kept for a client that connects later.
   package static let historyLimit = 1000
   /// Lines a client may fall behind before it is dropped (a client that stops reading must
@@ -160,7 +164,14 @@ package final class ServedPhone: Sendable {
   func start() async {
     let phone = self.phone
     let playback = self.playback
+    let trail = trailBox
     let observation = phone.observe([.sourceFix, .sourceEnded]) { event in
+      if case .sourceFix(let fix) = event, fix.hasFix, let coordinate = fix.coordinate {
+        trail.withLock {
+          $0.append(coordinate)
+          if $0.count > Self.trailLimit { $0.removeFirst($0.count - Self.trailLimit) }
+        }
+      }
       playback.withLock { p in
         switch event {
         case .sourceFix: if p?.ended == false { p?.fixes += 1 }
@@ -282,6 +293,9 @@ extension ServedPhone {
     realism?.options.phone = UInt64(number)
     self.realism.withLock { $0 = realism }
   }
+
+  /// Where the source's fixes have put the phone, oldest first (at most ``trailLimit``).
+  package var trail: [Coordinate] { trailBox.withLock { $0 } }
 
   /// Whether a realistic receiver is set.
   package var isRealistic: Bool { realism.withLock { $0 != nil } }

@@ -146,11 +146,16 @@ package struct PhoneServer: Sendable {
     router.get("phones/:id/map.svg") { request, context in
       try await Self.guarded {
         let phone = try Self.phone(hub, context)
-        let radius = request.uri.queryParameters.get("radius", as: Double.self) ?? 10_000
+        let view = request.uri.queryParameters.get("view") ?? "preview"
+        guard view == "preview" || view == "street" else { throw APIError.bad("view must be preview or street") }
+        let radius = request.uri.queryParameters.get("radius", as: Double.self) ?? (view == "street" ? 250 : 10_000)
         guard radius >= 100, radius <= 1_000_000 else { throw APIError.bad("radius must be 100 to 1000000 metres") }
+        let svg =
+          view == "street"
+          ? StreetMap.render(phone, radius: radius, basemap: basemap) : Self.map(of: phone.phone, radius: radius, basemap: basemap)
         return Response(
           status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-cache"],
-          body: ResponseBody(byteBuffer: ByteBuffer(string: Self.map(of: phone.phone, radius: radius, basemap: basemap))))
+          body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
       }
     }
     router.get("phones") { _, _ in

@@ -1,11 +1,16 @@
-/// The page `locemu serve` serves at `/`: every phone's state, its position on the preview's
-/// map (`/phones/{id}/map.svg`, redrawn on each fix), its transcript as it happens (the event
-/// stream), and buttons and fields for the controls of the API. Plain HTML and JavaScript, no
+/// The page `locemu serve` serves at `/`: every phone's state, a map that follows it at street
+/// zoom (`/phones/{id}/map.svg?view=street`, redrawn on each fix: the basemap or a grid, the
+/// trail of its fixes, the accuracy circle; a click sets the location, or lays a route's
+/// waypoints that play at a chosen speed), its transcript as readable lines as it happens (the
+/// event stream; a click on a line shows its JSON), and buttons and fields for the controls of
+/// the API. Plain HTML and JavaScript, no
 /// build step, nothing fetched from elsewhere. With a token, open `/?token=TOKEN`: the page
 /// passes it on.
 ///
 /// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
-/// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID`, `#transcript-ID`, and buttons `#grant-ID`,
+/// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID` (the map; its inline SVG's `data-corners`),
+/// `#click-mode-ID` (`set` or `route`), `#route-speed-ID`, `#play-route-ID`, `#clear-route-ID`,
+/// `#route-info-ID`, `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
 /// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …, and for a
 /// trace `#trace-file-ID` (a file of the browser's machine, uploaded), `#trace-name-ID` (the
 /// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`, and for a
@@ -31,14 +36,19 @@ enum WebPage {
       table.state td { padding: 1px 8px 1px 0; }
       table.state td:first-child { color: #666; }
       .value { font-weight: 600; }
-      img.map { width: 640px; height: 360px; background: #e8e8e8; display: block; border-radius: 4px; }
+      div.map { width: 640px; height: 360px; background: #e8e8e8; border-radius: 4px; overflow: hidden; cursor: crosshair; }
+      div.map svg { display: block; }
       .controls { display: flex; flex-wrap: wrap; gap: .3em; margin: .5em 0; align-items: center; }
       .controls span { color: #666; margin-left: .4em; }
       .controls span:first-child { min-width: 6.5em; margin-left: 0; }
       button { font: inherit; padding: 2px 8px; border-radius: 4px; border: 1px solid #aab; background: #f8f8fb; cursor: pointer; }
       button:hover { background: #e8ecf6; }
       input, select { font: inherit; width: 7em; }
-      pre.transcript { height: 180px; overflow-y: auto; background: #111; color: #cfe; padding: .4em; margin: 0; font-size: 12px; }
+      div.transcript { height: 180px; overflow-y: auto; background: #111; color: #cfe; padding: .4em; font: 12px/1.35 ui-monospace, monospace; }
+      div.transcript .line { white-space: pre-wrap; cursor: pointer; }
+      div.transcript .line .t { color: #8a9; }
+      div.transcript .line .event { color: #fff; font-weight: 600; }
+      div.transcript pre { margin: 0 0 .3em 2em; color: #9ab; white-space: pre-wrap; }
       #error { color: #ffb4b4; }
     </style>
     </head>
@@ -65,7 +75,16 @@ enum WebPage {
           <tr><td>Playing</td><td class="value" data-field="playing"></td></tr>
           <tr><td>Receiver</td><td class="value" data-field="receiver"></td></tr>
         </table>
-        <img class="map" data-role="map" alt="the phone's position on the map">
+        <div class="map" data-role="map" title="the phone at street zoom: a click sets its location or adds a waypoint"></div>
+        <div class="controls"><span>Map click</span>
+          <select data-input="click-mode" style="width: 12em">
+            <option value="set">sets the location</option><option value="route">adds a waypoint</option>
+          </select>
+          <input data-input="route-speed" placeholder="route m/s">
+          <button data-action="play-route" data-name="play-route">Play route</button>
+          <button data-action="clear-route" data-name="clear-route">Clear route</button>
+          <span data-role="route-info"></span>
+        </div>
         <div class="controls"><span>Permission</span>
           <button data-post="privacy" data-body='{"action":"grant"}' data-name="grant">Grant</button>
           <button data-post="privacy" data-body='{"action":"grant","always":true}' data-name="always">Grant always</button>
@@ -118,7 +137,7 @@ enum WebPage {
           <button data-post="calls/request" data-name="request">Request</button>
           <button data-post="calls/locate" data-name="locate">Locate</button>
         </div>
-        <pre class="transcript" data-role="transcript"></pre>
+        <div class="transcript" data-role="transcript"></div>
       </section>
     </template>
     <script>
@@ -165,11 +184,88 @@ enum WebPage {
       const r = state.realism;
       field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";
       field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") : "nothing";
-      const fixKey = JSON.stringify(state.lastFix);
+      const fixKey = JSON.stringify(state.lastFix) + state.fixLost;
       if (fixKey !== card.fixKey) {
         card.fixKey = fixKey;
-        card.element.querySelector('[data-role="map"]').src = withToken("/phones/" + state.id + "/map.svg?v=" + Date.now());
+        drawMap(state.id);
       }
+    }
+
+    // The street map is Web Mercator between the corners its SVG states (north, west, south, east).
+    const mercator = (lat) => Math.log(Math.tan(Math.PI / 4 + lat * Math.PI / 360));
+    function project(card, lat, lon) {
+      const [n, w, s, e] = card.corners;
+      return [(lon - w) / (e - w) * card.width, (mercator(n) - mercator(lat)) / (mercator(n) - mercator(s)) * card.height];
+    }
+    function unproject(card, x, y) {
+      const [n, w, s, e] = card.corners;
+      const m = mercator(n) - y / card.height * (mercator(n) - mercator(s));
+      return {lat: (2 * Math.atan(Math.exp(m)) - Math.PI / 2) * 180 / Math.PI, lon: w + x / card.width * (e - w)};
+    }
+
+    async function drawMap(id) {
+      const card = cards.get(id);
+      const response = await fetch(withToken("/phones/" + id + "/map.svg?view=street"));
+      if (!response.ok || !cards.has(id)) return;
+      const box = card.element.querySelector('[data-role="map"]');
+      box.innerHTML = await response.text();
+      const svg = box.querySelector("svg");
+      if (!svg || !svg.dataset.corners) return;
+      card.corners = svg.dataset.corners.split(",").map(Number);
+      card.width = Number(svg.getAttribute("width"));
+      card.height = Number(svg.getAttribute("height"));
+      drawWaypoints(card);
+    }
+
+    function drawWaypoints(card) {
+      const svg = card.element.querySelector('[data-role="map"] svg');
+      card.element.querySelector('[data-role="route-info"]').textContent =
+        card.waypoints.length ? card.waypoints.length + " waypoint" + (card.waypoints.length > 1 ? "s" : "") : "";
+      if (!svg || !card.corners) return;
+      for (const old of svg.querySelectorAll(".waypoints")) old.remove();
+      const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
+      g.setAttribute("class", "waypoints");
+      const points = card.waypoints.map((p) => project(card, p.lat, p.lon));
+      if (points.length > 1) {
+        const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+        line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+        line.setAttribute("fill", "none"); line.setAttribute("stroke", "#8E24AA"); line.setAttribute("stroke-width", "2");
+        line.setAttribute("stroke-dasharray", "5 3");
+        g.appendChild(line);
+      }
+      for (const [x, y] of points) {
+        const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+        dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", "5"); dot.setAttribute("fill", "#8E24AA");
+        g.appendChild(dot);
+      }
+      svg.appendChild(g);
+    }
+
+    // A transcript line as text: its time, its event, its other members; a click shows the JSON.
+    function transcriptLine(json) {
+      const line = document.createElement("div");
+      line.className = "line";
+      let record = null;
+      try { record = JSON.parse(json); } catch (e) {}
+      if (record && typeof record === "object") {
+        const t = document.createElement("span");
+        t.className = "t";
+        t.textContent = (typeof record.t === "number" ? record.t.toFixed(3) : "?") + " s  ";
+        const event = document.createElement("span");
+        event.className = "event";
+        event.textContent = record.event || "";
+        const rest = Object.entries(record).filter(([k]) => k !== "t" && k !== "event")
+          .map(([k, v]) => k + "=" + (typeof v === "object" ? JSON.stringify(v) : v)).join("  ");
+        line.append(t, event, document.createTextNode(rest ? "  " + rest : ""));
+      } else {
+        line.textContent = json;
+      }
+      const raw = document.createElement("pre");
+      raw.textContent = json;
+      raw.hidden = true;
+      line.appendChild(raw);
+      line.addEventListener("click", () => { raw.hidden = !raw.hidden; });
+      return line;
     }
 
     async function refresh(id) {
@@ -186,9 +282,10 @@ enum WebPage {
         element.querySelector('[data-field="' + name + '"]').id = name + "-" + id;
       }
       element.querySelector('[data-role="map"]').id = "map-" + id;
+      element.querySelector('[data-role="route-info"]').id = "route-info-" + id;
       element.querySelector('[data-role="transcript"]').id = "transcript-" + id;
       for (const button of element.querySelectorAll("button[data-name]")) button.id = button.dataset.name + "-" + id;
-      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop", "realism-profile", "realism-seed", "realism-start"]) {
+      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop", "realism-profile", "realism-seed", "realism-start", "click-mode", "route-speed"]) {
         element.querySelector('[data-input="' + name + '"]').id = name + "-" + id;
       }
       const names = element.querySelector('[data-input="trace-name"]');
@@ -234,6 +331,32 @@ enum WebPage {
         }
         if (result) render(result);
       });
+      element.querySelector('[data-role="map"]').addEventListener("click", async (event) => {
+        const card = cards.get(id);
+        if (!card || !card.corners) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        const point = unproject(card, event.clientX - box.left, event.clientY - box.top);
+        if (input("click-mode") === "route") {
+          card.waypoints.push(point);
+          drawWaypoints(card);
+          return;
+        }
+        const result = await api("POST", "/phones/" + id + "/location", point);
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="play-route"]').addEventListener("click", async () => {
+        const card = cards.get(id);
+        if (card.waypoints.length < 2) { showError("lay at least two waypoints: choose 'adds a waypoint' and click the map"); return; }
+        const body = {waypoints: card.waypoints};
+        if (input("route-speed")) body.speed = Number(input("route-speed"));
+        const result = await api("POST", "/phones/" + id + "/route", body);
+        if (result) render(result);
+      });
+      element.querySelector('[data-action="clear-route"]').addEventListener("click", () => {
+        const card = cards.get(id);
+        card.waypoints = [];
+        drawWaypoints(card);
+      });
       element.querySelector('[data-action="set-realism"]').addEventListener("click", async () => {
         // The receiver goes under what the phone plays next (a location set, a route, a trace).
         const profile = input("realism-profile");
@@ -255,13 +378,14 @@ enum WebPage {
       const events = new EventSource(withToken("/phones/" + id + "/events?history=200"));
       const transcript = element.querySelector('[data-role="transcript"]');
       events.onmessage = (message) => {
-        transcript.textContent += message.data + "\n";
+        transcript.appendChild(transcriptLine(message.data));
+        while (transcript.childElementCount > 1000) transcript.firstElementChild.remove();
         transcript.scrollTop = transcript.scrollHeight;
         refresh(id);
         refreshClock();
       };
       events.onerror = () => { if (events.readyState === EventSource.CLOSED) removeCard(id); };
-      cards.set(id, {element, events, fixKey: undefined});
+      cards.set(id, {element, events, fixKey: undefined, corners: null, width: 640, height: 360, waypoints: []});
       render(state);
     }
 

@@ -103,6 +103,44 @@ struct WebPageTests {
       return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": [css, text]]) as? Bool == true
     }
 
+    /// Runs `script` in the page; its result.
+    func run(_ script: String) async throws -> Any? {
+      try await command("POST", "/session/\(session)/execute/sync", ["script": script, "args": []])
+    }
+
+    /// Waits in the page (no polling from here) until the JavaScript expression `condition`
+    /// holds, checked on every change of the page; false after 15 s.
+    func waitFor(_ condition: String) async throws -> Bool {
+      let script = """
+        const done = arguments[0];
+        const ok = () => { try { return Boolean(\(condition)); } catch (e) { return false; } };
+        if (ok()) { done(true); return; }
+        const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
+        observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+        setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
+        """
+      return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": []]) as? Bool == true
+    }
+
+    /// A real mouse click `dx`, `dy` pixels from the middle of `css` (WebDriver's actions).
+    func click(_ css: String, dx: Int, dy: Int) async throws {
+      let origin = ["element-6066-11e4-a52e-4f735466cecf": try await element(css)]
+      try await command(
+        "POST", "/session/\(session)/actions",
+        [
+          "actions": [
+            [
+              "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+              "actions": [
+                ["type": "pointerMove", "duration": 0, "origin": origin, "x": dx, "y": dy], ["type": "pointerDown", "button": 0],
+                ["type": "pointerUp", "button": 0],
+              ],
+            ]
+          ]
+        ])
+      try await command("DELETE", "/session/\(session)/actions")
+    }
+
     /// Types `text` into the field `css`.
     func type(_ css: String, _ text: String) async throws {
       try await command("POST", "/session/\(session)/element/\(try await element(css))/value", ["text": text])
@@ -145,17 +183,18 @@ struct WebPageTests {
     try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
     #expect(try await browser.waitForText("#status-1", "authorizedWhenInUse"))
     #expect(try await browser.text("#fix-1").hasPrefix("52.229700, 21.012200"))
-    // The map is the preview's renderer: the image loaded (an SVG of 640×360).
-    let loaded = try await browser.command(
-      "POST", "/session/\(browser.session)/execute/sync",
-      ["script": "const i = document.querySelector('#map-1'); return i.complete && i.naturalWidth === 640;", "args": []])
-    #expect(loaded as? Bool == true)
+    // The map is the street map (an SVG of 640×360 with its corners), centred on the phone.
+    #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
+    #expect(try await browser.run("return document.querySelector('#map-1 svg').getAttribute('width')") as? String == "640")
 
     try await browser.click("#revoke-1")
     #expect(try await browser.waitForText("#status-1", "denied"))
     #expect(try await server.object(["status"])["status"] as? String == "denied")
-    // The transcript on the page has the change.
-    #expect(try await browser.text("#transcript-1").contains("\"event\":\"permission=denied\""))
+    // The transcript on the page has the change, as a readable line; a click shows its JSON.
+    let line = "[...document.querySelectorAll('#transcript-1 .line')].find(l => l.textContent.includes('permission=denied'))"
+    #expect(try await browser.waitFor("\(line) !== undefined"))
+    #expect(try await browser.run("const l = \(line); return l.querySelector('pre').hidden") as? Bool == true)
+    #expect(try await browser.run("const l = \(line); l.click(); return l.querySelector('pre').hidden") as? Bool == false)
 
     // A change made elsewhere (ctl) reaches the page through its event stream.
     _ = try await server.object(["services", "off"])
@@ -195,5 +234,82 @@ struct WebPageTests {
     try await browser.click("#set-realism-1")
     #expect(try await browser.waitForText("#receiver-1", "perfect"))
     #expect(try await server.object(["status"])["realism"] == nil)
+  }
+
+  /// The map's corners on the page (north, west, south, east).
+  static func corners(_ browser: Browser) async throws -> [Double] {
+    let value = try await browser.run("return document.querySelector('#map-1 svg').dataset.corners")
+    return try #require(value as? String).split(separator: ",").compactMap { Double($0) }
+  }
+
+  /// Where the page's pixel (`x`, `y`) of a 640×360 map between `corners` is (Web Mercator).
+  static func coordinate(_ corners: [Double], x: Double, y: Double) -> (lat: Double, lon: Double) {
+    func mercator(_ lat: Double) -> Double { log(tan(Double.pi / 4 + lat * Double.pi / 360)) }
+    let (n, w, s, e) = (corners[0], corners[1], corners[2], corners[3])
+    let m = mercator(n) - y / 360 * (mercator(n) - mercator(s))
+    return ((2 * atan(exp(m)) - Double.pi / 2) * 180 / Double.pi, w + x / 640 * (e - w))
+  }
+
+  /// A click on the map moves the phone there: at the middle of a phone without a location
+  /// (the map's default centre), then off to the side of the map now centred on it.
+  @Test(.enabled(if: WebPageTests.available)) func aClickOnTheMapMovesThePhone() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.start()
+    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
+    // No fix yet: the map around the default place, a grid, no trail.
+    #expect(try await browser.run("return document.querySelector('#map-1 polyline.trail') === null") as? Bool == true)
+    #expect(try await browser.run("return document.querySelector('#map-1 path.grid') !== null") as? Bool == true)
+
+    try await browser.click("#map-1", dx: 0, dy: 0)
+    let moved = try await browser.waitForText("#fix-1", where: "text.startsWith('52.2297')")
+    let shown = try await browser.text("#fix-1")
+    #expect(moved, "\(shown)")
+    let first = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
+    #expect(abs((first["lat"] as? Double ?? 0) - 52.2297) < 2e-5 && abs((first["lon"] as? Double ?? 0) - 21.0122) < 2e-5, "\(first)")
+
+    // The map follows the phone; a click 160 px right and 90 px up of its middle.
+    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.user') !== null"))
+    let corners = try await Self.corners(browser)
+    let expected = Self.coordinate(corners, x: 320 + 160, y: 180 - 90)
+    try await browser.click("#map-1", dx: 160, dy: -90)
+    #expect(try await browser.waitFor("document.querySelector('#fix-1').textContent.startsWith('\(String(format: "%.4f", expected.lat))')"))
+    let second = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
+    #expect(
+      abs((second["lat"] as? Double ?? 0) - expected.lat) < 3e-5 && abs((second["lon"] as? Double ?? 0) - expected.lon) < 3e-5, "\(second)")
+    #expect((second["lon"] as? Double ?? 0) > 21.0122 + 0.001)
+  }
+
+  /// A route laid by clicks plays at the chosen speed: the phone walks it on the virtual clock
+  /// and the map shows its trail.
+  @Test(.enabled(if: WebPageTests.available)) func aRouteDrawnByClicksPlays() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    _ = try await server.object(["location", "set", "60.1699,24.9384"])
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.start()
+    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.user') !== null"))
+    let corners = try await Self.corners(browser)
+    try await browser.click("#click-mode-1 option[value='route']")
+    for (dx, dy) in [(-200, 60), (0, -60), (200, 60)] { try await browser.click("#map-1", dx: dx, dy: dy) }
+    #expect(try await browser.waitForText("#route-info-1", "3 waypoints"))
+    #expect(try await browser.run("return document.querySelectorAll('#map-1 .waypoints circle').length") as? Int == 3)
+    try await browser.type("#route-speed-1", "10")
+    try await browser.click("#play-route-1")
+    let playing = try await server.object(["status"])["playing"] as? [String: Any]
+    #expect(playing?["kind"] as? String == "route", "\(String(describing: playing))")
+
+    // Walked on the virtual clock to its end: the phone at the last waypoint, the trail drawn.
+    _ = try await server.object(["clock", "advance", "120"])
+    let last = Self.coordinate(corners, x: 320 + 200, y: 180 + 60)
+    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
+    #expect(abs((fix["lat"] as? Double ?? 0) - last.lat) < 3e-5 && abs((fix["lon"] as? Double ?? 0) - last.lon) < 3e-5, "\(fix)")
+    #expect(try await browser.waitFor("document.querySelector('#map-1 polyline.trail') !== null"))
+    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.accuracy') !== null"))
   }
 }
