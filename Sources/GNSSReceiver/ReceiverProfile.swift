@@ -137,22 +137,23 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   /// change. Checked: every number finite and in its range.
   /// - Throws: ``ReceiverProfileError`` with what is wrong.
   public static func decode(json: Data) throws(ReceiverProfileError) -> ReceiverProfile {
-    let object: [String: Any]
+    let object: [String: Member]
     do {
-      guard let o = try JSONSerialization.jsonObject(with: json) as? [String: Any] else {
-        throw ReceiverProfileError(message: "a profile is a JSON object")
-      }
-      object = o
-    } catch let error as ReceiverProfileError {
-      throw error
+      object = try JSONDecoder().decode([String: Member].self, from: json)
+    } catch DecodingError.typeMismatch {
+      throw ReceiverProfileError(message: "a profile is a JSON object")
     } catch {
       throw ReceiverProfileError(message: "not JSON: \(error.localizedDescription)")
     }
-    let baseName = (object["base"] as? String) ?? "open-sky"
+    var baseName = "open-sky"
+    if let base = object["base"] {
+      guard case .text(let name) = base else { throw ReceiverProfileError(message: "base must be a profile's name") }
+      baseName = name
+    }
     guard var profile = named(baseName) else {
       throw ReceiverProfileError(message: "no built-in profile '\(baseName)' (\(builtIn.map(\.name).joined(separator: ", ")))")
     }
-    if let name = object["name"] as? String { profile.name = name } else if object["base"] != nil { profile.name = "\(baseName)+" }
+    if case .text(let name)? = object["name"] { profile.name = name } else if object["base"] != nil { profile.name = "\(baseName)+" }
     let numbers: [(String, WritableKeyPath<ReceiverProfile, Double>, ClosedRange<Double>)] = [
       ("rangeBias", \.rangeBias, 0...1000), ("biasCorrelationTime", \.biasCorrelationTime, 0.001...1e6),
       ("rangeNoise", \.rangeNoise, 0...1000), ("velocityNoise", \.velocityNoise, 0...100),
@@ -173,18 +174,38 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
     }
     for (key, path, range) in numbers {
       guard let value = object[key] else { continue }
-      guard let number = (value as? NSNumber).map(\.doubleValue), !(value is Bool), number.isFinite, range.contains(number) else {
+      guard case .number(let number) = value, number.isFinite, range.contains(number) else {
         throw ReceiverProfileError(message: "\(key) must be a number from \(range.lowerBound) to \(range.upperBound)")
       }
       profile[keyPath: path] = number
     }
     if let value = object["channels"] {
-      guard let n = value as? Int, (4...64).contains(n) else {
+      guard case .number(let number) = value, let n = Int(exactly: number), (4...64).contains(n) else {
         throw ReceiverProfileError(message: "channels must be a whole number from 4 to 64")
       }
       profile.channels = n
     }
     return profile
+  }
+
+  /// A member's value in a profile's JSON: a number, a string, or anything else (refused where
+  /// a number or a name is due).
+  private enum Member: Decodable {
+    case number(Double), text(String), other
+
+    init(from decoder: any Decoder) throws {
+      let value = try decoder.singleValueContainer()
+      // A Bool first: JSON's true is no number here.
+      if (try? value.decode(Bool.self)) != nil {
+        self = .other
+      } else if let number = try? value.decode(Double.self) {
+        self = .number(number)
+      } else if let text = try? value.decode(String.self) {
+        self = .text(text)
+      } else {
+        self = .other
+      }
+    }
   }
 
   /// A built-in name, or a JSON file's path (see ``decode(json:)``).

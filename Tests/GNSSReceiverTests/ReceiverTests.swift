@@ -197,6 +197,19 @@ struct ReceiverTests {
     #expect(throws: ReceiverProfileError(message: "overconfidence must be a number from 0.01 to 100.0")) {
       try ReceiverProfile.decode(json: Data(#"{"overconfidence": -1}"#.utf8))
     }
+    // JSON's true is not a number, 8.5 channels not a whole number, an array not a profile.
+    #expect(throws: ReceiverProfileError(message: "rangeNoise must be a number from 0.0 to 1000.0")) {
+      try ReceiverProfile.decode(json: Data(#"{"rangeNoise": true}"#.utf8))
+    }
+    #expect(throws: ReceiverProfileError(message: "channels must be a whole number from 4 to 64")) {
+      try ReceiverProfile.decode(json: Data(#"{"channels": 8.5}"#.utf8))
+    }
+    #expect(throws: ReceiverProfileError(message: "a profile is a JSON object")) { try ReceiverProfile.decode(json: Data("[1]".utf8)) }
+    #expect(throws: ReceiverProfileError(message: "base must be a profile's name")) {
+      try ReceiverProfile.decode(json: Data(#"{"base": 3}"#.utf8))
+    }
+    #expect(throws: ReceiverProfileError.self) { try ReceiverProfile.decode(json: Data("{".utf8)) }
+    #expect(try ReceiverProfile.decode(json: Data(#"{"name": "mine", "rangeNoise": 2}"#.utf8)).name == "mine")
     #expect(throws: ReceiverProfileError.self) { try ReceiverProfile.resolve("downtown") }
   }
 }
