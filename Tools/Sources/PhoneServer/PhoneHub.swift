@@ -18,6 +18,15 @@ import LocationServices
 package final class PhoneHub: Sendable {
   package let clock: EmulatorClock
   private let state = Locked<(next: Int, phones: [String: ServedPhone], maxPhones: Int)>((1, [:], .max))
+  /// Phones made and not yet run, for whoever runs them (``PhonesService``, in its task group).
+  private let toRun = AsyncStream.makeStream(of: ServedPhone.self)
+
+  /// Each phone made, once, to be run (``ServedPhone/run()``) in the caller's task group;
+  /// ends with ``finishRunning()``.
+  package var phonesToRun: AsyncStream<ServedPhone> { toRun.stream }
+
+  /// Ends ``phonesToRun``: phones made from now on are not run (a server shutting down).
+  package func finishRunning() { toRun.continuation.finish() }
 
   /// Phones held at once; ``create(_:source:sourceName:)`` makes none beyond it. No limit by default.
   package var maxPhones: Int {
@@ -51,6 +60,7 @@ package final class PhoneHub: Sendable {
     }
     guard let phone = made else { return nil }
     await phone.start()
+    toRun.continuation.yield(phone)
     return phone
   }
 
@@ -128,7 +138,11 @@ package final class ServedPhone: Sendable {
   /// The transcript so far, the newest ``historyLimit`` lines (a new client gets them first).
   private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
     ([], [:], 0))
-  private let runTask = Locked<Task<Void, Never>?>(nil)
+  /// ``stop()`` finishes it: ``run()`` ends.
+  private let stopSignal = AsyncStream.makeStream(of: Void.self)
+  /// ``run()`` finishes it when it ends.
+  private let endSignal = AsyncStream.makeStream(of: Void.self)
+  private let runStarted = Locked(false)
   /// What the phone's source is playing, counted as its fixes arrive.
   private let playback: Locked<Playback?>
   private let sourceObservation = Locked<PhoneObservation?>(nil)
@@ -183,8 +197,27 @@ package final class ServedPhone: Sendable {
       }
     }
     sourceObservation.withLock { $0 = observation }
-    runTask.withLock { $0 = Task { await phone.run() } }
     await runner.begin()
+  }
+
+  /// Runs the phone (reads a live source, fires a real-time clock's timers) until ``stop()``
+  /// or cancellation: ``PhonesService`` calls it in its task group, so no phone outlives the
+  /// server. At most once; a phone stopped before it ran returns at once.
+  package func run() async {
+    guard
+      runStarted.withLock({ started in
+        defer { started = true }
+        return !started
+      })
+    else { return }
+    defer { endSignal.continuation.finish() }
+    let phone = self.phone, stopped = stopSignal.stream
+    await withDiscardingTaskGroup { group in
+      group.addTask { await phone.run() }
+      for await _ in stopped {}
+      // EmulatedPhone.run() ends when its task is cancelled (it drives the shared clock until then).
+      group.cancelAll()
+    }
   }
 
   func stop() async {
@@ -192,13 +225,9 @@ package final class ServedPhone: Sendable {
     sourceObservation.withLock { $0 }?.cancel()
     try? await runner.finish()
     phone.shutdown()
-    let task = runTask.withLock { task -> Task<Void, Never>? in
-      defer { task = nil }
-      return task
-    }
-    // run() ends when its task is cancelled (it drives the shared clock until then).
-    task?.cancel()
-    await task?.value
+    stopSignal.continuation.finish()
+    // Waits for run() to end, if it began (not in a cancelled task: the run ends with it).
+    if runStarted.withLock({ $0 }) { for await _ in endSignal.stream {} }
     let subscribers = transcript.withLock { t -> [AsyncStream<String>.Continuation] in
       defer { t.subscribers.removeAll() }
       return Array(t.subscribers.values)
