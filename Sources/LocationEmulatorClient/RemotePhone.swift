@@ -89,6 +89,13 @@ public final class RemotePhone: Sendable {
     try await post("realism", Wire.Realism(profile: profile, seed: seed, start: start, assisted: assisted))
   }
 
+  /// Pauses what the phone plays (`true`) or resumes it where it paused (`false`).
+  /// - Throws: ``EmulatorClientError`` (HTTP 409 when nothing plays).
+  @discardableResult
+  public func setPlaybackPaused(_ paused: Bool) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("playback", Wire.Playback(paused: paused))
+  }
+
   @discardableResult
   public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("accuracy", Wire.Accuracy(accuracy: accuracy))

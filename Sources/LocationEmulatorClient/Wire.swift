@@ -224,15 +224,27 @@ public enum Wire {
     public var total: Int?
     public var ended: Bool
     public var error: String?
+    /// Paused (`POST /phones/{id}/playback`); nil when not.
+    public var paused: Bool?
 
-    public init(kind: Kind, name: String, fixes: Int = 0, total: Int? = nil, ended: Bool = false, error: String? = nil) {
+    public init(
+      kind: Kind, name: String, fixes: Int = 0, total: Int? = nil, ended: Bool = false, error: String? = nil, paused: Bool? = nil
+    ) {
       self.kind = kind
       self.name = name
       self.fixes = fixes
       self.total = total
       self.ended = ended
       self.error = error
+      self.paused = paused
     }
+  }
+
+  /// `POST /phones/{id}/playback`: pause what the phone plays, or resume it where it paused.
+  public struct Playback: Codable, Sendable, Hashable {
+    public var paused: Bool
+
+    public init(paused: Bool) { self.paused = paused }
   }
 
   /// A fix as the state carries it: a fix record's members (gpsd's TPV names).

@@ -600,6 +600,7 @@ public final class EmulatedPhone: Sendable {
 
   private func beginTimeline(_ make: @Sendable (Date) throws -> any PhoneTimeline, startDate: Date, _ s: inout PhoneCore) {
     s.sourceStart = clock.nowOffset
+    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
     do {
       s.timeline = try make(startDate)
       scheduleNextSourceFix(&s)
@@ -612,6 +613,7 @@ public final class EmulatedPhone: Sendable {
     if let timer = s.sourceTimer { clock.cancel(timer) }
     s.sourceTimer = nil
     s.pendingSourceFix = nil
+    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
     s.timeline?.close()
     s.timeline = nil
   }
@@ -625,11 +627,51 @@ public final class EmulatedPhone: Sendable {
     }
   }
 
+  /// Pauses the timeline source playing (a trace, a route, a script, a fixed point): no fix
+  /// comes until ``resumeSource()``, which carries on where it paused, the time paused added to
+  /// the times and timestamps of the fixes still to come. (A live source cannot be paused.)
+  /// - Returns: false when no timeline source is playing, or it is paused already.
+  @discardableResult
+  public func pauseSource() -> Bool {
+    core.withLock { s in
+      guard !s.isShutDown, s.timeline != nil, s.sourcePausedAt == nil else { return false }
+      if let timer = s.sourceTimer { clock.cancel(timer) }
+      s.sourceTimer = nil
+      s.sourcePausedAt = clock.nowOffset
+      return true
+    }
+  }
+
+  /// Resumes a source paused by ``pauseSource()``: its next fix comes as long after now as it
+  /// was due after the pause.
+  /// - Returns: false when the source is not paused (or has been replaced since).
+  @discardableResult
+  public func resumeSource() -> Bool {
+    let resumed = core.withLock { s -> Bool in
+      guard !s.isShutDown, let pausedAt = s.sourcePausedAt else { return false }
+      let paused = clock.nowOffset - pausedAt
+      s.sourcePausedAt = nil
+      s.sourceStart = s.sourceStart.map { $0 + paused }
+      s.sourceShift += paused
+      if s.pendingSourceFix != nil, let due = s.pendingSourceDue {
+        s.pendingSourceDue = due + paused
+        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: due + paused), actions.source)
+      }
+      return true
+    }
+    if resumed { clock.drive() }
+    return resumed
+  }
+
+  /// Whether ``pauseSource()`` paused the source playing.
+  public var isSourcePaused: Bool { core.withLock { $0.sourcePausedAt != nil } }
+
   private func scheduleNextSourceFix(_ s: inout PhoneCore) {
     guard let timeline = s.timeline, let start = s.sourceStart else { return }
     do {
       if let (at, fix) = try timeline.next() {
         s.pendingSourceFix = fix
+        s.pendingSourceDue = start + at
         s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at), actions.source)
       } else {
         endSource(&s, error: nil)
@@ -648,9 +690,11 @@ public final class EmulatedPhone: Sendable {
 
   private func sourceFired() {
     core.withLock { s in
-      guard !s.isShutDown, let fix = s.pendingSourceFix else { return }
+      guard !s.isShutDown, var fix = s.pendingSourceFix else { return }
       s.sourceTimer = nil
       s.pendingSourceFix = nil
+      // After a pause the fix is stamped as late as it comes.
+      if s.sourceShift > .zero, let stamp = fix.timestamp { fix.timestamp = stamp + s.sourceShift.seconds }
       receive(fix, &s)
       scheduleNextSourceFix(&s)
     }
@@ -766,9 +810,13 @@ struct PhoneCore {
   var events = SubscriptionTable<PhoneEvent>()
   var timeline: (any PhoneTimeline)?
   var sourceTimer: EmulatorClock.Timer?
-  /// The fix the source timer delivers.
+  /// The fix the source timer delivers, and when (since the clock's start).
   var pendingSourceFix: LocationFix?
+  var pendingSourceDue: Duration?
   var sourceStart: Duration?
+  /// When ``EmulatedPhone/pauseSource()`` paused the source, and the time paused so far.
+  var sourcePausedAt: Duration?
+  var sourceShift = Duration.zero
   var sourceStarted = false
   var tasks: [UInt64: PhoneTaskEntry] = [:]
   var isShutDown = false

@@ -87,7 +87,8 @@ extension LocEmu {
 
     struct Location: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
-        abstract: "Set, walk, play or clear the phone's location.", subcommands: [Set.self, Start.self, Run.self, Clear.self])
+        abstract: "Set, walk, play, pause or clear the phone's location.",
+        subcommands: [Set.self, Start.self, Run.self, Pause.self, Resume.self, Clear.self])
 
       struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A fix now (what played stops; a lost fix is back).")
@@ -168,6 +169,28 @@ extension LocEmu {
           try await Ctl.printState { () throws(EmulatorClientError) in
             try await phone.playTrace(contents, name: name, format: format, speed: speed, loop: loop, offset: offset)
           }
+        }
+      }
+
+      struct Pause: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+          abstract: "Pause what plays (a route, a trace); 'resume' carries on where it paused. Exit 1 when nothing plays.")
+        @ParentCommand var ctl: Ctl
+
+        func run() async throws {
+          let phone = ctl.client.phone(ctl.phone)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setPlaybackPaused(true) }
+        }
+      }
+
+      struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+          abstract: "Resume what 'pause' paused: its next fix as long after now as it was due after the pause.")
+        @ParentCommand var ctl: Ctl
+
+        func run() async throws {
+          let phone = ctl.client.phone(ctl.phone)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setPlaybackPaused(false) }
         }
       }
 

@@ -357,7 +357,20 @@ extension ServedPhone {
   /// Whether a route is being walked.
   package var isWalkingRoute: Bool { playback.withLock { $0.map { $0.kind == .route && !$0.ended } ?? false } }
 
-  var playing: Wire.Playing? { playback.withLock { $0 } }
+  var playing: Wire.Playing? {
+    var playing = playback.withLock { $0 }
+    if phone.isSourcePaused { playing?.paused = true }
+    return playing
+  }
+
+  /// Pauses what the phone plays, or resumes it where it paused.
+  /// - Returns: false when nothing plays (or, to resume, nothing is paused).
+  package func setPaused(_ paused: Bool) -> Bool {
+    paused ? (phone.pauseSource() || phone.isSourcePaused) : (phone.resumeSource() || !isPlayingSomething)
+  }
+
+  /// Whether a timeline the phone plays has not ended.
+  private var isPlayingSomething: Bool { playback.withLock { $0.map { !$0.ended } ?? false } }
 }
 
 /// One client's event stream; ``cancel()`` ends it and forgets the client.

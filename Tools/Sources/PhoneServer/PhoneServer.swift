@@ -257,6 +257,14 @@ package struct PhoneServer: Sendable {
         return Self.json(phone.state)
       }
     }
+    router.post("phones/:id/playback") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let playback = try await body(request, as: Wire.Playback.self)
+        guard phone.setPaused(playback.paused) else { throw APIError.conflict("nothing is playing") }
+        return Self.json(phone.state)
+      }
+    }
     router.post("phones/:id/realism") { request, context in
       try await Self.guarded {
         let phone = try Self.phone(hub, context)

@@ -10,7 +10,7 @@
 /// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
 /// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID` (the map; its inline SVG's `data-corners`),
 /// `#click-mode-ID` (`set` or `route`), `#route-speed-ID`, `#play-route-ID`, `#clear-route-ID`,
-/// `#route-info-ID`, `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
+/// `#route-info-ID`, `#pause-ID`, `#resume-ID`, `#playing-ID`, `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
 /// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …, and for a
 /// trace `#trace-file-ID` (a file of the browser's machine, uploaded), `#trace-name-ID` (the
 /// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`, and for a
@@ -83,6 +83,8 @@ enum WebPage {
           <input data-input="route-speed" placeholder="route m/s">
           <button data-action="play-route" data-name="play-route">Play route</button>
           <button data-action="clear-route" data-name="clear-route">Clear route</button>
+          <button data-post="playback" data-body='{"paused":true}' data-name="pause">Pause</button>
+          <button data-post="playback" data-body='{"paused":false}' data-name="resume">Resume</button>
           <span data-role="route-info"></span>
         </div>
         <div class="controls"><span>Permission</span>
@@ -183,7 +185,7 @@ enum WebPage {
       const p = state.playing;
       const r = state.realism;
       field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";
-      field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") : "nothing";
+      field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") + (p.paused ? ", paused" : "") : "nothing";
       const fixKey = JSON.stringify(state.lastFix) + state.fixLost;
       if (fixKey !== card.fixKey) {
         card.fixKey = fixKey;
@@ -278,7 +280,7 @@ enum WebPage {
       const id = state.id;
       element.id = "phone-" + id;
       element.querySelector('[data-role="id"]').textContent = id;
-      for (const name of ["status", "services", "accuracy", "app", "fix", "receiver"]) {
+      for (const name of ["status", "services", "accuracy", "app", "fix", "receiver", "playing"]) {
         element.querySelector('[data-field="' + name + '"]').id = name + "-" + id;
       }
       element.querySelector('[data-role="map"]').id = "map-" + id;

@@ -299,6 +299,36 @@ struct ServeCommandTests {
     #expect(try await server.ctl(["location", "start", "north"]).status == 64)
   }
 
+  /// A route paused stands where it was for as long as the pause, then carries on: it ends as
+  /// much later as it was paused (`ctl location pause|resume`, `POST /phones/{id}/playback`).
+  @Test func aPausedRouteCarriesOnWhereItWas() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    #expect(try await server.ctl(["location", "pause"]).status == 1)  // nothing plays
+    _ = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    _ = try await server.object(["clock", "advance", "5"])
+    var state = try await server.object(["location", "pause"])
+    #expect((state["playing"] as? [String: Any])?["paused"] as? Bool == true)
+    let fixes = (state["playing"] as? [String: Any])?["fixes"] as? Int
+    let lon = (state["lastFix"] as? [String: Any])?["lon"] as? Double
+    _ = try await server.object(["clock", "advance", "30"])
+    state = try await server.object(["status"])
+    #expect((state["playing"] as? [String: Any])?["fixes"] as? Int == fixes)
+    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == lon)
+    #expect(state["walkingRoute"] as? Bool == true)
+
+    state = try await server.object(["location", "resume"])
+    #expect((state["playing"] as? [String: Any])?["paused"] == nil)
+    _ = try await server.object(["clock", "advance", "5"])
+    let moved = try #require((try await server.object(["status"])["lastFix"] as? [String: Any])?["lon"] as? Double)
+    #expect(abs(moved - 21.0122 - 2 * 0.000733) < 0.00002, "\(moved)")
+    // About 14 s of walking in all: not over 10 s after the resume, over by 15.
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == true)
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == false)
+  }
+
   static let root = repositoryRoot
   static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
 

@@ -303,6 +303,12 @@ struct WebPageTests {
     try await browser.click("#play-route-1")
     let playing = try await server.object(["status"])["playing"] as? [String: Any]
     #expect(playing?["kind"] as? String == "route", "\(String(describing: playing))")
+    // Paused and resumed on the page.
+    try await browser.click("#pause-1")
+    #expect(try await browser.waitForText("#playing-1", where: "text.endsWith(', paused')"))
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["paused"] as? Bool == true)
+    try await browser.click("#resume-1")
+    #expect(try await browser.waitForText("#playing-1", where: "text.startsWith('route') && !text.includes('paused')"))
 
     // Walked on the virtual clock to its end: the phone at the last waypoint, the trail drawn.
     _ = try await server.object(["clock", "advance", "120"])
