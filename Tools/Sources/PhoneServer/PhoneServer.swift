@@ -494,12 +494,18 @@ package struct PhoneServer: Sendable {
 
   /// The receiver a request asks for; nil when its profile is null (realism off). Only the
   /// built-in profiles: a request names no file of the server's machine.
+  /// The largest seed a request may give: 2⁵³ − 1, the largest integer every JSON reader keeps exactly.
+  static let largestSeed: UInt64 = 9_007_199_254_740_991
+
   static func receiver(_ realism: Wire.Realism) throws -> GNSSReceiver.Options? {
     guard let name = realism.profile else { return nil }
     guard let profile = ReceiverProfile.named(name) else {
       throw APIError.bad("profile: one of \(ReceiverProfile.builtIn.map(\.name).joined(separator: ", ")), or null for none")
     }
-    var options = GNSSReceiver.Options(profile: profile, seed: realism.seed ?? 1, assisted: realism.assisted ?? true)
+    // JSON's exact integers: a larger seed would not read back as it was given.
+    let seed = realism.seed ?? 1
+    guard seed <= Self.largestSeed else { throw APIError.bad("seed: a whole number from 0 to \(Self.largestSeed)") }
+    var options = GNSSReceiver.Options(profile: profile, seed: seed, assisted: realism.assisted ?? true)
     if let start = realism.start {
       guard let kind = GNSSReceiver.Start(rawValue: start) else { throw APIError.bad("start: cold, warm or hot") }
       options.start = kind

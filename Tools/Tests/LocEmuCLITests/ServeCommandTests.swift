@@ -355,6 +355,10 @@ struct ServeCommandTests {
     #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == 60.18)
     let bad = try await server.ctl(["realism", "downtown"])
     #expect(bad.status == 1 && bad.stderr.contains("profile: one of open-sky, suburban"), "\(bad.stderr)")
+    // A seed JSON cannot carry exactly (2⁵³, as schemathesis sent) is refused, not kept and echoed wrong.
+    let large = try await server.ctl(["realism", "suburban", "--seed", "9007199254740992"])
+    #expect(large.status == 1 && large.stderr.contains("seed: a whole number from 0 to 9007199254740991"), "\(large.stderr)")
+    #expect(try await server.ctl(["realism", "suburban", "--seed", "9007199254740991"]).status == 0)
   }
 
   /// `location run` plays a trace at its speed on the server's virtual clock: after 10 s at
