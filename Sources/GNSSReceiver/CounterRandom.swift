@@ -48,7 +48,12 @@ public struct CounterRandom: Hashable, Sendable {
   /// no logarithm or sine. Its draws are `64·draw` onwards, so it stays a pure function of its
   /// key; the 64th draw in a row without a result (probability below 10⁻¹⁰⁰) gives 0.
   public func gaussian(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> Double {
-    let key = epochKey(stream, epoch), first = draw &* 64
+    gaussian(key: epochKey(stream, epoch), draw: draw)
+  }
+
+  /// ``gaussian(_:epoch:draw:)`` from the key folded up to the epoch (a pair folds it once).
+  private func gaussian(key: UInt64, draw: UInt64) -> Double {
+    let first = draw &* 64
     var word = first
     func next() -> UInt64 {
       defer { word &+= 1 }
@@ -78,7 +83,8 @@ public struct CounterRandom: Hashable, Sendable {
   /// Two independent standard normals: ``gaussian(_:epoch:draw:)`` at draws `2·draw` and
   /// `2·draw + 1`.
   public func gaussianPair(_ stream: Stream, epoch: Int64, draw: UInt64 = 0) -> (Double, Double) {
-    (gaussian(stream, epoch: epoch, draw: 2 &* draw), gaussian(stream, epoch: epoch, draw: 2 &* draw &+ 1))
+    let key = epochKey(stream, epoch)
+    return (gaussian(key: key, draw: 2 &* draw), gaussian(key: key, draw: 2 &* draw &+ 1))
   }
 
   /// Exponential with mean `mean`.
