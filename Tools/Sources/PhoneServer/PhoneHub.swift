@@ -363,10 +363,10 @@ extension ServedPhone {
     return playing
   }
 
-  /// Pauses what the phone plays, or resumes it where it paused.
-  /// - Returns: false when nothing plays (or, to resume, nothing is paused).
+  /// Pauses what the phone plays, or resumes it where it paused; either again is no change.
+  /// - Returns: false when nothing plays, paused or not.
   package func setPaused(_ paused: Bool) -> Bool {
-    paused ? (phone.pauseSource() || phone.isSourcePaused) : (phone.resumeSource() || !isPlayingSomething)
+    paused ? (phone.pauseSource() || phone.isSourcePaused) : (phone.resumeSource() || isPlayingSomething)
   }
 
   /// Whether a timeline the phone plays has not ended.

@@ -304,7 +304,9 @@ struct ServeCommandTests {
   @Test func aPausedRouteCarriesOnWhereItWas() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    #expect(try await server.ctl(["location", "pause"]).status == 1)  // nothing plays
+    // Nothing plays: neither pause nor resume has anything to act on.
+    #expect(try await server.ctl(["location", "pause"]).status == 1)
+    #expect(try await server.ctl(["location", "resume"]).status == 1)
     _ = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
     _ = try await server.object(["clock", "advance", "5"])
     var state = try await server.object(["location", "pause"])
@@ -319,6 +321,8 @@ struct ServeCommandTests {
 
     state = try await server.object(["location", "resume"])
     #expect((state["playing"] as? [String: Any])?["paused"] == nil)
+    // Resuming what plays unpaused is no change, as pausing twice is none.
+    #expect(try await server.ctl(["location", "resume"]).status == 0)
     _ = try await server.object(["clock", "advance", "5"])
     let moved = try #require((try await server.object(["status"])["lastFix"] as? [String: Any])?["lon"] as? Double)
     #expect(abs(moved - 21.0122 - 2 * 0.000733) < 0.00002, "\(moved)")
