@@ -207,10 +207,13 @@ enum WebPage {
 
     async function drawMap(id) {
       const card = cards.get(id);
+      // Fixes come faster than maps: only the newest request's map is drawn.
+      const request = ++card.mapRequest;
       const response = await fetch(withToken("/phones/" + id + "/map.svg?view=street"));
-      if (!response.ok || !cards.has(id)) return;
+      const svgText = response.ok ? await response.text() : null;
+      if (svgText === null || !cards.has(id) || request !== card.mapRequest) return;
       const box = card.element.querySelector('[data-role="map"]');
-      box.innerHTML = await response.text();
+      box.innerHTML = svgText;
       const svg = box.querySelector("svg");
       if (!svg || !svg.dataset.corners) return;
       card.corners = svg.dataset.corners.split(",").map(Number);
@@ -387,7 +390,7 @@ enum WebPage {
         refreshClock();
       };
       events.onerror = () => { if (events.readyState === EventSource.CLOSED) removeCard(id); };
-      cards.set(id, {element, events, fixKey: undefined, corners: null, width: 640, height: 360, waypoints: []});
+      cards.set(id, {element, events, fixKey: undefined, mapRequest: 0, corners: null, width: 640, height: 360, waypoints: []});
       render(state);
     }
 
