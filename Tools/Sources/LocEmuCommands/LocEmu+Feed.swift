@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GNSSReceiver
 import PhoneServer
 import Traces
 
@@ -57,21 +56,11 @@ extension LocEmu {
     @Flag(help: "Exit when the first client's trace has ended.")
     var once = false
 
-    @Option(
-      help: ArgumentHelp(
-        "The trace is the truth and a seeded GNSS receiver reports it: open-sky, suburban, urban-canyon, indoor, tunnel, "
-          + "or a JSON profile (see locemu simulate).",
-        valueName: "PROFILE"))
-    var realism: String?
-
-    @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same bytes).", valueName: "N"))
-    var seed: UInt64?
-
+    @OptionGroup var realismOptions: RealismOptions
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var timeOptions: TimeBaseOptions
 
     func validate() throws {
-      if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
       guard ReplayOptions.speedRange.contains(speed) else {
         throw ValidationError("--speed must be between 0.1 and 1000, got \(speed)")
       }
@@ -86,12 +75,7 @@ extension LocEmu {
       // epoch, is an error now rather than for every client that connects.
       let epochs = try trace.check(command: "feed", wholeFile: true)
       let options = ReplayOptions(speed: speed, loop: loop, timeBase: timeOptions.timeBase(), untimedStart: Date())
-      var receiver: GNSSReceiver.Options?
-      if let realism {
-        let profile = try ScenarioOptions.realismProfile(realism)
-        receiver = GNSSReceiver.Options(profile: profile, seed: seed ?? 1)
-        printError("locemu feed: realism \(profile.name), seed \(seed ?? 1)")
-      }
+      let receiver = try realismOptions.receiver(command: "feed")
       let server: NMEATCPServer
       do {
         server = try await NMEATCPServer.bind(host: listen.host, port: listen.port)

@@ -116,7 +116,7 @@ extension LocEmu {
     }
 
     func run() throws {
-      let profile = try ScenarioOptions.realismProfile(realism)
+      let profile = try RealismOptions.realismProfile(realism)
       let first = ISO8601Time.parse(startTime)!
       let options = GNSSReceiver.Options(
         profile: profile, seed: seed, phone: phone, start: GNSSReceiver.Start(rawValue: start)!, assisted: !standalone,

@@ -83,15 +83,7 @@ struct ScenarioOptions: ParsableArguments {
     help: ArgumentHelp("With --gpsd: give up (exit 1) after S seconds without a connection to it.", valueName: "S"))
   var gpsdTimeout: Double = 10
 
-  @Option(
-    help: ArgumentHelp(
-      "The source is the truth and a seeded GNSS receiver reports it: open-sky, suburban, urban-canyon, indoor, tunnel, "
-        + "or a JSON profile (see locemu simulate).",
-      valueName: "PROFILE"))
-  var realism: String?
-
-  @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same fixes).", valueName: "N"))
-  var seed: UInt64?
+  @OptionGroup var realismOptions: RealismOptions
 
   @OptionGroup var traceOptions: TraceOptions
   @OptionGroup var timeOptions: TimeBaseOptions
@@ -99,7 +91,6 @@ struct ScenarioOptions: ParsableArguments {
   enum OnOff: String, ExpressibleByArgument { case on, off }
 
   func validate() throws {
-    if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
     if [fixed != nil, trace != nil, gpsd != nil].filter({ $0 }).count > 1 {
       throw ValidationError("give one source: --fixed, --trace or --gpsd")
     }
@@ -203,21 +194,8 @@ struct ScenarioOptions: ParsableArguments {
   /// - Parameter answered: set when a gpsd source first hears from gpsd (nil: not watched).
   func source(command: String, answered: Locked<Bool>? = nil) throws -> PhoneSource {
     let truth = try truthSource(command: command, answered: answered)
-    guard let realism else { return truth }
-    let profile = try Self.realismProfile(realism)
-    let seed = self.seed ?? 1
-    printError("locemu \(command): realism \(profile.name), seed \(seed)")
-    return .realistic(truth, receiver: GNSSReceiver.Options(profile: profile, seed: seed))
-  }
-
-  /// The profile `--realism` names (built-in or a JSON file): a name that is neither is bad
-  /// usage (64), a file that cannot be read or is not a profile a failure (1).
-  static func realismProfile(_ nameOrPath: String) throws -> ReceiverProfile {
-    do {
-      return try ReceiverProfile.resolve(nameOrPath)
-    } catch {
-      throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
-    }
+    guard let receiver = try realismOptions.receiver(command: command) else { return truth }
+    return .realistic(truth, receiver: receiver)
   }
 
   private func truthSource(command: String, answered: Locked<Bool>?) throws -> PhoneSource {
@@ -370,3 +348,41 @@ func gpsdEventReporter(command: String, answered: Locked<Bool>? = nil) -> @Senda
 extension LocationPermissionStatus: @retroactive ExpressibleByArgument {}
 extension LocationAccuracyAuthorization: @retroactive ExpressibleByArgument {}
 extension PromptAnswer: @retroactive ExpressibleByArgument {}
+
+/// `--realism PROFILE [--seed N]`: the positions are the truth and a seeded GNSS receiver
+/// reports them (the scenario commands and `feed`).
+struct RealismOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The positions are the truth and a seeded GNSS receiver reports them: open-sky, suburban, urban-canyon, indoor, "
+        + "tunnel, or a JSON profile (see locemu simulate).",
+      valueName: "PROFILE"))
+  var realism: String?
+
+  @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same output).", valueName: "N"))
+  var seed: UInt64?
+
+  func validate() throws {
+    if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
+  }
+
+  /// The receiver `--realism` and `--seed` ask for (nil without `--realism`), said on standard
+  /// error as `locemu COMMAND: realism PROFILE, seed N`.
+  func receiver(command: String) throws -> GNSSReceiver.Options? {
+    guard let realism else { return nil }
+    let profile = try Self.realismProfile(realism)
+    let seed = self.seed ?? 1
+    printError("locemu \(command): realism \(profile.name), seed \(seed)")
+    return GNSSReceiver.Options(profile: profile, seed: seed)
+  }
+
+  /// The profile `--realism` names (built-in or a JSON file): a name that is neither is bad
+  /// usage (64), a file that cannot be read or is not a profile a failure (1).
+  static func realismProfile(_ nameOrPath: String) throws -> ReceiverProfile {
+    do {
+      return try ReceiverProfile.resolve(nameOrPath)
+    } catch {
+      throw CommandFailure("--realism: \(error.message)", status: error.message.hasPrefix("no profile") ? 64 : 1)
+    }
+  }
+}
