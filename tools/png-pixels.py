@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Prints the colours of pixels of a PNG (8-bit RGB or RGBA, not interlaced) as JSON.
 
-Usage: tools/png-pixels.py FILE X,Y [X,Y ...]
-Output: {"width": W, "height": H, "pixels": [[R, G, B, A], ...]} in the order given.
-The tests use it to check where rsvg-convert drew the map snapshot's pins.
+Usage: tools/png-pixels.py FILE [--count RRGGBB[/TOLERANCE] ...] [X,Y ...]
+Output: {"width": W, "height": H, "pixels": [[R, G, B, A], ...], "counts": {"RRGGBB": N, ...}}:
+the pixels in the order given, and for each --count how many pixels of the image are that
+colour (each channel within TOLERANCE, 0 by default).
+The tests use it to check where rsvg-convert drew the map snapshot's pins, and how much of a
+map is sea.
 """
 import json
 import struct
@@ -60,15 +63,26 @@ def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     width, height, channels, rows = read_png(sys.argv[1])
+    args, counts = sys.argv[2:], {}
+    while args and args[0] == "--count":
+        colour, _, tolerance = args[1].partition("/")
+        target, tolerance = bytes.fromhex(colour), int(tolerance or 0)
+        n = 0
+        for row in rows:
+            for x in range(0, width * channels, channels):
+                if all(abs(row[x + i] - target[i]) <= tolerance for i in range(3)):
+                    n += 1
+        counts[colour] = n
+        args = args[2:]
     pixels = []
-    for spec in sys.argv[2:]:
+    for spec in args:
         x, y = (int(round(float(v))) for v in spec.split(","))
         if not (0 <= x < width and 0 <= y < height):
             pixels.append(None)
             continue
         px = list(rows[y][x * channels:(x + 1) * channels])
         pixels.append(px if channels == 4 else px + [255])
-    print(json.dumps({"width": width, "height": height, "pixels": pixels}))
+    print(json.dumps({"width": width, "height": height, "pixels": pixels, "counts": counts}))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 # The main job on bundled data: builds locemu (release) and runs the lost-pets map features on
 # the emulated phone, on a virtual clock (instant, deterministic): a walk along Helsinki's real
 # streets as the GPS, announcements around it as the backend, the city's OpenStreetMap extract
-# as the map; the app asks for permission at 1 s, the user allows; the map preview loads with
-# its pins over the streets (written to preview.svg, and preview.png when rsvg-convert is
-# there); a tap opens the fullscreen map, back returns.
+# over GSHHG's land and sea (data/shoreline) as the map; the app asks for permission at 1 s,
+# the user allows; the map preview loads with its pins (written to preview.svg and
+# preview.png); a tap opens the fullscreen map (fullscreen.svg and fullscreen.png, drawn at
+# street zoom where the extract fills the frame), back returns.
 # Any arguments replace the default ones given to locemu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,12 +25,11 @@ basemap="$(swift build --package-path Tools -c release --show-bin-path)/helsinki
 echo "==> locemu basemap build data/helsinki/Helsinki.osm.pbf $basemap" >&2
 "$bin" basemap build data/helsinki/Helsinki.osm.pbf "$basemap"
 set -- preview --virtual-time --trace traces/helsinki-walk.nmea --announcements traces/helsinki-announcements.json \
-  --basemap "$basemap" --snapshot preview.svg --at 1=authorize --at 4=tap --at 4.1=tap --at 6=back --duration 8
+  --basemap data/shoreline/gulf-of-finland.basemap --basemap "$basemap" --snapshot preview.svg \
+  --snapshot-fullscreen fullscreen.svg --snapshot-fullscreen-zoom 16 \
+  --at 1=authorize --at 4=tap --at 4.1=tap --at 6=back --duration 8
 echo "==> locemu ${*/$basemap/BASEMAP}" >&2
 "$bin" "$@"
-if command -v rsvg-convert >/dev/null; then
-  rsvg-convert -o preview.png preview.svg
-  echo "==> preview.svg and preview.png (the landing page's map preview)" >&2
-else
-  echo "==> preview.svg (the landing page's map preview; rsvg-convert from librsvg2-bin makes a PNG)" >&2
-fi
+rsvg-convert -o preview.png preview.svg
+rsvg-convert -o fullscreen.png fullscreen.svg
+echo "==> preview.svg and preview.png (the landing page's map preview), fullscreen.svg and fullscreen.png (the fullscreen map)" >&2

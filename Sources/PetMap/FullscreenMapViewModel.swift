@@ -64,8 +64,15 @@ public final class FullscreenMapViewModel: Sendable {
   /// The map as the screen shows it now: the viewport's region at its zoom and size (points as
   /// pixels), `pins` and the user on it, the legend in its corner, drawn by `renderer` (with its
   /// basemap or tiles, if any).
-  public func snapshot(with renderer: SVGMapSnapshotter, pins: [PinModel], userLocation: Coordinate?) throws -> MapSnapshot {
-    let viewport = self.viewport
+  /// - Parameter zoom: draw at this zoom around the viewport's centre instead of the viewport's
+  ///   own (a closer look in the same frame; the viewport does not change).
+  public func snapshot(
+    with renderer: SVGMapSnapshotter, pins: [PinModel], userLocation: Coordinate?, zoom: Double? = nil
+  ) throws
+    -> MapSnapshot
+  {
+    var viewport = self.viewport
+    if let zoom { viewport = MapViewport(center: viewport.center, zoom: zoom, size: viewport.size) }
     var renderer = renderer
     renderer.radiusMeters = nil
     return try renderer.render(

@@ -89,6 +89,42 @@ public protocol MapSnapshotLayer: Sendable {
   /// The layer's SVG for a snapshot drawn with `projection`.
   /// - Throws: when the layer's data cannot be read (the snapshot fails with it).
   func draw(_ projection: SnapshotProjection) throws -> MapLayerDrawing
+
+  /// The layer's SVG, its labels placed clear of `keepClear`: the pixels of what the snapshot
+  /// draws over the layers (pins, the user, the scale bar, the legend, the attribution).
+  /// The default ignores the boxes and calls ``draw(_:)``.
+  func draw(_ projection: SnapshotProjection, keepClear: [SnapshotBox]) throws -> MapLayerDrawing
+}
+
+extension MapSnapshotLayer {
+  public func draw(_ projection: SnapshotProjection, keepClear: [SnapshotBox]) throws -> MapLayerDrawing {
+    try draw(projection)
+  }
+}
+
+/// A rectangle of a snapshot's pixels (x right, y down).
+public struct SnapshotBox: Sendable, Hashable {
+  public var minX: Double
+  public var minY: Double
+  public var maxX: Double
+  public var maxY: Double
+
+  public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    self.minX = minX
+    self.minY = minY
+    self.maxX = maxX
+    self.maxY = maxY
+  }
+
+  /// The square of half-side `radius` around (`x`, `y`).
+  public init(around point: (x: Double, y: Double), radius: Double) {
+    self.init(minX: point.x - radius, minY: point.y - radius, maxX: point.x + radius, maxY: point.y + radius)
+  }
+
+  /// Whether the two share any area.
+  public func overlaps(_ other: SnapshotBox) -> Bool {
+    minX < other.maxX && maxX > other.minX && minY < other.maxY && maxY > other.minY
+  }
 }
 
 /// What a ``MapSnapshotLayer`` drew.
@@ -230,8 +266,9 @@ public struct SVGMapSnapshotter: MapSnapshotting {
       """
     var tiles = 0, features = 0
     var attributions: [String] = []
+    let keepClear = overlayBoxes(request, projection)
     for layer in layers {
-      let drawing = try layer.draw(projection)
+      let drawing = try layer.draw(projection, keepClear: keepClear)
       svg += drawing.svg
       tiles += drawing.tiles
       features += drawing.features
@@ -270,7 +307,25 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     return snapshot
   }
 
-  private func scaleBar(_ projection: SnapshotProjection) -> String {
+  /// What the snapshot draws over its layers, as boxes the layers' labels keep clear of: the
+  /// pins, the user, the scale bar, the legend and the attribution (its longest possible text).
+  private func overlayBoxes(_ request: MapSnapshotRequest, _ projection: SnapshotProjection) -> [SnapshotBox] {
+    var boxes = request.pins.map { SnapshotBox(around: projection.point(for: $0.coordinate), radius: 10) }
+    if let user = request.userLocation { boxes.append(SnapshotBox(around: projection.point(for: user), radius: 9)) }
+    let bar = scaleBarLength(projection).pixels
+    boxes.append(SnapshotBox(minX: 8, minY: projection.height - 32, maxX: 16 + bar, maxY: projection.height - 6))
+    if !request.legend.isEmpty {
+      let h = Double(request.legend.count) * 18 + 8
+      boxes.append(
+        SnapshotBox(
+          minX: projection.width - 120, minY: projection.height - h - 10, maxX: projection.width - 10, maxY: projection.height - 10))
+    }
+    boxes.append(SnapshotBox(minX: projection.width - 360, minY: 0, maxX: projection.width, maxY: 16))
+    return boxes
+  }
+
+  /// The scale bar's length: 1, 2 or 5 × 10ⁿ metres, at most a quarter of the width.
+  private func scaleBarLength(_ projection: SnapshotProjection) -> (meters: Double, pixels: Double) {
     let target = projection.metersPerPixel * projection.width / 4
     var length = 1.0
     while length * 10 <= target { length *= 10 }
@@ -278,7 +333,11 @@ public struct SVGMapSnapshotter: MapSnapshotting {
       length *= step
       break
     }
-    let pixels = length / projection.metersPerPixel
+    return (length, length / projection.metersPerPixel)
+  }
+
+  private func scaleBar(_ projection: SnapshotProjection) -> String {
+    let (length, pixels) = scaleBarLength(projection)
     let label = length >= 1000 ? "\(Int(length / 1000)) km" : "\(Int(length)) m"
     let x = 12.0, y = projection.height - 14
     return """

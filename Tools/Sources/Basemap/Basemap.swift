@@ -14,6 +14,9 @@ public final class Basemap: Sendable {
   /// What the map must credit.
   public let attribution: String
   public let featureCount: Int
+  /// What a shoreline file was made from (``ShorelineBuilder``: land, lakes, islands and ponds
+  /// over the sea, for the whole world); nil for a city's streets.
+  public let shoreline: String?
   private let queue: DatabaseQueue
 
   /// - Throws: ``BasemapError`` when the file is missing or is not a basemap.
@@ -31,6 +34,7 @@ public final class Basemap: Sendable {
       bounds = (b[0], b[1], b[2], b[3])
       attribution = meta["attribution"] ?? "© OpenStreetMap contributors"
       featureCount = Int(meta["features"] ?? "") ?? 0
+      shoreline = meta["shoreline"]
     } catch let error as BasemapError {
       throw error
     } catch {

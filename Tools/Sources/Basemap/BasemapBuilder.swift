@@ -320,8 +320,12 @@ public enum BasemapBuilder {
   }
 
   /// Writes the features through a temporary file renamed into place; the file's size.
+  /// - Parameters:
+  ///   - attribution: what a map drawn from it must credit.
+  ///   - meta: more entries for the `meta` table.
   static func write(
-    _ features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])], to output: String, source: String
+    _ features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])], to output: String, source: String,
+    attribution: String = "© OpenStreetMap contributors (ODbL)", meta extra: [(String, String)] = []
   ) throws -> Int {
     let temporary = output + ".part-\(getpid())"
     try? FileManager.default.removeItem(atPath: temporary)
@@ -352,12 +356,13 @@ public enum BasemapBuilder {
             Double(fLon.0) / GeometryCoding.scale, Double(fLon.1) / GeometryCoding.scale,
           ])
         }
-        let meta: [(String, String)] = [
-          ("format", Basemap.format), ("source", (source as NSString).lastPathComponent),
-          ("attribution", "© OpenStreetMap contributors (ODbL)"),
-          ("bounds", [minLat, maxLat, minLon, maxLon].map { String(Double($0) / GeometryCoding.scale) }.joined(separator: ",")),
-          ("features", String(features.count)),
-        ]
+        let meta: [(String, String)] =
+          [
+            ("format", Basemap.format), ("source", (source as NSString).lastPathComponent),
+            ("attribution", attribution),
+            ("bounds", [minLat, maxLat, minLon, maxLon].map { String(Double($0) / GeometryCoding.scale) }.joined(separator: ",")),
+            ("features", String(features.count)),
+          ] + extra
         for (key, value) in meta { try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value]) }
       }
       try queue.vacuum()

@@ -2,9 +2,12 @@ public import Geo
 import LocationServices
 
 /// What a feature of the basemap is, in the order the renderer draws them (areas first, then
-/// waterways, roads from small to large, railways, labels).
+/// waterways, roads from small to large, railways, labels). A shoreline file
+/// (``ShorelineBuilder``) holds only the four GSHHG levels: land, lakes, islands in lakes and
+/// ponds on those islands, drawn in that order over the sea.
 public enum BasemapKind: Int, Sendable, Hashable, CaseIterable {
   case forest = 1, park, water, building
+  case land = 5, lake, lakeIsland, pond
   case stream = 10, river, coastline
   case footway = 20, service, residential, tertiary, secondary, primary, trunk, motorway
   case railway = 40
@@ -13,6 +16,8 @@ public enum BasemapKind: Int, Sendable, Hashable, CaseIterable {
   public var isArea: Bool { rawValue < 10 }
   public var isLabel: Bool { rawValue >= 50 }
   public var isRoad: Bool { (20..<40).contains(rawValue) }
+  /// One of the shoreline's levels (GSHHG's 1–4).
+  public var isShoreline: Bool { (5...8).contains(rawValue) }
 
   /// What OpenStreetMap's tags make of an element, nil for what the basemap leaves out.
   /// `closed`: a way whose first and last nodes are the same (an area can only be that).

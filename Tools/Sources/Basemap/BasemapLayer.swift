@@ -3,10 +3,15 @@ import Geo
 public import PetMap
 
 extension Basemap: MapSnapshotLayer {
-  /// The basemap under a snapshot (see `BasemapLayer`), with the OpenStreetMap attribution; a
-  /// region it does not reach is said in ``MapLayerDrawing/notCovered`` and drawn without it.
+  /// The basemap under a snapshot (see `BasemapLayer`), with its attribution; a region it does
+  /// not reach is said in ``MapLayerDrawing/notCovered`` and drawn without it.
   public func draw(_ projection: SnapshotProjection) throws -> MapLayerDrawing {
-    let layer = try BasemapLayer.svg(self, projection: projection)
+    try draw(projection, keepClear: [])
+  }
+
+  /// The basemap, its labels placed clear of each other and of `keepClear`.
+  public func draw(_ projection: SnapshotProjection, keepClear: [SnapshotBox]) throws -> MapLayerDrawing {
+    let layer = try BasemapLayer.svg(self, projection: projection, keepClear: keepClear)
     guard layer.covered else {
       let c = projection.center
       return MapLayerDrawing(
@@ -27,9 +32,16 @@ extension MBTiles: MapSnapshotLayer {
 
 /// The basemap drawn into a snapshot, under the circle, the pins and the user: areas (water,
 /// parks, forests; buildings from about 4 m a pixel), waterways, roads by class with a casing
-/// and names on the larger ones where they fit, railways, and place and station labels. Shapes
-/// are projected, simplified to the pixel (points closer than half a pixel dropped) and left out
-/// when they miss the frame, so a 10 km preview stays small.
+/// and names on the larger ones where they fit, railways, and place and station labels placed
+/// clear of each other and of the pins (each label tries a few positions around its point and
+/// is left out when none is free). Shapes are projected, simplified to the pixel (points closer
+/// than half a pixel dropped) and left out when they miss the frame, so a 10 km preview stays
+/// small.
+///
+/// A shoreline file (``ShorelineBuilder``) is drawn as the sea over the whole frame with the
+/// land, lakes, islands and ponds over it, each level one path (so the 1° cells it is stored in
+/// show no seams). A city's basemap whose extract reaches the coast lays land under its own
+/// sea across the extract, so its exact coast wins over the coarser shoreline beneath.
 enum BasemapLayer {
   struct Style {
     var fill: String?
@@ -38,12 +50,16 @@ enum BasemapLayer {
     var casing: String?
   }
 
+  /// Water and land as a familiar web map paints them.
+  static let water = "#AAD3DF", land = "#F2EFE9"
+
   /// Colours that read like a familiar web map.
   static func style(_ kind: BasemapKind, metersPerPixel: Double) -> Style {
     // Road widths: metres on the ground, at least a pixel-ish minimum so they stay visible.
     func road(_ metres: Double, _ minimum: Double) -> Double { max(minimum, metres / metersPerPixel) }
     switch kind {
-    case .water: return Style(fill: "#AAD3DF")
+    case .water, .lake, .pond: return Style(fill: BasemapLayer.water)
+    case .land, .lakeIsland: return Style(fill: BasemapLayer.land)
     case .park: return Style(fill: "#C8FACC")
     case .forest: return Style(fill: "#ADD19E")
     case .building: return Style(fill: "#D9D0C9", stroke: "#C4B6AB", width: 0.5)
@@ -64,7 +80,11 @@ enum BasemapLayer {
   }
 
   /// The layer's SVG, how many features it drew, and whether the basemap reaches the frame at all.
-  static func svg(_ basemap: Basemap, projection: SnapshotProjection) throws -> (svg: String, count: Int, covered: Bool) {
+  static func svg(
+    _ basemap: Basemap, projection: SnapshotProjection, keepClear: [SnapshotBox] = []
+  ) throws -> (
+    svg: String, count: Int, covered: Bool
+  ) {
     // The frame in degrees, with a margin for wide strokes and labels.
     let corners = [
       projection.coordinate(x: -20, y: -20), projection.coordinate(x: projection.width + 20, y: projection.height + 20),
@@ -80,38 +100,70 @@ enum BasemapLayer {
     if mpp > 60 { kinds.remove(.residential) }
     let features = try basemap.features(south: south, north: north, west: west, east: east, kinds: kinds)
     var areas = "", lines = "", casings = "", labels = "", defs = ""
+    var shore: [BasemapKind: String] = [:]
     var count = 0
     var labelled = 0
-    // Labels never overlap: each takes its box, and one that would meet a taken box is left out.
-    var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
-    func place(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Bool {
-      guard !taken.contains(where: { x0 < $0.x1 && x1 > $0.x0 && y0 < $0.y1 && y1 > $0.y0 }) else { return false }
-      taken.append((x0, y0, x1, y1))
+    // Labels never overlap: each takes its box, and one that would meet a taken box (another
+    // label, or what the snapshot draws over the layers) tries its next position.
+    var taken = keepClear
+    func place(_ box: SnapshotBox) -> Bool {
+      guard box.minX >= 0, box.maxX <= projection.width, box.minY >= 0, box.maxY <= projection.height,
+        !taken.contains(where: { $0.overlaps(box) })
+      else { return false }
+      taken.append(box)
       return true
+    }
+    if !features.isEmpty, basemap.shoreline == nil, features.contains(where: { $0.kind == .coastline }) {
+      // The extract's own coast: land across it under its sea (see the type's comment).
+      let b = basemap.bounds
+      let ring = [(b.north, b.west), (b.north, b.east), (b.south, b.east), (b.south, b.west)].compactMap {
+        Coordinate(latitude: $0.0, longitude: $0.1).map { projection.point(for: $0) }
+      }
+      areas += "<path d=\"\(path(ring))Z\" fill=\"\(land)\"/>\n"
     }
     for (index, feature) in features.enumerated() {
       let style = style(feature.kind, metersPerPixel: mpp)
       if feature.kind.isLabel {
-        guard let name = feature.name, let point = feature.rings.first?.first else { continue }
+        guard let name = feature.name, let point = feature.rings.first?.first, labelled < 40 else { continue }
         let p = projection.point(for: point)
-        guard p.x >= 0, p.x <= projection.width, p.y >= 0, p.y <= projection.height, labelled < 40 else { continue }
-        let size = feature.kind == .place ? 13 : 10
-        let width = Double(name.count * size) * 0.6
-        let x0 = feature.kind == .place ? p.x - width / 2 : p.x - 3
-        guard place(x0, p.y - Double(size), x0 + width + 6, p.y + 5) else { continue }
-        if feature.kind == .station {
+        guard p.x >= 0, p.x <= projection.width, p.y >= 0, p.y <= projection.height else { continue }
+        let size = Double(feature.kind == .place ? 13 : 10)
+        let width = Double(name.count) * size * 0.6 + 4
+        if feature.kind == .place {
+          // Centred on the place, else above, below, right or left of it.
+          let spots: [(x: Double, y: Double)] = [
+            (p.x, p.y + 4), (p.x, p.y - 14), (p.x, p.y + 24), (p.x + width / 2 + 12, p.y + 4), (p.x - width / 2 - 12, p.y + 4),
+          ]
+          guard
+            let spot = spots.first(where: {
+              place(SnapshotBox(minX: $0.x - width / 2, minY: $0.y - size, maxX: $0.x + width / 2, maxY: $0.y + 4))
+            })
+          else { continue }
+          labels +=
+            "<text x=\"\(f(spot.x))\" y=\"\(f(spot.y))\" font-size=\"13\" text-anchor=\"middle\" font-weight=\"bold\">"
+            + "\(escaped(name))</text>\n"
+        } else {
+          // A station: its square, and its name on the right, else on the left.
+          guard place(SnapshotBox(around: p, radius: 4)) else { continue }
+          let right = SnapshotBox(minX: p.x + 5, minY: p.y - size, maxX: p.x + 7 + width, maxY: p.y + 5)
+          let left = SnapshotBox(minX: p.x - 7 - width, minY: p.y - size, maxX: p.x - 5, maxY: p.y + 5)
           labels += "<rect x=\"\(f(p.x - 3))\" y=\"\(f(p.y - 3))\" width=\"6\" height=\"6\" fill=\"#7B1FA2\"/>"
+          if place(right) {
+            labels += "<text x=\"\(f(p.x + 6))\" y=\"\(f(p.y + 4))\" font-size=\"10\">\(escaped(name))</text>\n"
+          } else if place(left) {
+            labels +=
+              "<text x=\"\(f(p.x - 6))\" y=\"\(f(p.y + 4))\" font-size=\"10\" text-anchor=\"end\">\(escaped(name))</text>\n"
+          }
         }
-        labels +=
-          "<text x=\"\(f(p.x + (feature.kind == .station ? 6 : 0)))\" y=\"\(f(p.y + 4))\" font-size=\"\(size)\""
-          + "\(feature.kind == .place ? " text-anchor=\"middle\" font-weight=\"bold\"" : "")>\(escaped(name))</text>\n"
         labelled += 1
         count += 1
         continue
       }
       let rings = feature.rings.map { simplified($0.map { projection.point(for: $0) }) }.filter { $0.count >= 2 }
       guard !rings.isEmpty, rings.contains(where: { touches($0, projection) }) else { continue }
-      if feature.kind.isArea {
+      if feature.kind.isShoreline {
+        for ring in rings where ring.count >= 3 { shore[feature.kind, default: ""] += path(ring) + "Z" }
+      } else if feature.kind.isArea {
         guard rings[0].count >= 3 else { continue }
         var d = ""
         for ring in rings where ring.count >= 3 { d += path(ring) + "Z" }
@@ -126,9 +178,11 @@ enum BasemapLayer {
         let dash = feature.kind == .railway ? " stroke-dasharray=\"6 4\"" : feature.kind == .footway ? " stroke-dasharray=\"2 2\"" : ""
         let id = "r\(index)"
         lines += "<path id=\"\(id)\" d=\"\(d)\" stroke=\"\(style.stroke ?? "none")\" stroke-width=\"\(f(style.width))\"\(dash)/>\n"
-        // Names on the larger roads, along them, where the road is long enough for the text.
+        // Names on the larger roads, along them, where the road is long enough for the text
+        // and the middle of the road is clear.
         if let name = feature.name, [.motorway, .trunk, .primary, .secondary, .tertiary].contains(feature.kind),
-          length(rings[0]) > Double(name.count) * 6.5 + 20, labelled < 40
+          length(rings[0]) > Double(name.count) * 6.5 + 20, labelled < 40,
+          place(SnapshotBox(around: middle(rings[0]), radius: Double(name.count) * 2.7 + 2))
         {
           let ring = rings[0].first!.x <= rings[0].last!.x ? rings[0] : rings[0].reversed()
           defs += "<path id=\"\(id)t\" d=\"\(path(ring))\"/>"
@@ -140,9 +194,18 @@ enum BasemapLayer {
       }
       count += 1
     }
+    var shoreline = ""
+    if basemap.shoreline != nil {
+      shoreline = "<g class=\"shoreline\"><rect width=\"\(f(projection.width))\" height=\"\(f(projection.height))\" fill=\"\(water)\"/>\n"
+      for kind in [BasemapKind.land, .lake, .lakeIsland, .pond] {
+        guard let d = shore[kind] else { continue }
+        shoreline += "<path class=\"\(kind)\" d=\"\(d)\" fill=\"\(style(kind, metersPerPixel: mpp).fill ?? "none")\"/>\n"
+      }
+      shoreline += "</g>\n"
+    }
     let svg = """
       <g class="basemap">
-      \(defs.isEmpty ? "" : "<defs>\(defs)</defs>\n")<g class="areas">
+      \(shoreline)\(defs.isEmpty ? "" : "<defs>\(defs)</defs>\n")<g class="areas">
       \(areas)</g>
       <g class="roads" fill="none" stroke-linecap="round" stroke-linejoin="round">
       \(casings)\(lines)</g>
@@ -181,6 +244,17 @@ enum BasemapLayer {
     var d = "M\(f(points[0].x)) \(f(points[0].y))"
     for p in points.dropFirst() { d += "L\(f(p.x)) \(f(p.y))" }
     return d
+  }
+
+  /// The point halfway along a line.
+  static func middle(_ points: [(x: Double, y: Double)]) -> (x: Double, y: Double) {
+    var left = length(points) / 2
+    for (a, b) in zip(points, points.dropFirst()) {
+      let step = hypot(b.x - a.x, b.y - a.y)
+      if step >= left, step > 0 { return (a.x + (b.x - a.x) * left / step, a.y + (b.y - a.y) * left / step) }
+      left -= step
+    }
+    return points[points.count - 1]
   }
 
   static func length(_ points: [(x: Double, y: Double)]) -> Double {

@@ -16,14 +16,21 @@ extension LocEmu {
         from quickly. Then give it to 'locemu preview --basemap OUT.basemap'. The data is \\
         © OpenStreetMap contributors (ODbL); the snapshots say so.
 
+        shoreline GMT_DUMP OUT.basemap turns the world's shorelines (GSHHG) into a \\
+        basemap of land, lakes, islands in lakes and ponds, cut into 1° cells, drawn over the \\
+        sea under a city's streets: give it first, 'locemu preview --basemap SHORE \\
+        --basemap CITY'. GMT_DUMP is what 'gmt coast -Rd -Di -W -M' prints (GMT reads \\
+        GSHHG's binned files; '-' reads standard input). tools/make-shoreline.sh makes \\
+        data/shoreline/gshhg-i.basemap, which the project bundles (GSHHG is LGPL).
+
         info FILE prints what a basemap holds.
 
         Example: locemu basemap build data/helsinki/Helsinki.osm.pbf helsinki.basemap
 
-        Exit status: 0 done; 1 the extract cannot be read (missing, truncated, not PBF, \\
+        Exit status: 0 done; 1 the input cannot be read (missing, truncated, not PBF, \\
         nothing to draw) or OUT cannot be written; 64 bad usage.
         """,
-      subcommands: [Build.self, Info.self]
+      subcommands: [Build.self, Shoreline.self, Info.self]
     )
 
     struct Build: ParsableCommand {
@@ -47,6 +54,50 @@ extension LocEmu {
       }
     }
 
+    struct Shoreline: ParsableCommand {
+      static let configuration = CommandConfiguration(
+        abstract: "Build a shoreline basemap (land, lakes, islands, ponds) from GMT's dump of GSHHG.")
+
+      @Argument(help: ArgumentHelp("What 'gmt coast -Rd -Di -W -M' prints ('-': standard input).", valueName: "GMT_DUMP"))
+      var input: String
+
+      @Argument(help: ArgumentHelp("The basemap to write (replaced whole).", valueName: "OUT"))
+      var output: String
+
+      @Option(help: ArgumentHelp("The GSHHG resolution the dump was made at, recorded in the file (c, l, i, h, f).", valueName: "R"))
+      var resolution: String?
+
+      @Option(
+        help: ArgumentHelp(
+          "Keep only the 1° cells that meet this region (the dump must still be the whole world's, -Rd).",
+          valueName: "SOUTH,NORTH,WEST,EAST"))
+      var region: String?
+
+      func validate() throws {
+        if let region {
+          let v = region.split(separator: ",").compactMap { Double($0) }
+          guard v.count == 4, v[0] < v[1], (-90...90).contains(v[0]), (-90...90).contains(v[1]), (-180...180).contains(v[2]),
+            (-180...180).contains(v[3])
+          else { throw ValidationError("--region must be SOUTH,NORTH,WEST,EAST in degrees, south below north") }
+        }
+      }
+
+      func run() throws {
+        let started = ContinuousClock.now
+        let box = region.map { r -> ShorelineBuilder.Region in
+          let v = r.split(separator: ",").compactMap { Double($0) }
+          return (v[0], v[1], v[2], v[3])
+        }
+        do {
+          let summary = try ShorelineBuilder.build(gmtDump: input, output: output, resolution: resolution, region: box)
+          let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
+          printError("locemu basemap: \(output): \(summary) in \(seconds) s")
+        } catch {
+          throw CommandFailure("\(error)")
+        }
+      }
+    }
+
     struct Info: ParsableCommand {
       static let configuration = CommandConfiguration(abstract: "Print what a basemap file holds.")
 
@@ -59,7 +110,8 @@ extension LocEmu {
           let b = map.bounds
           print(
             "{\"path\":\(JSONText.quoted(file)),\"features\":\(map.featureCount),\"south\":\(b.south),\"north\":\(b.north),"
-              + "\"west\":\(b.west),\"east\":\(b.east),\"attribution\":\(JSONText.quoted(map.attribution))}")
+              + "\"west\":\(b.west),\"east\":\(b.east),\"attribution\":\(JSONText.quoted(map.attribution))"
+              + (map.shoreline.map { ",\"shoreline\":\(JSONText.quoted($0))" } ?? "") + "}")
         } catch {
           throw CommandFailure("\(error)")
         }

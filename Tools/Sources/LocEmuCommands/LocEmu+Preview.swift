@@ -45,6 +45,11 @@ extension LocEmu {
         --announcements traces/announcements.json --snapshot preview.svg \
         --at 1=authorize --at 4=tap --duration 8
 
+        Land and sea anywhere, the streets of a city over them (tools/run.sh): \
+        --basemap data/shoreline/gulf-of-finland.basemap --basemap helsinki.basemap \
+        --snapshot preview.svg --snapshot-fullscreen fullscreen.svg \
+        --snapshot-fullscreen-zoom 15 --at 1=authorize --at 4=tap
+
         Exit status: 0 done; 1 a file cannot be read, or the --server phone cannot be \
         reached or goes away; 64 bad options.
         """
@@ -63,13 +68,21 @@ extension LocEmu {
     var snapshotFullscreen: String?
 
     @Option(
+      help: ArgumentHelp(
+        "Draw the --snapshot-fullscreen image at this zoom around the map's centre (15: streets; the map's own is about 10.5 for 10 km).",
+        valueName: "ZOOM"))
+    var snapshotFullscreenZoom: Double?
+
+    @Option(
       help: ArgumentHelp("Draw the snapshot over raster tiles from this z/x/y.png directory or .mbtiles file.", valueName: "DIR|FILE"))
     var tiles: String?
 
     @Option(
       help: ArgumentHelp(
-        "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build').", valueName: "FILE"))
-    var basemap: String?
+        "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build'); repeat to stack "
+          + "them, a shoreline first (land and sea anywhere: data/shoreline/gshhg-i.basemap), then a city's streets.",
+        valueName: "FILE"))
+    var basemap: [String] = []
 
     @Option(help: ArgumentHelp("The language of messages and the legend.", valueName: "en|pl"))
     var language: MapLanguage = .english
@@ -104,7 +117,13 @@ extension LocEmu {
       if tiles != nil && snapshot == nil && snapshotFullscreen == nil {
         throw ValidationError("--tiles needs --snapshot or --snapshot-fullscreen")
       }
-      if basemap != nil && snapshot == nil && snapshotFullscreen == nil {
+      if let zoom = snapshotFullscreenZoom {
+        guard snapshotFullscreen != nil else { throw ValidationError("--snapshot-fullscreen-zoom needs --snapshot-fullscreen") }
+        guard MapViewport.zoomRange.contains(zoom) else {
+          throw ValidationError("--snapshot-fullscreen-zoom must be within \(MapViewport.zoomRange)")
+        }
+      }
+      if !basemap.isEmpty && snapshot == nil && snapshotFullscreen == nil {
         throw ValidationError("--basemap needs --snapshot or --snapshot-fullscreen")
       }
     }
@@ -141,13 +160,14 @@ extension LocEmu {
       var repository: (any AnnouncementRepository)?
       var snapshotter: (any MapSnapshotting)?
       var fullscreenSnapshotter: SVGMapSnapshotter?
+      var fullscreenSnapshotZoom: Double?
       var strings: MapStrings
 
       func make(runner: ScenarioRunner) throws -> (any ScenarioApp)? {
         // The app's own handler on the same phone: the runner's keeps reporting statusChange lines.
         MapFeaturesApp(
           phone: runner.phone, repository: repository, snapshotter: snapshotter, strings: strings,
-          fullscreenSnapshotter: fullscreenSnapshotter)
+          fullscreenSnapshotter: fullscreenSnapshotter, fullscreenSnapshotZoom: fullscreenSnapshotZoom)
       }
     }
 
@@ -168,7 +188,7 @@ extension LocEmu {
           }
         }
       }
-      // Under the map: raster tiles (a z/x/y directory or an .mbtiles file), then the basemap.
+      // Under the map: raster tiles (a z/x/y directory or an .mbtiles file), then the basemaps.
       var layers: [any MapSnapshotLayer] = []
       if let tiles {
         if tiles.hasSuffix(".mbtiles") {
@@ -181,7 +201,7 @@ extension LocEmu {
           layers.append(TileDirectoryLayer(path: tiles))
         }
       }
-      if let basemap {
+      for basemap in basemap {
         do {
           layers.append(try Basemap(path: basemap))
         } catch {
@@ -201,7 +221,8 @@ extension LocEmu {
           ReportingRepository($0) { error in
             printError("locemu preview: announcements unavailable from \(source): \(error); the map shows no pins")
           }
-        }, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, strings: MapStrings(language))
+        }, snapshotter: snapshotter, fullscreenSnapshotter: fullscreen, fullscreenSnapshotZoom: snapshotFullscreenZoom,
+        strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
       try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: served.remote) { line in

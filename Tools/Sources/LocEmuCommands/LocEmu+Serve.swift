@@ -85,8 +85,10 @@ extension LocEmu {
     var keepAlive: Double = 15
 
     @Option(
-      help: ArgumentHelp("Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build').", valueName: "FILE"))
-    var basemap: String?
+      help: ArgumentHelp(
+        "Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build'); repeat to stack them, "
+          + "a shoreline first (data/shoreline/gshhg-i.basemap), then a city's streets.", valueName: "FILE"))
+    var basemap: [String] = []
 
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
     var traces: String?
@@ -155,9 +157,9 @@ extension LocEmu {
       server.limits.maxPhones = maxPhones
       server.limits.maxEventClientsPerPhone = maxEventClients
       server.limits.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
-      if let basemap {
+      for basemap in basemap {
         do {
-          server.basemap = try Basemap(path: basemap)
+          server.basemaps.append(try Basemap(path: basemap))
         } catch {
           await hub.shutdown()
           throw CommandFailure("--basemap: \(error)")

@@ -35,11 +35,12 @@ final class MapFeaturesApp: ScenarioApp {
   ///   - screenSize: the fullscreen map view's size, points.
   ///   - fullscreenSnapshotter: renders the fullscreen map each time it is shown (to its
   ///     `outputPath`); nil: no image.
+  ///   - fullscreenSnapshotZoom: the zoom of that image around the map's centre (nil: the map's own).
   init(
     phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)?,
     snapshotter: (any MapSnapshotting)?, strings: MapStrings = MapStrings(),
     defaultRegion: MapRegion = FullscreenMapViewModel.warsaw, screenSize: ScreenSize = ScreenSize(width: 390, height: 844),
-    radiusMeters: Double = 10_000, fullscreenSnapshotter: SVGMapSnapshotter? = nil
+    radiusMeters: Double = 10_000, fullscreenSnapshotter: SVGMapSnapshotter? = nil, fullscreenSnapshotZoom: Double? = nil
   ) {
     let emitter = self.emitter
     let emit: @Sendable (String, [TranscriptLine.Member]) -> Void = { event, members in
@@ -67,7 +68,8 @@ final class MapFeaturesApp: ScenarioApp {
         if let fullscreenSnapshotter {
           do {
             let snapshot = try model.snapshot(
-              with: fullscreenSnapshotter, pins: preview.state.pins, userLocation: state.isDelivering ? preview.userLocation : nil)
+              with: fullscreenSnapshotter, pins: preview.state.pins, userLocation: state.isDelivering ? preview.userLocation : nil,
+              zoom: fullscreenSnapshotZoom)
             if let path = fullscreenSnapshotter.outputPath {
               try Data(snapshot.svg.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             }

@@ -60,7 +60,7 @@ package struct PhoneServer: Sendable {
   /// for a browser's page and event stream); else 401.
   package var token: String?
   /// Streets, water and parks under the phones' maps (`/phones/{id}/map.svg`, the web page), or nil.
-  package var basemap: Basemap?
+  package var basemaps: [Basemap] = []
   /// How often every event stream gets a keep-alive comment.
   package var keepAliveInterval: Duration = .seconds(15)
   /// How long a shutdown (SIGINT, SIGTERM) waits for the phones and the requests in flight
@@ -124,7 +124,7 @@ package struct PhoneServer: Sendable {
   /// The routes, for a server or a test.
   package func makeRouter() -> Router<BasicRequestContext> {
     let router = Router()
-    let hub = self.hub, basemap = self.basemap, limits = self.limits, traces = self.traces
+    let hub = self.hub, basemaps = self.basemaps, limits = self.limits, traces = self.traces
     let reader = BodyReader(timeout: limits.bodyTimeout, budget: ByteBudget(limit: limits.maxBodyBytesInFlight))
     hub.maxPhones = limits.maxPhones
     /// The body as `T`, within the JSON body's limit (an empty body decodes as `{}`).
@@ -152,7 +152,7 @@ package struct PhoneServer: Sendable {
         guard radius >= 100, radius <= 1_000_000 else { throw APIError.bad("radius must be 100 to 1000000 metres") }
         let svg =
           view == "street"
-          ? StreetMap.render(phone, radius: radius, basemap: basemap) : Self.map(of: phone.phone, radius: radius, basemap: basemap)
+          ? StreetMap.render(phone, radius: radius, basemaps: basemaps) : Self.map(of: phone.phone, radius: radius, basemaps: basemaps)
         return Response(
           status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-cache"],
           body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
@@ -399,7 +399,7 @@ package struct PhoneServer: Sendable {
 
   /// The phone's position on the preview's map (16:9, `radius` around it, the circle the
   /// preview draws); a map of nothing that says so while the phone has no fix.
-  static func map(of phone: EmulatedPhone, radius: Double, basemap: Basemap?) -> String {
+  static func map(of phone: EmulatedPhone, radius: Double, basemaps: [Basemap]) -> String {
     guard let fix = phone.latestFix, fix.hasFix, let location = fix.coordinate, !phone.isFixLost else {
       return """
         <svg xmlns="http://www.w3.org/2000/svg" width="640" height="360" viewBox="0 0 640 360">\
@@ -409,7 +409,7 @@ package struct PhoneServer: Sendable {
     }
     let request = MapSnapshotRequest(
       region: location.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0), userLocation: location)
-    return (try? SVGMapSnapshotter(layers: basemap.map { [$0] } ?? [], radiusMeters: radius).render(request).svg) ?? ""
+    return (try? SVGMapSnapshotter(layers: basemaps, radiusMeters: radius).render(request).svg) ?? ""
   }
 
   enum APIError: Error {

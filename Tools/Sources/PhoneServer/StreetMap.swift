@@ -14,17 +14,19 @@ enum StreetMap {
   /// Where a map without a fix or basemap is centred (`--fixed`'s default).
   static let defaultCenter = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 
-  static func render(_ served: ServedPhone, radius: Double, basemap: Basemap?) -> String {
+  /// - Parameter basemaps: drawn in order (a shoreline, then a city's streets); none: a grid.
+  static func render(_ served: ServedPhone, radius: Double, basemaps: [Basemap]) -> String {
     let phone = served.phone
     let fix = phone.latestFix.flatMap { $0.hasFix && !phone.isFixLost ? $0 : nil }
+    // Before a fix: the middle of the last city basemap (a shoreline's middle is the whole world's).
     let center =
       fix?.coordinate
-      ?? basemap.flatMap { b in
+      ?? basemaps.last(where: { $0.shoreline == nil }).flatMap { b in
         Coordinate(latitude: (b.bounds.south + b.bounds.north) / 2, longitude: (b.bounds.west + b.bounds.east) / 2)
       } ?? defaultCenter
     let region = center.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0)
     let trail = TrailLayer(trail: served.trail, position: fix?.coordinate, accuracy: fix?.horizontalAccuracy)
-    let layers: [any MapSnapshotLayer] = (basemap.map { [$0] } ?? [GridLayer()]) + [trail]
+    let layers: [any MapSnapshotLayer] = (basemaps.isEmpty ? [GridLayer()] : basemaps) + [trail]
     let request = MapSnapshotRequest(region: region, userLocation: fix?.coordinate)
     guard let snapshot = try? SVGMapSnapshotter(layers: layers, radiusMeters: nil).render(request) else {
       return ""

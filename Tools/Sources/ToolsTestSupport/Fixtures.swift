@@ -51,6 +51,16 @@ package enum SVGPixels {
 
   /// Renders `svg` to PNG and reads the RGBA pixels at `points`.
   package static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
+    try inspect(svg, at: points).pixels
+  }
+
+  /// Renders `svg` to PNG: the RGBA pixels at `points`, and how many pixels of the image are
+  /// each colour of `counting` (`#RRGGBB` to a tolerance per channel), of `total`.
+  package static func inspect(
+    _ svg: String, at points: [(Double, Double)], counting: [(String, Int)] = []
+  ) throws -> (
+    pixels: [[Int]], counts: [Int], total: Int
+  ) {
     guard let rsvg else {
       throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)")
     }
@@ -61,11 +71,17 @@ package enum SVGPixels {
     try svg.write(toFile: svgPath, atomically: true, encoding: .utf8)
     let converted = try runProcess(rsvg, ["-o", pngPath, svgPath])
     guard converted.status == 0 else { throw LoopbackError(description: "rsvg-convert failed: \(converted.stderr)") }
+    let colours = counting.map { (String($0.0.dropFirst()).uppercased(), $0.1) }
     let read = try runProcess(
-      "/usr/bin/env", ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + points.map { "\($0.0),\($0.1)" })
+      "/usr/bin/env",
+      ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + colours.flatMap { ["--count", "\($0.0)/\($0.1)"] }
+        + points.map { "\($0.0),\($0.1)" })
     guard read.status == 0 else { throw LoopbackError(description: "png-pixels.py failed: \(read.stderr)") }
-    let pixels = JSONValue(parsing: Data(read.stdout.utf8))?["pixels"]?.array ?? []
-    return pixels.map { ($0.array ?? []).map { Int($0.number ?? -1) } }
+    let json = JSONValue(parsing: Data(read.stdout.utf8))
+    let pixels = (json?["pixels"]?.array ?? []).map { ($0.array ?? []).map { Int($0.number ?? -1) } }
+    let counts = colours.map { Int(json?["counts"]?[$0.0]?.number ?? -1) }
+    let total = Int(json?["width"]?.number ?? 0) * Int(json?["height"]?.number ?? 0)
+    return (pixels, counts, total)
   }
 
   /// `#RRGGBB` as [r, g, b].

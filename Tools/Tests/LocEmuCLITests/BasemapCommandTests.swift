@@ -65,4 +65,70 @@ struct BasemapCommandTests {
     #expect(try await DecodeCommandTests.run(["basemap", "info", Self.extract]).status == 1)
     #expect(try await DecodeCommandTests.run(["preview", "--basemap", map]).status == 64)
   }
+
+  /// `locemu basemap shoreline` (issue 22): GMT's dump (from a file or standard input) into a
+  /// shoreline basemap, a region of it, bad input said in one line; a served phone's map over a
+  /// shoreline and a city stacked.
+  @Test func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-cli-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // Two islands: one off Helsinki (a 1° square cut at a bin edge), one in the Pacific.
+    let dump = """
+      > Shore Bin # 1, Level 1
+      25\t59.5
+      25.5\t59.5
+      25.5\t60.5
+      25\t60.5
+      > Shore Bin # 2, Level 1
+      25\t60.5
+      24.5\t60.5
+      24.5\t59.5
+      25\t59.5
+      > Shore Bin # 3, Level 1
+      -150\t10
+      -149.5\t10
+      -149.5\t10.5
+      -150\t10
+      """
+    let input = dir.appendingPathComponent("dump.txt").path, shore = dir.appendingPathComponent("shore.basemap").path
+    try dump.write(toFile: input, atomically: true, encoding: .utf8)
+    let built = try await DecodeCommandTests.run(["basemap", "shoreline", "--resolution", "h", input, shore])
+    #expect(built.status == 0, "\(built.stderr)")
+    #expect(built.stderr.contains("polygons: 2 of level 1") && built.stderr.contains("0 unclosed"))
+    let info = try await DecodeCommandTests.run(["basemap", "info", shore])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
+    #expect(object["shoreline"] as? String == "GSHHG (resolution h)" && object["features"] as? Int == 5)
+    #expect((object["attribution"] as? String)?.contains("GSHHG") == true)
+
+    // A region keeps only its cells; standard input works as a file does.
+    let regional = dir.appendingPathComponent("regional.basemap").path
+    let cut = try await DecodeCommandTests.run(["basemap", "shoreline", "--region", "59,61,22,28", "-", regional], stdin: Data(dump.utf8))
+    #expect(cut.status == 0, "\(cut.stderr)")
+    let regionInfo = try await DecodeCommandTests.run(["basemap", "info", regional])
+    #expect(regionInfo.stdout.contains("\"features\":4") && regionInfo.stdout.contains("region 59.0,61.0,22.0,28.0"))
+
+    // Bad input: one line and exit 1 (nothing to join, no such file), 64 for a bad region.
+    let empty = dir.appendingPathComponent("empty.txt").path
+    try "> Shore Bin # 1, Level 1\n1 1\n2 2\n".write(toFile: empty, atomically: true, encoding: .utf8)
+    let nothing = try await DecodeCommandTests.run(["basemap", "shoreline", empty, dir.appendingPathComponent("x.basemap").path])
+    #expect(nothing.status == 1 && nothing.stderr.split(separator: "\n").count == 1 && nothing.stderr.contains("no shoreline polygons"))
+    let missing = try await DecodeCommandTests.run(["basemap", "shoreline", dir.appendingPathComponent("none.txt").path, shore + "2"])
+    #expect(missing.status == 1 && missing.stderr.contains("no such file"))
+    #expect(try await DecodeCommandTests.run(["basemap", "shoreline", "--region", "61,59,22,28", input, shore + "2"]).status == 64)
+    #expect(!FileManager.default.fileExists(atPath: shore + "2"))
+
+    // A served phone's map over both: the sea, the island's land, the city's streets over it.
+    let city = dir.appendingPathComponent("helsinki.basemap").path
+    #expect(try await DecodeCommandTests.run(["basemap", "build", Self.extract, city]).status == 0)
+    let server = try await ServeCommandTests.Server.start(["--basemap", shore, "--basemap", city])
+    defer { server.stop() }
+    _ = try await server.object(["location", "set", "60.1716,24.9440"])
+    for view in ["", "&view=street"] {
+      let url = URL(string: server.url + "/phones/1/map.svg?radius=500" + view)!
+      let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
+      #expect(served.contains("class=\"shoreline\"") && served.contains("class=\"land\"") && served.contains("class=\"basemap\""))
+      #expect(served.contains("GSHHG (Wessel &amp; Smith, LGPL); © OpenStreetMap contributors"))
+    }
+  }
 }

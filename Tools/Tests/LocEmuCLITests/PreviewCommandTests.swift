@@ -61,11 +61,13 @@ struct PreviewCommandTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let map = dir.appendingPathComponent("helsinki.basemap").path, svg = dir.appendingPathComponent("preview.svg").path
+    let fullscreen = dir.appendingPathComponent("fullscreen.svg").path
     #expect(try await Self.run(["basemap", "build", Self.path("data/helsinki/Helsinki.osm.pbf"), map]).status == 0)
     let job = [
       "preview", "--virtual-time", "--json", "--trace", Self.path("traces/helsinki-walk.nmea"), "--announcements",
-      Self.path("traces/helsinki-announcements.json"), "--basemap", map, "--snapshot", svg, "--at", "1=authorize", "--at", "4=tap",
-      "--at", "4.1=tap", "--at", "6=back", "--duration", "8",
+      Self.path("traces/helsinki-announcements.json"), "--basemap", Self.path("data/shoreline/gulf-of-finland.basemap"),
+      "--basemap", map, "--snapshot", svg, "--snapshot-fullscreen", fullscreen, "--snapshot-fullscreen-zoom", "16",
+      "--at", "1=authorize", "--at", "4=tap", "--at", "4.1=tap", "--at", "6=back", "--duration", "8",
     ]
     let first = try await Self.run(job), second = try await Self.run(job)
     #expect(first.status == 0, "\(first.stderr)")
@@ -78,7 +80,25 @@ struct PreviewCommandTests {
     #expect(abs(center[0] - 60.1712) < 0.001 && abs(center[1] - 24.9417) < 0.001)
     let drawn = try String(contentsOfFile: svg, encoding: .utf8)
     #expect(drawn.contains("class=\"basemap\"") && drawn.contains("© OpenStreetMap contributors"))
+    #expect(drawn.contains("class=\"shoreline\"") && drawn.contains("GSHHG (Wessel &amp; Smith, LGPL)"))
     #expect(drawn.components(separatedBy: "class=\"pin\"").count - 1 == 5)
+    // The fullscreen map at street zoom: a 100 m scale bar, and the streets from edge to edge
+    // (no land laid under the extract's sea shows: the extract covers the whole frame).
+    let street = try String(contentsOfFile: fullscreen, encoding: .utf8)
+    #expect(street.contains(">100 m</text>") && street.contains("width=\"390\" height=\"844\""))
+    #expect(street.components(separatedBy: "<path ").count > 500)
+    let opened = try #require(Self.lines(try Self.objects(first), "fullscreenMap").first)
+    #expect(abs((opened["zoom"] as? Double ?? 0) - 10.567) < 0.01)
+  }
+
+  @Test func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
+    for (arguments, message) in [
+      (["--snapshot-fullscreen-zoom", "16"], "--snapshot-fullscreen-zoom needs --snapshot-fullscreen"),
+      (["--snapshot-fullscreen", "/tmp/x.svg", "--snapshot-fullscreen-zoom", "40"], "--snapshot-fullscreen-zoom must be within"),
+    ] {
+      let run = try await Self.run(["preview", "--virtual-time", "--fixed", "60.17,24.94"] + arguments)
+      #expect(run.status == 64 && run.stderr.contains(message), "\(run.stderr)")
+    }
   }
 
   @Test func preview_readableTranscriptAndSnapshot() async throws {
