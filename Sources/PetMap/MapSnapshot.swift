@@ -81,6 +81,16 @@ public struct SnapshotProjection: Sendable, Hashable {
 
   /// Ground metres per pixel at the centre.
   public var metersPerPixel: Double { WebMercator.metersPerWorldUnit(atLatitude: center.latitude) / scale }
+
+  /// The longest round distance — 1, 2 or 5 × 10ⁿ metres — at most `pixels` long at the
+  /// centre (at least 1 m): a scale bar's length, a grid's step.
+  public func roundMeters(atMostPixels pixels: Double) -> Double {
+    let target = metersPerPixel * pixels
+    var length = 1.0
+    while length * 10 <= target { length *= 10 }
+    for step in [5.0, 2.0] where length * step <= target { return length * step }
+    return length
+  }
 }
 
 /// What a snapshot draws under its search circle, pins and user: a basemap of streets and
@@ -326,13 +336,7 @@ public struct SVGMapSnapshotter: MapSnapshotting {
 
   /// The scale bar's length: 1, 2 or 5 × 10ⁿ metres, at most a quarter of the width.
   private func scaleBarLength(_ projection: SnapshotProjection) -> (meters: Double, pixels: Double) {
-    let target = projection.metersPerPixel * projection.width / 4
-    var length = 1.0
-    while length * 10 <= target { length *= 10 }
-    for step in [5.0, 2.0] where length * step <= target {
-      length *= step
-      break
-    }
+    let length = projection.roundMeters(atMostPixels: projection.width / 4)
     return (length, length / projection.metersPerPixel)
   }
 

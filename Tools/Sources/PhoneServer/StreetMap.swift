@@ -42,15 +42,8 @@ enum StreetMap {
 /// Grid lines a round number of metres apart (the scale bar's steps), for a map without a basemap.
 struct GridLayer: MapSnapshotLayer {
   func draw(_ projection: SnapshotProjection) throws -> MapLayerDrawing {
-    // About eight cells across: 1, 2 or 5 times a power of ten metres.
-    let target = projection.metersPerPixel * projection.width / 8
-    var step = 1.0
-    while step * 10 <= target { step *= 10 }
-    for factor in [5.0, 2.0] where step * factor <= target {
-      step *= factor
-      break
-    }
-    let pixels = step / projection.metersPerPixel
+    // About eight cells across.
+    let pixels = projection.roundMeters(atMostPixels: projection.width / 8) / projection.metersPerPixel
     var path = ""
     var x = (projection.width / 2).truncatingRemainder(dividingBy: pixels)
     while x <= projection.width {
