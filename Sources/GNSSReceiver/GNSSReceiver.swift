@@ -127,19 +127,13 @@ public struct GNSSReceiver: Sendable {
       street = (sin(options.profile.streetAzimuth * Double.pi / 180), cos(options.profile.streetAzimuth * Double.pi / 180))
     }
 
-    /// Settings by their options without seed and phone (bounded: emptied past 1,024).
-    private static let known = Locked<[Options: Setting]>([:])
+    /// Settings by their options without seed and phone.
+    private static let known = SharedCache<Options, Setting>(limit: 1_024)
 
     static func shared(_ options: Options) -> Setting {
       var key = options
       (key.seed, key.phone) = (0, 0)
-      return known.withLock { known in
-        if let setting = known[key] { return setting }
-        if known.count >= 1_024 { known.removeAll(keepingCapacity: true) }
-        let setting = Setting(key)
-        known[key] = setting
-        return setting
-      }
+      return known.value(key) { Setting(key) }
     }
   }
 
@@ -153,6 +147,15 @@ public struct GNSSReceiver: Sendable {
   /// ``measure(_:)``'s fix alone: what a phone's location source needs of an epoch (the same
   /// epoch, without the satellites, DOPs and errors beside it).
   package mutating func measureFix(_ truth: LocationFix) -> LocationFix { epoch(truth, satellites: false).fix }
+
+  /// The fix a phone's source delivers: measured whole and handed to `epochs` when someone
+  /// wants the epochs (`--nmea-listen`), else the fix alone (``measureFix(_:)``).
+  package mutating func measureFix(_ truth: LocationFix, epochs: (@Sendable (ReceiverEpoch) -> Void)?) -> LocationFix {
+    guard let epochs else { return measureFix(truth) }
+    let epoch = measure(truth)
+    epochs(epoch)
+    return epoch.fix
+  }
 
   /// The epoch, with its satellites listed when `satellites` is true (the receiver's state
   /// evolves the same either way: listing them only keeps a copy per receiver).
@@ -364,7 +367,7 @@ public struct GNSSReceiver: Sendable {
       almanac: setting.almanacKey, slot: slot, latitude: Int32((latitude * 100).rounded()), longitude: Int32((longitude * 100).rounded()),
       height: Int32((height / 100).rounded()))
     if cachedSlot == slot, cachedCell == cell, !listed || cachedView.satellites != nil { return cachedView }
-    let geometry = SkyGeometryCache.shared.geometry(cell) {
+    let geometry = SkyGeometryCache.shared.value(cell) {
       SkyGeometry(
         setting.sky.satellites(
           at: GPSTime(Date(timeIntervalSince1970: Double(slot) * setting.skyInterval)),
@@ -522,7 +525,7 @@ public struct ReceiverEpoch: Sendable {
 
 /// Satellite geometry by sky slot and grid cell, shared by the receivers of a process: it
 /// depends on nothing else, so sharing changes no result. Bounded: emptied past 65,536 skies.
-final class SkyGeometryCache: Sendable {
+enum SkyGeometryCache {
   struct Key: Hashable, Sendable {
     var almanac: Int
     var slot: Int64
@@ -531,17 +534,25 @@ final class SkyGeometryCache: Sendable {
     var height: Int32
   }
 
-  static let shared = SkyGeometryCache()
-  /// Behind a pthread lock (`Locked`), which ThreadSanitizer sees, unlike `Mutex`'s futex path.
-  private let skies = Locked<[Key: SkyGeometry]>([:])
-  static let limit = 65_536
+  static let shared = SharedCache<Key, SkyGeometry>(limit: 65_536)
+}
 
-  func geometry(_ key: Key, compute: () -> SkyGeometry) -> SkyGeometry {
-    if let known = skies.withLock({ $0[key] }) { return known }
+/// What receivers of a process share because it is a pure function of its key: looked up, or
+/// computed outside the lock and kept (two receivers asking at once may both compute it; either
+/// value is the same). Bounded: emptied whole when it reaches `limit` entries. Behind a pthread
+/// lock (`Locked`), which ThreadSanitizer sees, unlike `Mutex`'s futex path.
+final class SharedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+  private let entries = Locked<[Key: Value]>([:])
+  let limit: Int
+
+  init(limit: Int) { self.limit = limit }
+
+  func value(_ key: Key, compute: () -> Value) -> Value {
+    if let known = entries.withLock({ $0[key] }) { return known }
     let computed = compute()
-    skies.withLock { skies in
-      if skies.count >= Self.limit { skies.removeAll(keepingCapacity: true) }
-      skies[key] = computed
+    entries.withLock { entries in
+      if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+      entries[key] = computed
     }
     return computed
   }

@@ -104,10 +104,7 @@ final class RealisticTimeline: PhoneTimeline {
 
   func next() throws -> (at: Duration, fix: LocationFix)? {
     guard let (at, fix) = try truth.next() else { return nil }
-    guard let epochs else { return (at, receiver.measureFix(fix)) }
-    let epoch = receiver.measure(fix)
-    epochs(epoch)
-    return (at, epoch.fix)
+    return (at, receiver.measureFix(fix, epochs: epochs))
   }
 
   func close() { truth.close() }
@@ -126,10 +123,7 @@ struct RealisticSource: LocationSource {
 
     mutating func next() async throws -> LocationFix? {
       guard let fix = try await truth.next(isolation: nil) else { return nil }
-      guard let epochs else { return receiver.measureFix(fix) }
-      let epoch = receiver.measure(fix)
-      epochs(epoch)
-      return epoch.fix
+      return receiver.measureFix(fix, epochs: epochs)
     }
   }
 
