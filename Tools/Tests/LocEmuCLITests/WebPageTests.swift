@@ -90,17 +90,15 @@ struct WebPageTests {
       try await command("POST", "/session/\(session)/element/\(try await element(css))/click", [:])
     }
 
+    /// Starts the session and opens `url`.
+    func open(_ url: String) async throws {
+      try await start()
+      try await command("POST", "/session/\(session)/url", ["url": url])
+    }
+
     /// Waits in the page (no polling from here) until `css`'s text is `text`; false after 15 s.
     func waitForText(_ css: String, _ text: String) async throws -> Bool {
-      let script = """
-        const [css, text, done] = arguments;
-        const ok = () => { const e = document.querySelector(css); return e && e.textContent === text; };
-        if (ok()) { done(true); return; }
-        const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
-        observer.observe(document.body, {subtree: true, childList: true, characterData: true});
-        setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
-        """
-      return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": [css, text]]) as? Bool == true
+      try await waitForText(css, where: "text === \(Self.literal(text))")
     }
 
     /// Runs `script` in the page; its result.
@@ -149,15 +147,14 @@ struct WebPageTests {
     /// Waits in the page (no polling from here) until the JavaScript `condition` on `text`
     /// (`css`'s text) holds; false after 15 s.
     func waitForText(_ css: String, where condition: String) async throws -> Bool {
-      let script = """
-        const [css, done] = [arguments[0], arguments[1]];
-        const ok = () => { const e = document.querySelector(css); if (!e) return false; const text = e.textContent; return \(condition); };
-        if (ok()) { done(true); return; }
-        const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
-        observer.observe(document.body, {subtree: true, childList: true, characterData: true});
-        setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
-        """
-      return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": [css]]) as? Bool == true
+      try await waitFor(
+        "(() => { const e = document.querySelector(\(Self.literal(css))); if (!e) return false; const text = e.textContent; "
+          + "return \(condition); })()")
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func literal(_ text: String) -> String {
+      String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
     }
 
     func stop() {
@@ -179,8 +176,7 @@ struct WebPageTests {
     _ = try await server.object(["location", "set", "52.2297,21.0122"])
     let browser = try Browser()
     defer { browser.stop() }
-    try await browser.start()
-    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#status-1", "authorizedWhenInUse"))
     #expect(try await browser.text("#fix-1").hasPrefix("52.229700, 21.012200"))
     // The map is the street map (an SVG of 640×360 with its corners), centred on the phone.
@@ -209,8 +205,7 @@ struct WebPageTests {
     defer { server.stop() }
     let browser = try Browser()
     defer { browser.stop() }
-    try await browser.start()
-    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#receiver-1", "perfect"))
 
     try await browser.click("#realism-profile-1 option[value='urban-canyon']")
@@ -257,8 +252,7 @@ struct WebPageTests {
     defer { server.stop() }
     let browser = try Browser()
     defer { browser.stop() }
-    try await browser.start()
-    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
     // No fix yet: the map around the default place, a grid, no trail.
     #expect(try await browser.run("return document.querySelector('#map-1 polyline.trail') === null") as? Bool == true)
@@ -291,8 +285,7 @@ struct WebPageTests {
     _ = try await server.object(["location", "set", "60.1699,24.9384"])
     let browser = try Browser()
     defer { browser.stop() }
-    try await browser.start()
-    try await browser.command("POST", "/session/\(browser.session)/url", ["url": server.url + "/"])
+    try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#map-1 circle.user') !== null"))
     let corners = try await Self.corners(browser)
     try await browser.click("#click-mode-1 option[value='route']")
