@@ -2,7 +2,7 @@ package import Emulator
 package import Foundation
 package import GNSSReceiver
 import Geo
-import LocationServices
+package import LocationServices
 import ServiceLifecycle
 import Traces
 
@@ -87,7 +87,7 @@ package final class PhoneNMEAFeed: Service, Sendable {
     let now = clock.now
     let lost = phone.isFixLost
     let date = phone.date
-    let measured = fix?.timestamp.flatMap { epochs?.epoch(at: $0) }
+    let measured = fix.flatMap { epochs?.epoch(for: $0) }
     let sentences = state.withLock { s -> [String]? in
       guard !s.stopped else { return nil }
       if let fix {
@@ -144,9 +144,25 @@ package final class ReceiverEpochLog: Sendable {
     }
   }
 
-  /// The newest kept epoch of `time`.
-  package func epoch(at time: Date) -> ReceiverEpoch? {
-    recent.withLock { $0.last { $0.fix.timestamp == time } }
+  /// The epoch the phone's source delivered as `fix`: the newest kept one of its time, else
+  /// (a source paused and resumed stamps its fixes later by the pause, after the receiver
+  /// measured them) the newest whose fix is `fix` but for its time, stamped as delivered.
+  package func epoch(for fix: LocationFix) -> ReceiverEpoch? {
+    guard let time = fix.timestamp else { return nil }
+    return recent.withLock { recent in
+      if let same = recent.last(where: { $0.fix.timestamp == time }) { return same }
+      var untimed = fix
+      untimed.timestamp = nil
+      guard
+        var moved = recent.last(where: {
+          var kept = $0.fix
+          kept.timestamp = nil
+          return kept == untimed
+        })
+      else { return nil }
+      moved.fix.timestamp = time
+      return moved
+    }
   }
 
   /// Forgets every epoch (a new source: its times may repeat the old one's).

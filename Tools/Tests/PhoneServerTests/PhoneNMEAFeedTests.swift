@@ -148,4 +148,52 @@ struct PhoneNMEAFeedTests {
     _ = await serving.result
     phone.shutdown()
   }
+
+  /// A paused and resumed source delivers its fixes later by the pause than the receiver
+  /// measured them: the feed still writes the receiver's whole epochs for them (GST and all),
+  /// stamped as delivered, not a plain epoch.
+  @Test func afterAPauseTheReceiversEpochsComeStampedAsDelivered() async throws {
+    let clock = EmulatorClock()
+    let home = Coordinate(latitude: 60.1699, longitude: 24.9384)!
+    let log = ReceiverEpochLog()
+    let recorded = Locked<[ReceiverEpoch]>([])
+    let options = GNSSReceiver.Options(profile: .openSky, seed: 3, start: .hot, assisted: true)
+    let phone = EmulatedPhone(
+      EmulatedPhone.Configuration(
+        source: .realistic(.fixed(home, altitude: 20), receiver: options) { epoch in
+          log.record(epoch)
+          recorded.withLock { $0.append(epoch) }
+        }, startsSource: false), clock: clock)
+    let delivered = Locked<[LocationFix]>([])
+    let observation = phone.observe(.sourceFix) { event in
+      if case .sourceFix(let fix) = event { delivered.withLock { $0.append(fix) } }
+    }
+    defer { observation.cancel() }
+    let feed = try await PhoneNMEAFeed.bind(phone: phone, epochs: log, host: "127.0.0.1", port: 0)
+    let serving = Task { try await feed.run() }
+    let client = try Client(port: feed.port)
+    #expect(await waitUntil { feed.clientCount == 1 })
+    phone.startSource()
+    try await clock.advance(by: .seconds(10))
+    #expect(phone.pauseSource())
+    try await clock.advance(by: .seconds(30))
+    let before = delivered.withLock { $0.count }
+    #expect(phone.resumeSource())
+    try await clock.advance(by: .seconds(5))
+    let after = Array(delivered.withLock { $0 }.dropFirst(before)).filter(\.hasFix)
+    #expect(after.count >= 4)
+    // Each one's epoch: the one measured for the same fix, stamped as delivered, 30 s later.
+    let measured = recorded.withLock { $0 }
+    let expected = try after.map { fix -> String in
+      var epoch = try #require(measured.last { $0.fix.coordinate == fix.coordinate && $0.fix.timestamp != fix.timestamp })
+      #expect(fix.timestamp!.timeIntervalSince(epoch.fix.timestamp!) == 30)
+      epoch.fix.timestamp = fix.timestamp
+      return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GPGST") })
+    }
+    #expect(
+      await waitUntil(.seconds(10)) { Set(expected).isSubset(of: Set(client.lines)) }, "\(expected) not in \(client.lines.suffix(20))")
+    serving.cancel()
+    _ = await serving.result
+    phone.shutdown()
+  }
 }
