@@ -17,6 +17,9 @@ public final class Basemap: Sendable {
   /// What a shoreline file was made from (``ShorelineBuilder``: land, lakes, islands and ponds
   /// over the sea, for the whole world); nil for a city's streets.
   public let shoreline: String?
+  /// Whether the extract has a coastline (so its sea is drawn from it); nil for a file built
+  /// before this was recorded.
+  public let hasCoastline: Bool?
   private let queue: DatabaseQueue
 
   /// - Throws: ``BasemapError`` when the file is missing or is not a basemap.
@@ -35,6 +38,7 @@ public final class Basemap: Sendable {
       attribution = meta["attribution"] ?? "© OpenStreetMap contributors"
       featureCount = Int(meta["features"] ?? "") ?? 0
       shoreline = meta["shoreline"]
+      hasCoastline = meta["coast"].map { $0 == "yes" }
     } catch let error as BasemapError {
       throw error
     } catch {

@@ -151,7 +151,8 @@ public enum BasemapBuilder {
     }
     guard !features.isEmpty else { throw BasemapError(message: "\(pbf): nothing to draw (no roads, water, parks or labels)") }
     for feature in features { summary.features[feature.kind, default: 0] += 1 }
-    summary.bytes = try write(features, to: output, source: pbf)
+    // Whether the extract reached the coast (its sea is then exact across it: see `BasemapLayer`).
+    summary.bytes = try write(features, to: output, source: pbf, meta: [("coast", coastlines.isEmpty ? "no" : "yes")])
     return summary
   }
 

@@ -113,7 +113,9 @@ enum BasemapLayer {
       taken.append(box)
       return true
     }
-    if !features.isEmpty, basemap.shoreline == nil, features.contains(where: { $0.kind == .coastline }) {
+    if !features.isEmpty, basemap.shoreline == nil,
+      basemap.hasCoastline ?? features.contains(where: { $0.kind == .coastline })
+    {
       // The extract's own coast: land across it under its sea (see the type's comment).
       let b = basemap.bounds
       let ring = [(b.north, b.west), (b.north, b.east), (b.south, b.east), (b.south, b.west)].compactMap {

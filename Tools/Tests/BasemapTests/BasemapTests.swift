@@ -273,5 +273,18 @@ struct BasemapTests {
     let colours = try SVGPixels.read(snapshot.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
     #expect(colours[0] == SVGPixels.rgb("#AAD3DF"))
     #expect(colours[1] != SVGPixels.rgb("#AAD3DF"))
+    #expect(map.hasCoastline == true)
+    #expect(try Self.built.get().map.hasCoastline == false)
+
+    // Over a shoreline that has only sea here, the extract's own coast wins across it: its
+    // land north of the coastline is land, its sea south of it sea.
+    let dump = dir.appendingPathComponent("dump.txt").path, shore = dir.appendingPathComponent("shore.basemap").path
+    try "> Shore Bin # 1, Level 1\n0.2 0.2\n0.4 0.2\n0.4 0.4\n0.2 0.2\n".write(toFile: dump, atomically: true, encoding: .utf8)
+    _ = try ShorelineBuilder.build(gmtDump: dump, output: shore)
+    let stacked = try SVGMapSnapshotter(layers: [try Basemap(path: shore), map], radiusMeters: nil).render(
+      MapSnapshotRequest(region: center.mapRegion(radiusMeters: 3_000).fitted(aspectRatio: 16.0 / 9.0)))
+    let over = try SVGPixels.read(stacked.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
+    #expect(over[0] == SVGPixels.rgb("#AAD3DF"))
+    #expect(over[1] == SVGPixels.rgb("#F2EFE9"))
   }
 }
