@@ -48,7 +48,7 @@ extension LocEmu {
         Land and sea anywhere, the streets of a city over them (tools/run.sh): \
         --basemap data/shoreline/gulf-of-finland.basemap --basemap helsinki.basemap \
         --snapshot preview.svg --snapshot-fullscreen fullscreen.svg \
-        --snapshot-fullscreen-zoom 15 --at 1=authorize --at 4=tap
+        --snapshot-fullscreen-zoom 16 --at 1=authorize --at 4=tap
 
         Exit status: 0 done; 1 a file cannot be read, or the --server phone cannot be \
         reached or goes away; 64 bad options.
@@ -69,7 +69,7 @@ extension LocEmu {
 
     @Option(
       help: ArgumentHelp(
-        "Draw the --snapshot-fullscreen image at this zoom around the map's centre (15: streets; the map's own is about 10.5 for 10 km).",
+        "Draw the --snapshot-fullscreen image at this zoom around the map's centre (16: streets; the map's own is about 10.5 for 10 km).",
         valueName: "ZOOM"))
     var snapshotFullscreenZoom: Double?
 
@@ -80,7 +80,8 @@ extension LocEmu {
     @Option(
       help: ArgumentHelp(
         "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build'); repeat to stack "
-          + "them, a shoreline first (land and sea anywhere: data/shoreline/gshhg-i.basemap), then a city's streets.",
+          + "them, a shoreline first (land and sea: data/shoreline/gulf-of-finland.basemap, or any region's or the world's "
+          + "from tools/make-shoreline.sh), then a city's streets.",
         valueName: "FILE"))
     var basemap: [String] = []
 

@@ -87,7 +87,8 @@ extension LocEmu {
     @Option(
       help: ArgumentHelp(
         "Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build'); repeat to stack them, "
-          + "a shoreline first (data/shoreline/gshhg-i.basemap), then a city's streets.", valueName: "FILE"))
+          + "a shoreline first (data/shoreline/gulf-of-finland.basemap, or tools/make-shoreline.sh's), then a city's streets.",
+        valueName: "FILE"))
     var basemap: [String] = []
 
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
