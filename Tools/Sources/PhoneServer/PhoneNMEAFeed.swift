@@ -1,5 +1,5 @@
 package import Emulator
-package import Foundation
+import Foundation
 package import GNSSReceiver
 import Geo
 package import LocationServices
