@@ -90,15 +90,26 @@ enum BasemapLayer {
       projection.coordinate(x: -20, y: -20), projection.coordinate(x: projection.width + 20, y: projection.height + 20),
     ]
     let south = min(corners[0].latitude, corners[1].latitude), north = max(corners[0].latitude, corners[1].latitude)
-    let west = min(corners[0].longitude, corners[1].longitude), east = max(corners[0].longitude, corners[1].longitude)
-    guard basemap.covers(south: south, north: north, west: west, east: east) else { return ("", 0, false) }
+    // West to east: one span, or two when the frame crosses the antimeridian (its west edge's
+    // longitude then above its east edge's).
+    let west = corners[0].longitude, east = corners[1].longitude
+    let spans = west <= east ? [(west, east)] : [(west, 180.0), (-180.0, east)]
+    guard spans.contains(where: { basemap.covers(south: south, north: north, west: $0.0, east: $0.1) }) else {
+      return ("", 0, false)
+    }
     let mpp = projection.metersPerPixel
     var kinds = Set(BasemapKind.allCases)
     if mpp > 4 { kinds.remove(.building) }
     if mpp > 12 { kinds.remove(.footway) }
     if mpp > 30 { kinds.subtract([.service, .stream]) }
     if mpp > 60 { kinds.remove(.residential) }
-    let features = try basemap.features(south: south, north: north, west: west, east: east, kinds: kinds)
+    var features: [BasemapFeature] = []
+    for span in spans { features += try basemap.features(south: south, north: north, west: span.0, east: span.1, kinds: kinds) }
+    // Two spans' features in drawing order again (by kind; each span's own order kept).
+    if spans.count > 1 {
+      features = features.enumerated().sorted { ($0.element.kind.rawValue, $0.offset) < ($1.element.kind.rawValue, $1.offset) }.map(
+        \.element)
+    }
     var areas = "", lines = "", casings = "", labels = "", defs = ""
     var shore: [BasemapKind: String] = [:]
     var count = 0

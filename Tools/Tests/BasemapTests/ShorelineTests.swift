@@ -103,6 +103,27 @@ struct ShorelineTests {
     #expect(abs(Self.area(land) - 1 * 0.5 * 2) < 1e-9)
   }
 
+  /// A map across the antimeridian draws the cells of both sides.
+  @Test func aMapAcrossTheAntimeridianDrawsBothSides() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let input = dir.appendingPathComponent("dump.txt").path, output = dir.appendingPathComponent("shore.basemap").path
+    try
+      "> Shore Bin # 71, Level 1\n180 10.6\n179.9 10.6\n179.9 10.4\n180 10.4\n> Shore Bin # 0, Level 1\n-180 10.4\n-179.9 10.4\n-179.9 10.6\n-180 10.6\n"
+      .write(toFile: input, atomically: true, encoding: .utf8)
+    _ = try ShorelineBuilder.build(gmtDump: input, output: output)
+    let center = Coordinate(latitude: 10.5, longitude: 179.99)!
+    let snapshot = try SVGMapSnapshotter(layers: [try Basemap(path: output)], radiusMeters: nil).render(
+      MapSnapshotRequest(region: center.mapRegion(radiusMeters: 20_000).fitted(aspectRatio: 16.0 / 9.0)))
+    let p = snapshot.projection
+    let points = [(10.5, 179.95), (10.5, -179.95), (10.5, 179.8), (10.5, -179.8)].map {
+      p.point(for: Coordinate(latitude: $0.0, longitude: $0.1)!)
+    }
+    let colours = try SVGPixels.read(snapshot.svg, at: points.map { ($0.x, $0.y) }).map { Array($0.prefix(3)) }
+    #expect(colours == [SVGPixels.rgb("#F2EFE9"), SVGPixels.rgb("#F2EFE9"), SVGPixels.rgb("#AAD3DF"), SVGPixels.rgb("#AAD3DF")])
+  }
+
   @Test func aPolygonRoundTheGlobeIsClosedAlongThePole() throws {
     // Antarctica's kind: the coast runs all the way round, land to the south.
     let (summary, kinds) = try Self.build(
