@@ -105,22 +105,34 @@ struct PhoneNMEAFeedTests {
     phone.shutdown()
   }
 
-  /// Under a realistic receiver the feed writes the receiver's own epochs: no fix but the sky
-  /// while it acquires, then GSA with its used set, GSV with its satellites, GST and GBS (last)
-  /// with its errors, so a gpsd client gets the receiver's error model; the same bytes the
-  /// receiver itself writes for those epochs.
-  @Test func aRealisticReceiversEpochsAreWrittenWhole() async throws {
+  /// A phone at a fixed point in Helsinki under a realistic receiver on its own virtual clock
+  /// (its source not started): every epoch the receiver measures goes to the log a feed reads
+  /// and to `recorded`, for the test to compare against.
+  static func realisticPhone(
+    _ options: GNSSReceiver.Options
+  ) -> (
+    clock: EmulatorClock, phone: EmulatedPhone, log: ReceiverEpochLog, recorded: Locked<[ReceiverEpoch]>
+  ) {
     let clock = EmulatorClock()
     let home = Coordinate(latitude: 60.1699, longitude: 24.9384)!
     let log = ReceiverEpochLog()
     let recorded = Locked<[ReceiverEpoch]>([])
-    let options = GNSSReceiver.Options(profile: .suburban, seed: 5, start: .cold, assisted: true)
     let phone = EmulatedPhone(
       EmulatedPhone.Configuration(
         source: .realistic(.fixed(home, altitude: 20), receiver: options) { epoch in
           log.record(epoch)
           recorded.withLock { $0.append(epoch) }
         }, startsSource: false), clock: clock)
+    return (clock, phone, log, recorded)
+  }
+
+  /// Under a realistic receiver the feed writes the receiver's own epochs: no fix but the sky
+  /// while it acquires, then GSA with its used set, GSV with its satellites, GST and GBS (last)
+  /// with its errors, so a gpsd client gets the receiver's error model; the same bytes the
+  /// receiver itself writes for those epochs.
+  @Test func aRealisticReceiversEpochsAreWrittenWhole() async throws {
+    let (clock, phone, log, recorded) = Self.realisticPhone(
+      GNSSReceiver.Options(profile: .suburban, seed: 5, start: .cold, assisted: true))
     let feed = try await PhoneNMEAFeed.bind(phone: phone, epochs: log, host: "127.0.0.1", port: 0)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
@@ -153,17 +165,8 @@ struct PhoneNMEAFeedTests {
   /// measured them: the feed still writes the receiver's whole epochs for them (GST and all),
   /// stamped as delivered, not a plain epoch.
   @Test func afterAPauseTheReceiversEpochsComeStampedAsDelivered() async throws {
-    let clock = EmulatorClock()
-    let home = Coordinate(latitude: 60.1699, longitude: 24.9384)!
-    let log = ReceiverEpochLog()
-    let recorded = Locked<[ReceiverEpoch]>([])
-    let options = GNSSReceiver.Options(profile: .openSky, seed: 3, start: .hot, assisted: true)
-    let phone = EmulatedPhone(
-      EmulatedPhone.Configuration(
-        source: .realistic(.fixed(home, altitude: 20), receiver: options) { epoch in
-          log.record(epoch)
-          recorded.withLock { $0.append(epoch) }
-        }, startsSource: false), clock: clock)
+    let (clock, phone, log, recorded) = Self.realisticPhone(
+      GNSSReceiver.Options(profile: .openSky, seed: 3, start: .hot, assisted: true))
     let delivered = Locked<[LocationFix]>([])
     let observation = phone.observe(.sourceFix) { event in
       if case .sourceFix(let fix) = event { delivered.withLock { $0.append(fix) } }
