@@ -74,21 +74,22 @@ extension LocEmu {
           valueName: "SOUTH,NORTH,WEST,EAST"))
       var region: String?
 
+      /// `--region` as degrees; nil when absent or not a valid region.
+      var box: ShorelineBuilder.Region? {
+        guard let v = region?.split(separator: ",").compactMap({ Double($0) }), v.count == 4, v[0] < v[1],
+          (-90...90).contains(v[0]), (-90...90).contains(v[1]), (-180...180).contains(v[2]), (-180...180).contains(v[3])
+        else { return nil }
+        return (v[0], v[1], v[2], v[3])
+      }
+
       func validate() throws {
-        if let region {
-          let v = region.split(separator: ",").compactMap { Double($0) }
-          guard v.count == 4, v[0] < v[1], (-90...90).contains(v[0]), (-90...90).contains(v[1]), (-180...180).contains(v[2]),
-            (-180...180).contains(v[3])
-          else { throw ValidationError("--region must be SOUTH,NORTH,WEST,EAST in degrees, south below north") }
+        if region != nil, box == nil {
+          throw ValidationError("--region must be SOUTH,NORTH,WEST,EAST in degrees, south below north")
         }
       }
 
       func run() throws {
         let started = ContinuousClock.now
-        let box = region.map { r -> ShorelineBuilder.Region in
-          let v = r.split(separator: ",").compactMap { Double($0) }
-          return (v[0], v[1], v[2], v[3])
-        }
         do {
           let summary = try ShorelineBuilder.build(gmtDump: input, output: output, resolution: resolution, region: box)
           let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
