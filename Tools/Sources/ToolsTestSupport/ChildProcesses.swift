@@ -1,4 +1,5 @@
 package import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -95,14 +96,116 @@ package final class LoopbackListener: @unchecked Sendable {
   deinit { close(fd) }
 }
 
-/// A loopback TCP port nobody listens on right now (bound to port 0, read back, released).
-package func freeLoopbackPort() throws -> Int { try LoopbackListener(backlog: nil).port }
+/// Runs `body` with a TCP port that nothing listens on and nothing else can take while `body`
+/// runs: a socket bound to it on every address of both families (`[::]`, port 0, read back)
+/// that never listens, so connections to 127.0.0.1 or [::1] there are refused. A port that was
+/// released and handed on could be taken by another test's server before it is used (issue 33).
+package func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
+  let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+  guard fd >= 0 else { throw LoopbackError(description: "no socket: \(String(cString: strerror(errno)))") }
+  defer { close(fd) }
+  var dualStack: Int32 = 0
+  setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &dualStack, socklen_t(MemoryLayout<Int32>.size))
+  var address = sockaddr_in6()
+  address.sin6_family = sa_family_t(AF_INET6)
+  address.sin6_addr = in6addr_any
+  var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+  }
+  guard bound else { throw LoopbackError(description: "no free port: \(String(cString: strerror(errno)))") }
+  return try await body(Int(UInt16(bigEndian: address.sin6_port)))
+}
 
-/// A real gpsd (`gpsd -N -n`) on a free loopback port reading `device` (e.g.
+/// Ports for children that choose no port of their own (gpsd cannot bind port 0): outside the
+/// kernel's ephemeral range, which every bind to port 0 and every outgoing connection draws from,
+/// so no other socket is given one by chance; each call in this process takes the next one.
+/// Another process that picks the same number is found by ``startListeningChild(limit:attempts:_:)``,
+/// which checks the listener is the child's own and tries the next port.
+package enum ChildPort {
+  private static let next = Mutex(20_000 + Int(getpid() % 4_000) * 3)
+
+  /// The next candidate port, in 20000…31999.
+  package static func take() -> Int {
+    next.withLock { (port: inout Int) -> Int in
+      defer { port = port >= 31_999 ? 20_000 : port + 1 }
+      return port
+    }
+  }
+}
+
+/// Starts a child that listens on a port it is told (`make(port)` builds the process; it is run
+/// here), and waits until the listener on that port is the child's own: on a port another process
+/// holds the child fails or never owns the listener, and the next port is tried.
+///
+/// - Returns: the running process and its port.
+/// - Throws: ``LoopbackError`` when no attempt got a listener within `limit`.
+package func startListeningChild(
+  limit: Duration, attempts: Int = 5, _ make: (Int) throws -> Process
+) throws -> (process: Process, port: Int) {
+  var reasons: [String] = []
+  var name = "child"
+  for _ in 0..<attempts {
+    let port = ChildPort.take()
+    let process = try make(port)
+    name = process.executableURL?.lastPathComponent ?? name
+    try process.run()
+    if waitForOwnListener(process, port: port, limit: limit) { return (process, port) }
+    reasons.append("port \(port): \(process.isRunning ? "no listener of its own within \(limit)" : "it exited")")
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+  throw LoopbackError(description: "\(name) did not listen: \(reasons.joined(separator: "; "))")
+}
+
+/// Waits (blocking, at most `limit`) until `process` itself listens on loopback TCP `port` (a
+/// listening socket of that port among its descriptors); false when it ended or the limit passed.
+package func waitForOwnListener(_ process: Process, port: Int, limit: Duration) -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while listeningInodes(port: port).isDisjoint(with: socketInodes(of: process.processIdentifier)) {
+    guard ContinuousClock.now < deadline, process.isRunning else { return false }
+    Thread.sleep(forTimeInterval: 0.02)
+  }
+  return true
+}
+
+/// The inodes of the TCP sockets (IPv4 and IPv6) listening on `port`, from `/proc/net/tcp*`.
+private func listeningInodes(port: Int) -> Set<String> {
+  var inodes: Set<String> = []
+  for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+    guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+    for line in text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ")
+      // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      guard fields.count > 9, fields[3] == "0A", let local = fields[1].split(separator: ":").last,
+        Int(local, radix: 16) == port
+      else { continue }
+      inodes.insert(String(fields[9]))
+    }
+  }
+  return inodes
+}
+
+/// The inodes of the sockets among `pid`'s open descriptors (`socket:[INODE]` links).
+private func socketInodes(of pid: Int32) -> Set<String> {
+  let directory = "/proc/\(pid)/fd"
+  guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+  var inodes: Set<String> = []
+  for entry in entries {
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + entry),
+      target.hasPrefix("socket:[")
+    else { continue }
+    inodes.insert(String(target.dropFirst(8).dropLast()))
+  }
+  return inodes
+}
+
+/// A real gpsd (`gpsd -N -n`) on a loopback port of its own reading `device` (e.g.
 /// `tcp://127.0.0.1:PORT`, an NMEA feed), with its control socket in a directory of its own.
-/// Stopped by its PID (SIGKILL), never by name.
+/// gpsd refuses port 0, so the port is a ``ChildPort`` and gpsd is known to be up when the
+/// listener on it is gpsd's own. Stopped by its PID (SIGKILL), never by name.
 package final class GPSDProcess: @unchecked Sendable {
-  package let port: Int
+  package private(set) var port: Int
   package let device: String
   private var process: Process?
   private let directory: URL
@@ -115,26 +218,31 @@ package final class GPSDProcess: @unchecked Sendable {
   /// Starts gpsd reading `device` and waits (at most 10 s) until it accepts clients.
   package init(reading device: String) throws {
     self.device = device
-    port = try freeLoopbackPort()
+    port = 0
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try start()
+    (process, port) = try startListeningChild(limit: .seconds(10)) { try makeProcess(port: $0) }
   }
 
-  /// Starts gpsd (again) on ``port`` and waits until it accepts clients.
+  /// Starts gpsd again on ``port`` (after ``kill()``) and waits until it accepts clients there.
   package func start() throws {
+    let process = try makeProcess(port: port)
+    try process.run()
+    self.process = process
+    guard waitForOwnListener(process, port: port, limit: .seconds(10)) else {
+      kill()
+      throw LoopbackError(description: "gpsd did not start again on port \(port) within 10 s")
+    }
+  }
+
+  private func makeProcess(port: Int) throws -> Process {
     guard let path = Self.path else { throw LoopbackError(description: "gpsd is not installed (apt-get install gpsd)") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = ["-N", "-n", "-S", String(port), "-F", directory.appendingPathComponent("sock").path, device]
     process.standardError = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    self.process = process
-    guard waitForListener(process, port: port, limit: .seconds(10)) else {
-      kill()
-      throw LoopbackError(description: "gpsd did not start on port \(port) within 10 s")
-    }
+    return process
   }
 
   /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
@@ -151,13 +259,6 @@ package final class GPSDProcess: @unchecked Sendable {
   }
 
   deinit { stop() }
-}
-
-/// Whether something accepts TCP connections on loopback `port` now.
-package func loopbackAccepts(_ port: Int) -> Bool {
-  guard let fd = connectLoopback(port) else { return false }
-  close(fd)
-  return true
 }
 
 /// A TCP socket connected to 127.0.0.1:`port` (the caller closes it), or nil when nothing
@@ -177,17 +278,6 @@ package func connectLoopback(_ port: Int) -> Int32? {
     return nil
   }
   return fd
-}
-
-/// Waits (blocking, at most `limit`) until a child process just started accepts on loopback
-/// `port`; false when it ended first or the limit passed.
-package func waitForListener(_ process: Process, port: Int, limit: Duration) -> Bool {
-  let deadline = ContinuousClock.now + limit
-  while !loopbackAccepts(port) {
-    guard ContinuousClock.now < deadline, process.isRunning else { return false }
-    Thread.sleep(forTimeInterval: 0.02)
-  }
-  return true
 }
 
 /// A keep-alive HTTP/1.1 connection to a server on loopback over a plain socket, for clients

@@ -61,10 +61,11 @@ func announcement(
   }
 
   @Test func httpRepository_unreachableServerIsATransportError() async throws {
-    let port = try freeLoopbackPort()
-    await #expect(throws: AnnouncementError.self) {
-      try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
-        .announcements(for: .landingPageQuery(location: warsaw))
+    try await withUnreachablePort { port in
+      await #expect(throws: AnnouncementError.self) {
+        try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
+          .announcements(for: .landingPageQuery(location: warsaw))
+      }
     }
   }
 

@@ -156,22 +156,23 @@ struct GPSDSourceTests {
   }
 
   @Test func aGPSDThatIsNotThereIsAnErrorWithinTheTimeout() async throws {
-    let port = try freeLoopbackPort()
-    let source = GPSDSource(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
-    let started = ContinuousClock.now
-    let error = await #expect(throws: GPSDError.self) {
-      try await withTimeLimit(.seconds(10)) {
-        for try await _ in source {}
+    try await withUnreachablePort { port in
+      let source = GPSDSource(host: "127.0.0.1", port: port, connectTimeout: .seconds(1))
+      let started = ContinuousClock.now
+      let error = await #expect(throws: GPSDError.self) {
+        try await withTimeLimit(.seconds(10)) {
+          for try await _ in source {}
+        }
       }
+      let took = ContinuousClock.now - started
+      #expect(took >= .milliseconds(900) && took < .seconds(3))
+      guard case .cannotConnect(let endpoint, let message)? = error else {
+        Issue.record("expected cannotConnect, got \(String(describing: error))")
+        return
+      }
+      #expect(endpoint == "127.0.0.1:\(port)")
+      #expect(!message.isEmpty)  // libgps's own words
     }
-    let took = ContinuousClock.now - started
-    #expect(took >= .milliseconds(900) && took < .seconds(3))
-    guard case .cannotConnect(let endpoint, let message)? = error else {
-      Issue.record("expected cannotConnect, got \(String(describing: error))")
-      return
-    }
-    #expect(endpoint == "127.0.0.1:\(port)")
-    #expect(!message.isEmpty)  // libgps's own words
   }
 
   @Test func cancellationStopsTheSessionWithin250ms() async throws {

@@ -77,51 +77,54 @@ struct CommandContractTests {
 
   /// Unreachable peers: nothing listening, or a listener that never answers.
   @Test func unreachablePeersEndWithOneLineAndExitOne() async throws {
-    let nobody = try freeLoopbackPort()
-    let silent = try SilentListener()
-    let commands: [[String]] = [
-      ["watch", "--gpsd", "127.0.0.1:\(nobody)", "--timeout", "1"],
-      ["permissions", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
-      ["preview", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
-      ["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"],
-      ["feed", Self.trace("city-walk.nmea"), "--listen", "127.0.0.1:\(silent.port)"],
-    ]
-    for arguments in commands {
-      let run = try await Self.run(arguments)
-      Self.expectOneLineAndFailure(run, arguments)
-      #expect(run.elapsed < .seconds(10), "\(arguments.joined(separator: " ")) took \(run.elapsed)")
+    try await withUnreachablePort { nobody in
+      let silent = try SilentListener()
+      let commands: [[String]] = [
+        ["watch", "--gpsd", "127.0.0.1:\(nobody)", "--timeout", "1"],
+        ["permissions", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
+        ["preview", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
+        ["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"],
+        ["feed", Self.trace("city-walk.nmea"), "--listen", "127.0.0.1:\(silent.port)"],
+      ]
+      for arguments in commands {
+        let run = try await Self.run(arguments)
+        Self.expectOneLineAndFailure(run, arguments)
+        #expect(run.elapsed < .seconds(10), "\(arguments.joined(separator: " ")) took \(run.elapsed)")
+      }
     }
   }
 
   /// Item 3: `--gpsd` with nothing listening used to give exit 0 and a transcript of nulls.
   @Test func aScenarioOnAnUnreachableGPSDEndsAtItsTimeout() async throws {
-    let port = try freeLoopbackPort()
-    let run = try await Self.run([
-      "permissions", "--gpsd", "127.0.0.1:\(port)", "--gpsd-timeout", "1", "--permission", "authorizedWhenInUse",
-      "--at", "0.5=request", "--duration", "30",
-    ])
-    #expect(run.status == 1)
-    #expect(run.stderr == "locemu permissions: cannot connect to gpsd at 127.0.0.1:\(port): can't connect to host/port pair\n")
-    #expect(run.elapsed < .seconds(10))
-    // The transcript still ends properly.
-    #expect(run.lines.last?.contains(#""event":"end""#) == true)
+    try await withUnreachablePort { port in
+      let run = try await Self.run([
+        "permissions", "--gpsd", "127.0.0.1:\(port)", "--gpsd-timeout", "1", "--permission", "authorizedWhenInUse",
+        "--at", "0.5=request", "--duration", "30",
+      ])
+      #expect(run.status == 1)
+      #expect(run.stderr == "locemu permissions: cannot connect to gpsd at 127.0.0.1:\(port): can't connect to host/port pair\n")
+      #expect(run.elapsed < .seconds(10))
+      // The transcript still ends properly.
+      #expect(run.lines.last?.contains(#""event":"end""#) == true)
+    }
   }
 
   /// A run that ends (its duration) before gpsd ever answered is no success: it says so and
   /// exits 1, however short the run and however long --gpsd-timeout (issue 22, item 5). A
   /// silent listener (accepts, never speaks) is no answer either.
   @Test func aRunThatEndsBeforeGPSDEverAnsweredSaysSoAndFails() async throws {
-    let port = try freeLoopbackPort()
-    let silent = try SilentListener()
-    for (command, target) in [("permissions", port), ("preview", port), ("permissions", silent.port)] {
-      let arguments = [command, "--gpsd", "127.0.0.1:\(target)", "--duration", "2"]
-      let run = try await Self.run(arguments)
-      #expect(run.status == 1, "\(arguments)")
-      // The silent listener's connection is reported before it.
-      #expect(run.stderr.hasSuffix("locemu \(command): gpsd at 127.0.0.1:\(target) never answered\n"), "\(arguments): \(run.stderr)")
-      #expect(run.stderr.split(separator: "\n").count == (target == port ? 1 : 2), "\(arguments): \(run.stderr)")
-      // The transcript still ends with its end line (JSON from permissions, text from preview).
-      #expect(run.lines.last?.contains(command == "preview" ? " end " : #""event":"end""#) == true, "\(arguments)")
+    try await withUnreachablePort { port in
+      let silent = try SilentListener()
+      for (command, target) in [("permissions", port), ("preview", port), ("permissions", silent.port)] {
+        let arguments = [command, "--gpsd", "127.0.0.1:\(target)", "--duration", "2"]
+        let run = try await Self.run(arguments)
+        #expect(run.status == 1, "\(arguments)")
+        // The silent listener's connection is reported before it.
+        #expect(run.stderr.hasSuffix("locemu \(command): gpsd at 127.0.0.1:\(target) never answered\n"), "\(arguments): \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == (target == port ? 1 : 2), "\(arguments): \(run.stderr)")
+        // The transcript still ends with its end line (JSON from permissions, text from preview).
+        #expect(run.lines.last?.contains(command == "preview" ? " end " : #""event":"end""#) == true, "\(arguments)")
+      }
     }
   }
 
@@ -202,18 +205,19 @@ struct CommandContractTests {
       busy.stderr.split(separator: "\n").last
         == "locemu serve-announcements: cannot listen on 127.0.0.1:\(silent.port): Address already in use")
 
-    let port = try freeLoopbackPort()
-    let unreachable = try await Self.run([
-      "preview", "--announcements", "http://[::1]:\(port)", "--permission", "authorizedWhenInUse", "--fixed", "52.2,21.0",
-      "--duration", "4",
-    ])
-    // The spec carries on with the map without pins, and says so once.
-    #expect(unreachable.status == 0)
-    #expect(
-      unreachable.stderr
-        == "locemu preview: announcements unavailable from http://[::1]:\(port): request failed: cannot connect to ::1:\(port) (is the server running?); the map shows no pins\n"
-    )
-    #expect(!unreachable.stdout.contains("NSURLErrorDomain"))
+    try await withUnreachablePort { port in
+      let unreachable = try await Self.run([
+        "preview", "--announcements", "http://[::1]:\(port)", "--permission", "authorizedWhenInUse", "--fixed", "52.2,21.0",
+        "--duration", "4",
+      ])
+      // The spec carries on with the map without pins, and says so once.
+      #expect(unreachable.status == 0)
+      #expect(
+        unreachable.stderr
+          == "locemu preview: announcements unavailable from http://[::1]:\(port): request failed: cannot connect to ::1:\(port) (is the server running?); the map shows no pins\n"
+      )
+      #expect(!unreachable.stdout.contains("NSURLErrorDomain"))
+    }
   }
 
   /// Item 11: flags that were accepted and ignored are refused with one line.

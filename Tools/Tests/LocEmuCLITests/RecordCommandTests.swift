@@ -65,7 +65,9 @@ struct RecordCommandTests {
     let again = try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:1", nmea])
     #expect(again.status == 1 && again.stderr == "locemu record: \(nmea) exists; --force replaces it\n")
     let missing = directory.appendingPathComponent("none.nmea").path
-    let nobody = try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:\(try freeLoopbackPort())", missing, "--timeout", "1"])
+    let nobody = try await withUnreachablePort { port in
+      try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:\(port)", missing, "--timeout", "1"])
+    }
     #expect(nobody.status == 1 && nobody.stderr.contains("cannot connect to gpsd"))
     #expect(!FileManager.default.fileExists(atPath: missing))
     #expect(try await DecodeCommandTests.run(["record", directory.appendingPathComponent("x.txt2").path]).status == 64)

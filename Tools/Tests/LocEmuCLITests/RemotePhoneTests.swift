@@ -131,7 +131,9 @@ struct RemotePhoneTests {
     #expect((map["center"] as? [Double]) == [52.2297, 21.0122] && map["pins"] as? Int == 5)
 
     // A server that is not there: one line, exit 1.
-    let nobody = try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(try freeLoopbackPort())", "--duration", "5"])
+    let nobody = try await withUnreachablePort { port in
+      try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(port)", "--duration", "5"])
+    }
     #expect(nobody.status == 1 && nobody.stderr.contains("cannot reach"))
     #expect(try await DecodeCommandTests.run(["preview", "--server", server.url, "--virtual-time"]).status == 64)
   }

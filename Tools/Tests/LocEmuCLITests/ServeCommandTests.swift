@@ -214,7 +214,9 @@ struct ServeCommandTests {
     #expect(try await server.ctl(["privacy", "maybe"]).status == 64)
     #expect(try await server.ctl(["location", "set", "north"]).status == 64)
     #expect(try await server.ctl([]).status == 64)
-    let nobody = try await DecodeCommandTests.run(["ctl", "--server", "http://127.0.0.1:\(try freeLoopbackPort())", "status"])
+    let nobody = try await withUnreachablePort { port in
+      try await DecodeCommandTests.run(["ctl", "--server", "http://127.0.0.1:\(port)", "status"])
+    }
     #expect(nobody.status == 2)
     #expect(nobody.stderr.hasPrefix("locemu ctl: cannot reach http://127.0.0.1:"))
   }

@@ -29,17 +29,13 @@ struct WebPageTests {
     var session = ""
 
     init() throws {
-      port = try freeLoopbackPort()
-      driver = Process()
-      driver.executableURL = URL(fileURLWithPath: WebPageTests.chromedriver)
-      driver.arguments = ["--port=\(port)"]
-      driver.standardOutput = FileHandle.nullDevice
-      driver.standardError = FileHandle.nullDevice
-      try driver.run()
-
-      guard waitForListener(driver, port: port, limit: .seconds(20)) else {
-        stop()
-        throw LoopbackError(description: "chromedriver did not start within 20 s")
+      (driver, port) = try startListeningChild(limit: .seconds(20)) { port in
+        let driver = Process()
+        driver.executableURL = URL(fileURLWithPath: WebPageTests.chromedriver)
+        driver.arguments = ["--port=\(port)"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        return driver
       }
     }
 
