@@ -24,6 +24,14 @@ let package = Package(
     .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
     .library(name: "SampleTraces", targets: ["SampleTraces"]),
   ],
+  traits: [
+    // Linux only: `import CoreLocation` (and MapKit) also gives Combine (OpenCombine under
+    // Combine's name), as Apple's Foundation makes ObservableObject and @Published visible.
+    // On by default, so that an observable location store builds with its iOS imports; an app
+    // that wants no OpenCombine build turns it off with `traits: []` on its `.package` line.
+    .trait(name: "Combine", description: "import CoreLocation also gives Combine's ObservableObject and @Published (OpenCombine)"),
+    .default(enabledTraits: ["Combine"]),
+  ],
   dependencies: [
     // Deque and Heap: the emulator clock's queue of effects and its timers.
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
@@ -100,15 +108,25 @@ let package = Package(
   ]
   package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
   package.targets += [
+    // The Apple-only API beside CoreLocation that swift-corelibs-foundation lacks
+    // (`NotificationCenter.notifications(named:object:)`, Darwin's `NSEC_PER_SEC`…,
+    // `DateComponentsFormatter`); CoreLocation re-exports it.
+    .target(name: "AppleCompat"),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
       name: "CoreLocation",
-      dependencies: ["CoreLocationModuleMap", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient"]
+      dependencies: [
+        "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient",
+        // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
+        // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
+        .target(name: "Combine", condition: .when(traits: ["Combine"])),
+      ]
     ),
     // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
     .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "PetMap"]),
     .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
+    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat"]),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]

@@ -428,12 +428,17 @@ extension CLLocationManager {
       deliver("didDetermineState") { manager, delegate in delegate.locationManager(manager, didDetermineState: state, for: region) }
     }
 
-    /// Entry and exit, to the manager that monitors the region; the first decision is not an
-    /// event (an app asks for it with `requestState(for:)`).
+    /// A boundary transition, to every manager of the app: `didDetermineState` on every one
+    /// (Apple: "whenever there is a boundary transition for a region … in addition to calling
+    /// the locationManager(_:didEnterRegion:) and locationManager(_:didExitRegion:) methods"),
+    /// then entry or exit when the region asks for it (`notifyOnEntry`, `notifyOnExit`). The
+    /// first decision after monitoring starts is no transition (an app asks for it with
+    /// `requestState(for:)`).
     func geofence(_ key: GeofenceKey, decided state: CLRegionState, from: CLRegionState) {
-      guard from != .unknown, case .region(let identifier) = key,
+      guard from != .unknown, state != from, case .region(let identifier) = key,
         let region = RegionRegistry.of(bound.phone).regions.first(where: { $0.identifier == identifier })
       else { return }
+      deliver("didDetermineState") { manager, delegate in delegate.locationManager(manager, didDetermineState: state, for: region) }
       if state == .inside, region.notifyOnEntry {
         deliver("didEnterRegion") { manager, delegate in delegate.locationManager(manager, didEnterRegion: region) }
       } else if state == .outside, region.notifyOnExit {

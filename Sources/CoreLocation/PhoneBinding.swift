@@ -19,9 +19,10 @@ final class BoundPhone: Sendable {
     self.remote = remote
   }
 
-  /// The phone of the code running now: the task's (``EmulatedPhone/current``), else the process's.
+  /// The phone of the code running now: the task's (``EmulatedPhone/current``), else the one a
+  /// test bound to the process (``EmulatedPhone/processBound``), else the process's own.
   static var current: BoundPhone {
-    if let phone = EmulatedPhone.current { return BoundPhone(phone: phone) }
+    if let phone = EmulatedPhone.ofRunningCode { return BoundPhone(phone: phone) }
     return ProcessPhone.shared
   }
 
@@ -98,13 +99,20 @@ enum ProcessPhone {
 ///   the real clock one task of the manager's runs them in order.
 /// - Made elsewhere: each call is an effect of the phone's clock, run in order by the clock's
 ///   loop (on a virtual clock, by the advance or `runUntilIdle()` that caused it).
+///
+/// Each call runs as code of the manager's phone (``EmulatedPhone/current``), as the app's code
+/// on iOS runs on its one device: the class methods (`CLLocationManager.authorizationStatus()`),
+/// a manager, `liveUpdates` or `CLMonitor` made in a callback, and the tasks it starts, read that
+/// phone. (A served phone's mirror is not bound: the process's phone is the served one.)
 final class DelegateDelivery: Sendable {
   private let clock: EmulatorClock
   let onMainActor: Bool
+  private let phone: EmulatedPhone?
   private let serial: Locked<AsyncStream<@Sendable () -> Void>.Continuation?>
 
-  init(clock: EmulatorClock, onMainActor: Bool) {
-    self.clock = clock
+  init(bound: BoundPhone, onMainActor: Bool) {
+    clock = bound.clock
+    phone = bound.remote == nil ? bound.phone : nil
     self.onMainActor = onMainActor
     if onMainActor && !clock.isVirtual {
       let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable () -> Void).self)
@@ -119,6 +127,7 @@ final class DelegateDelivery: Sendable {
 
   /// Calls `body` as the manager's delegate calls are made.
   func deliver(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    let body = bindingPhone(body)
     if onMainActor {
       if let serial = serial.withLock({ $0 }) {
         serial.yield(body)
@@ -135,9 +144,15 @@ final class DelegateDelivery: Sendable {
   /// main actor every call is later; on the clock it waits for the loop's next turn.
   func deliverLater(_ name: String, _ body: @escaping @Sendable () -> Void) {
     guard !onMainActor else { return deliver(name, body) }
-    clock.enqueueWithoutDriving(body)
+    clock.enqueueWithoutDriving(bindingPhone(body))
     // A real-time clock's loop turns on its own only for timers: one due now turns it.
     if !clock.isVirtual { _ = clock.schedule(after: .zero) {} }
+  }
+
+  /// `body` run as code of the manager's phone.
+  private func bindingPhone(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    guard let phone else { return body }
+    return { EmulatedPhone.$current.withValue(phone) { body() } }
   }
 
   /// No more calls (the manager went away).

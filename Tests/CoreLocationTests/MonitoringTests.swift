@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Region monitoring and CLMonitor (virtual time)")
 struct MonitoringTests {
-  @Test("LOC-CL-30: entry and exit need the boundary crossed by the margin and 20 s held; the first state is not an event")
+  @Test("LOC-CL-30: entry and exit need the boundary crossed by the margin and 20 s held, each with didDetermineState; the first state is not an event")
   @MainActor func regionEntryAndExit() async throws {
     try await withEmulatedPhone(authorizedPhone()) { phone in
       let manager = CLLocationManager()
@@ -32,17 +32,19 @@ struct MonitoringTests {
       try await phone.advance(by: .seconds(19))
       #expect(delegate.events.isEmpty)
       try await phone.advance(by: .seconds(1))
-      #expect(delegate.events == ["enter park"])
+      // didDetermineState on every boundary transition, besides didEnterRegion (Apple's
+      // locationManager(_:didDetermineState:for:)).
+      #expect(delegate.events == ["state park inside", "enter park"])
       #expect(manager.monitoredRegions.map(\.identifier) == ["park"])
       // Out and back within 20 s: no exit.
       await phone.send(helsinki(north: 600))
       try await phone.advance(by: .seconds(10))
       await phone.send(helsinki(north: 0))
       try await phone.advance(by: .seconds(30))
-      #expect(delegate.events == ["enter park"])
+      #expect(delegate.events == ["state park inside", "enter park"])
       await phone.send(helsinki(north: 600))
       try await phone.advance(by: .seconds(20))
-      #expect(delegate.events == ["enter park", "exit park"])
+      #expect(delegate.events == ["state park inside", "enter park", "state park outside", "exit park"])
       manager.stopMonitoring(for: region)
       #expect(manager.monitoredRegions.isEmpty)
     }

@@ -192,10 +192,17 @@ public final class EmulatorClock: Clock, Sendable {
     while true {
       var finished: [ClockGoal] = []
       // Untracked work (see settlesUnstructuredTasks) holds time where it is.
-      let quiet = !settlesUnstructuredTasks || TaskQuiescence.isIdle
+      let idle = settlesUnstructuredTasks && TaskQuiescence.isIdle
+      let quiet = !settlesUnstructuredTasks || idle
       var waitForQuiet = false
       let step: ClockStep = storage.withLock { s in
-        if mode == .virtual && s.running > 0 {
+        // A task the clock woke runs until it suspends on the clock again. When no Swift job of
+        // the process is left while it counts as running, it has suspended on something else:
+        // a continuation that a delegate callback resumes, as every async wrapper over
+        // CLLocationManager keeps one. Time goes on then (the callback comes from the clock), as
+        // it does for untracked work; the task counts as running until it suspends on the clock.
+        if mode == .virtual && s.running > 0 && !idle {
+          waitForQuiet = settlesUnstructuredTasks && !s.goals.isEmpty
           s.owned = false
           return .stop
         }

@@ -113,6 +113,18 @@ enum TaskQuiescence {
     return pthread_getspecific(inJobKey) == nil ? count : count - 1
   }
 
+  /// Whether the hooks are in (a settling virtual clock was made in this process).
+  static var isInstalled: Bool { installed.withLock { $0 } }
+
+  /// Suspends until no job of the process is pending (the caller's own is not, once it
+  /// suspends here); at once when the hooks are not in.
+  static func untilQuiet() async {
+    guard isInstalled else { return }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      if !whenQuiet({ continuation.resume() }) { continuation.resume() }
+    }
+  }
+
   /// Jobs that have returned so far: work in progress, as opposed to a job that never returns.
   static var completedJobs: UInt64 { completed.load(ordering: .relaxed) }
 

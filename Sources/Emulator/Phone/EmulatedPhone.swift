@@ -99,7 +99,7 @@ public final class PhoneObservation: Sendable {
 ///   tasks started with ``start(_:_:)`` run until they wait again — so a test asserts right after.
 /// - **Lifetime**: ``run()`` (structured; needed on a real-time clock and for a live source)
 ///   ends with ``shutdown()``, which ends every wait, stream, timer, task and file of the
-///   phone; ``withEmulatedPhone(_:clock:isolation:_:)`` does both around a body.
+///   phone; ``withEmulatedPhone(_:clock:binding:isolation:_:)`` does both around a body.
 ///
 /// ```swift
 /// try await withEmulatedPhone(.init(permission: .init(appStatus: .notDetermined), source: .fixed(warsaw))) { phone in
@@ -466,7 +466,7 @@ public final class EmulatedPhone: Sendable {
     return task
   }
 
-  /// The phone the code running now belongs to: set by ``withEmulatedPhone(_:clock:isolation:_:)``
+  /// The phone the code running now belongs to: set by ``withEmulatedPhone(_:clock:binding:isolation:_:)``
   /// for its body and by ``start(_:_:)`` for the phone's tasks, inherited by their child tasks.
   /// The `CoreLocation` module binds a location manager made here to this phone.
   @TaskLocal public static var current: EmulatedPhone?
@@ -512,8 +512,43 @@ public final class EmulatedPhone: Sendable {
     }
     let tasks = shutdownCore()
     clock.drive()
-    // The phone's tasks end with their cancellation: wait for them, so nothing outlives `run()`.
-    for task in tasks { await task.finished() }
+    await waitForEnd(of: tasks)
+  }
+
+  /// Waits for the phone's tasks, which end with their cancellation, so that nothing outlives
+  /// `run()`; but not for good. A task suspended on something the phone cannot end (a
+  /// continuation that only a delegate callback would resume, for a request the shutdown
+  /// cancelled) would never return: on a virtual clock, once no Swift job of the process is left
+  /// to run, the clock's loop has nothing more to do, and such tasks have still not returned,
+  /// they are left behind and `run()` returns.
+  private func waitForEnd(of tasks: [PhoneTaskEntry]) async {
+    guard clock.isVirtual, TaskQuiescence.isInstalled, !tasks.isEmpty else {
+      for task in tasks { await task.finished() }
+      return
+    }
+    let clock = self.clock
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waiting = Locked<CheckedContinuation<Void, Never>?>(continuation)
+      let left = Locked(tasks.count)
+      let end: @Sendable () -> Void = { waiting.withLock { w in defer { w = nil }; return w }?.resume() }
+      Task {
+        for task in tasks {
+          await task.finished()
+          left.withLock { $0 -= 1 }
+        }
+        end()
+      }
+      Task {
+        // Quiet, the loop run, and quiet again with tasks left: they are suspended for good.
+        for _ in 0..<2 {
+          await TaskQuiescence.untilQuiet()
+          if left.withLock({ $0 }) == 0 { return }
+          clock.drive()
+          await Task.yield()
+        }
+        end()
+      }
+    }
   }
 
   /// Ends the phone: the prompt and every request return (requests with

@@ -46,15 +46,26 @@ public struct LocationService: LocationServiceProtocol, AppLifecycleProviding {
 ///
 /// - Parameters:
 ///   - clock: the clock to run on; a new virtual clock of the phone's own when nil.
+///   - binding: which code the phone belongs to: the body's task tree (``PhoneBinding/task``,
+///     the default), or the whole process (``PhoneBinding/process``) for code under test that
+///     leaves the task tree (`Task.detached`, `DispatchQueue`), one such body at a time.
 public func withEmulatedPhone<Result>(
   _ configuration: EmulatedPhone.Configuration = EmulatedPhone.Configuration(), clock: EmulatorClock? = nil,
-  isolation: isolated (any Actor)? = #isolation, _ body: (EmulatedPhone) async throws -> Result
+  binding: PhoneBinding = .task, isolation: isolated (any Actor)? = #isolation, _ body: (EmulatedPhone) async throws -> Result
 ) async rethrows -> Result {
   let phone = EmulatedPhone(configuration, clock: clock)
   return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
     group.addTask { await phone.run() }
     do {
-      let result = try await EmulatedPhone.$current.withValue(phone, operation: { try await body(phone) }, isolation: isolation)
+      let result: Result
+      switch binding {
+      case .task:
+        result = try await EmulatedPhone.$current.withValue(phone, operation: { try await body(phone) }, isolation: isolation)
+      case .process:
+        result = try await ProcessBindingSlot.shared.withBinding(phone) {
+          try await EmulatedPhone.$current.withValue(phone, operation: { try await body(phone) }, isolation: isolation)
+        }
+      }
       group.cancelAll()
       return result
     } catch {

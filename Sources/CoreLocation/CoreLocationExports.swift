@@ -1,0 +1,13 @@
+// What Apple's CoreLocation brings along, brought along here too, so that a file that compiles
+// on iOS with its imports compiles here with the same ones:
+// - Foundation, which Apple's CoreLocation re-exports (`NSObject`, `Notification`, `Date`…);
+// - the Apple-only API that location code uses beside CoreLocation and that swift-corelibs-
+//   foundation lacks (AppleCompat: `NotificationCenter.notifications(named:object:)`,
+//   `NSEC_PER_SEC`, `DateComponentsFormatter`…);
+// - Combine's `ObservableObject`, `@Published` and the rest, which Apple's Foundation makes
+//   visible, when the package's `Combine` trait is on (it is by default; see Package.swift).
+@_exported public import Foundation
+@_exported public import AppleCompat
+#if Combine
+  @_exported public import Combine
+#endif

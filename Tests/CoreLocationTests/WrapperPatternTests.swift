@@ -1,0 +1,115 @@
+import CoreLocation
+import Emulator
+import Foundation
+import Geo
+import LocationServices
+import Testing
+
+/// The pattern every async wrapper over CLLocationManager uses: a continuation kept by the
+/// delegate and resumed from `didUpdateLocations` / `didFailWithError`.
+private final class OneShotLocation: NSObject, CLLocationManagerDelegate, @unchecked Sendable {
+  private let manager = CLLocationManager()
+  private var continuation: CheckedContinuation<CLLocation, any Error>?
+
+  func request() async throws -> CLLocation {
+    try await withCheckedThrowingContinuation { continuation in
+      self.continuation = continuation
+      manager.delegate = self
+      manager.requestLocation()
+    }
+  }
+
+  func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+    continuation?.resume(returning: locations[locations.count - 1])
+    continuation = nil
+  }
+
+  func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+    continuation?.resume(throwing: error)
+    continuation = nil
+  }
+}
+
+@Suite("The async wrapper pattern on phone tasks, never a hang (issue 31 item 7)")
+struct WrapperPatternTests {
+  @Test("LOC-CL-55: phone.start with a delegate-resumed continuation gets its fix on virtual time")
+  func phoneStartWithAContinuationResumedByTheDelegate() async throws {
+    var configuration = authorizedPhone()
+    configuration.source = .fixed(helsinki())
+    try await withEmulatedPhone(configuration) { phone in
+      let task = phone.start("one-shot") { try? await OneShotLocation().request() }
+      let location = try await phone.advance(until: task, limit: .seconds(30))
+      #expect(location.map { abs($0.coordinate.latitude - helsinki().latitude) < 1e-6 } == true)
+    }
+  }
+
+  @Test("LOC-CL-56: with no fix, the wrapper's continuation ends with locationUnknown after the request timeout")
+  func phoneStartWithNoFixEndsWithLocationUnknown() async throws {
+    try await withEmulatedPhone(authorizedPhone()) { phone in
+      let task = phone.start("one-shot") { () -> CLError.Code? in
+        do {
+          _ = try await OneShotLocation().request()
+          return nil
+        } catch let error as CLError {
+          return error.code
+        } catch {
+          return nil
+        }
+      }
+      try await phone.advance(by: .seconds(9))
+      #expect(task.isFinished == false)
+      let code = try await phone.advance(until: task, limit: .seconds(5))
+      #expect(code == .locationUnknown)
+    }
+  }
+
+  @Test("LOC-CL-57: a plain Task running the wrapper is settled by an advance too")
+  func plainTaskRunningTheWrapper() async throws {
+    var configuration = authorizedPhone()
+    configuration.source = .fixed(helsinki())
+    try await withEmulatedPhone(configuration) { phone in
+      let result = Locked<CLLocation?>(nil)
+      Task {
+        let location = try? await OneShotLocation().request()
+        result.withLock { $0 = location }
+      }
+      try await phone.advance(by: .seconds(1))
+      #expect(result.withLock { $0 } != nil)
+    }
+  }
+}
+
+@Suite("A phone ends even when the app's code waits for good (issue 31 item 7)")
+struct PhoneEndTests {
+  @Test("LOC-CL-58: withEmulatedPhone returns while a wrapper still waits for a fix that the end cancelled")
+  func withEmulatedPhoneReturnsWhileAWrapperWaits() async throws {
+    // Bounded in real time (generously: the phone ends once the whole process is quiet, which a
+    // parallel test run delays), so that a regression fails with a message instead of hanging.
+    let returned = await firstOf(
+      {
+        try? await withEmulatedPhone(authorizedPhone()) { phone in
+          phone.start("one-shot") { _ = try? await OneShotLocation().request() }
+          try await phone.advance(by: .seconds(1))
+        }
+        return true
+      },
+      orAfter: .seconds(300))
+    #expect(returned == true, "withEmulatedPhone did not return within 300 s")
+  }
+}
+
+/// `body`'s result, or nil when `limit` of real time passes first (`body` is then left running).
+private func firstOf(_ body: @escaping @Sendable () async -> Bool, orAfter limit: Duration) async -> Bool? {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
+    let once = Locked<CheckedContinuation<Bool?, Never>?>(continuation)
+    let finish: @Sendable (Bool?) -> Void = { value in once.withLock { c in defer { c = nil }; return c }?.resume(returning: value) }
+    let timer = Task {
+      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      finish(nil)
+    }
+    Task {
+      finish(await body())
+      timer.cancel()
+    }
+  }
+}
