@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Region monitoring and CLMonitor (virtual time)")
 struct MonitoringTests {
-  @Test("LOC-CL-30: entry and exit need the boundary crossed by the margin and 20 s held, each with didDetermineState; the first state is not an event")
+  @Test(
+    "LOC-CL-30: entry and exit need the boundary crossed by the margin and 20 s held, each with didDetermineState; the first state is not an event"
+  )
   @MainActor func regionEntryAndExit() async throws {
     try await withEmulatedPhone(authorizedPhone()) { phone in
       let manager = CLLocationManager()

@@ -107,7 +107,10 @@ struct WhichPhoneTests {
       for i in 0..<6 {
         group.addTask {
           try await withEmulatedPhone(Self.configuration(i), binding: .process) { phone in
-            let now = inside.withLock { $0 += 1; return $0 }
+            let now = inside.withLock {
+              $0 += 1
+              return $0
+            }
             most.withLock { $0 = max($0, now) }
             #expect(EmulatedPhone.processBound === phone)
             let status = await Task.detached { CLLocationManager.authorizationStatus() }.value

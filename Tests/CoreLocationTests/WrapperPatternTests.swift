@@ -102,7 +102,12 @@ struct PhoneEndTests {
 private func firstOf(_ body: @escaping @Sendable () async -> Bool, orAfter limit: Duration) async -> Bool? {
   await withCheckedContinuation { (continuation: CheckedContinuation<Bool?, Never>) in
     let once = Locked<CheckedContinuation<Bool?, Never>?>(continuation)
-    let finish: @Sendable (Bool?) -> Void = { value in once.withLock { c in defer { c = nil }; return c }?.resume(returning: value) }
+    let finish: @Sendable (Bool?) -> Void = { value in
+      once.withLock { c in
+        defer { c = nil }
+        return c
+      }?.resume(returning: value)
+    }
     let timer = Task {
       guard (try? await Task.sleep(for: limit)) != nil else { return }
       finish(nil)

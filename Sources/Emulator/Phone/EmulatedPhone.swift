@@ -530,7 +530,12 @@ public final class EmulatedPhone: Sendable {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let waiting = Locked<CheckedContinuation<Void, Never>?>(continuation)
       let left = Locked(tasks.count)
-      let end: @Sendable () -> Void = { waiting.withLock { w in defer { w = nil }; return w }?.resume() }
+      let end: @Sendable () -> Void = {
+        waiting.withLock { w in
+          defer { w = nil }
+          return w
+        }?.resume()
+      }
       Task {
         for task in tasks {
           await task.finished()
@@ -539,12 +544,18 @@ public final class EmulatedPhone: Sendable {
         end()
       }
       Task {
-        // Quiet, the loop run, and quiet again with tasks left: they are suspended for good.
-        for _ in 0..<2 {
+        // Quiet with tasks left, and the clock's loop makes no more progress with them: they
+        // are suspended for good.
+        while true {
           await TaskQuiescence.untilQuiet()
-          if left.withLock({ $0 }) == 0 { return }
+          let before = (clock.stepsRun, left.withLock { $0 })
+          if before.1 == 0 { return }
           clock.drive()
           await Task.yield()
+          await TaskQuiescence.untilQuiet()
+          let after = (clock.stepsRun, left.withLock { $0 })
+          if after.1 == 0 { return }
+          if after == before { break }
         }
         end()
       }
