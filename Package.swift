@@ -101,6 +101,10 @@ let package = Package(
   package.products += [
     .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "MapKit", targets: ["MapKit"]),
+    // Apple's os logging (Logger, os_log, OSAllocatedUnfairLock) and CoreGraphics' geometry
+    // names, which location code imports beside CoreLocation.
+    .library(name: "os", targets: ["os"]),
+    .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
     // Combine for location code that publishes (`ObservableObject`, `@Published`): OpenCombine
     // under Combine's name. Opt-in: an app resolves OpenCombine (a small package with no
     // dependencies of its own) but builds it only when it uses this product.
@@ -112,12 +116,20 @@ let package = Package(
     // (`NotificationCenter.notifications(named:object:)`, Darwin's `NSEC_PER_SEC`…,
     // `DateComponentsFormatter`); CoreLocation re-exports it.
     .target(name: "AppleCompat"),
+    // `import os`: Logger, OSLog, os_log, OSAllocatedUnfairLock (messages to standard error with
+    // LOCEMU_OS_LOG=LEVEL). `import CoreGraphics`: Foundation's CGFloat, CGPoint, CGSize, CGRect.
+    .target(name: "osModuleMap"),
+    .target(name: "os", dependencies: ["osModuleMap"]),
+    .target(name: "CoreGraphics"),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
       name: "CoreLocation",
       dependencies: [
         "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient",
+        // Built with CoreLocation so that `import os` and `import CoreGraphics` resolve for its users, as
+        // they do on Apple platforms.
+        "os", "CoreGraphics",
         // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
         // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
         .target(name: "Combine", condition: .when(traits: ["Combine"])),
@@ -125,8 +137,14 @@ let package = Package(
     ),
     // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
     .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "PetMap"]),
-    .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
-    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat"]),
+    .target(
+      name: "Combine",
+      dependencies: [
+        .product(name: "OpenCombine", package: "OpenCombine"), .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+      ]
+    ),
+    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os", "CoreGraphics"]),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
@@ -134,7 +152,7 @@ let package = Package(
   ]
 #endif
 
-for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap"].contains(target.name) {
+for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap", "osModuleMap"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -4,11 +4,13 @@
 // ClassicApp is Swift 5 code of the delegate-and-completion-handler era (an ObservableObject
 // singleton, a geofence manager, reverse geocoding, retroactive conformances, associated
 // objects); ModernApp is Swift 6 code (an async wrapper over the delegate, live updates, CLMonitor,
-// service sessions, @Observable). tools/test.sh builds them with warnings as errors.
+// service sessions, @Observable); CorpusShapes holds one file in the shape of each failure that
+// real open-source location code showed when built against the library. tools/test.sh builds
+// them with warnings as errors.
 import PackageDescription
 
 var appDependencies: [Target.Dependency] = []
-var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp"]
+var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusShapes"]
 #if os(Linux)
   // On Apple platforms the system's frameworks are used.
   appDependencies = [
@@ -27,6 +29,9 @@ let package = Package(
   targets: [
     .target(name: "ClassicApp", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
     .target(name: "ModernApp", dependencies: appDependencies),
+    // One file in the shape of each failure that real open-source code showed (the corpus table
+    // in the CoreLocation article), importing only what that code imports.
+    .target(name: "CorpusShapes", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "CompatTests", dependencies: testDependencies),
   ],
   swiftLanguageModes: [.v6]

@@ -31,6 +31,10 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
   /// Whether the location was simulated or came from an accessory.
   open private(set) var sourceInformation: CLLocationSourceInformation?
 
+  /// A location at 0°, 0° (NSObject's initializer, as the SDK's): otherwise as
+  /// ``init(latitude:longitude:)``.
+  public override convenience init() { self.init(latitude: 0, longitude: 0) }
+
   /// A location at `latitude`, `longitude`: altitude 0, horizontal accuracy 0, vertical
   /// accuracy -1, speed and course -1, time now.
   public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {

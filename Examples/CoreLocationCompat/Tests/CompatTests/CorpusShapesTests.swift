@@ -1,0 +1,117 @@
+import Combine
+import CoreLocation
+import CorpusShapes
+import Emulator
+import Foundation
+import MapKit
+import Testing
+
+/// The shapes of real open-source code that did not build or ran differently (the corpus table
+/// in the CoreLocation article), each run on an emulated phone.
+@MainActor
+@Suite("Shapes of real open-source location code (corpus regressions)")
+struct CorpusShapesTests {
+  @Test("LOC-COMPAT-30: a file importing CoreLocation alone uses NSObject and NSObjectProtocol; the prompt's answer resumes it")
+  func permissionRequesterWithCoreLocationAlone() async throws {
+    try await withEmulatedPhone(phone(.notDetermined, answer: .allowWhileUsing)) { phone in
+      nonisolated(unsafe) let requester = PermissionRequester()
+      let asking = Task { await requester.requestWhenInUse() }
+      try await phone.advance(by: .seconds(1))
+      #expect(await asking.value == .authorizedWhenInUse)
+      #expect(requester.askedAt != nil)
+    }
+  }
+
+  @Test(
+    "LOC-COMPAT-31: an ObservableObject store with Foundation and CoreLocation imports publishes; its DateComponentsFormatter writes the age"
+  )
+  func observableStoreWithoutImportCombine() async throws {
+    try await withEmulatedPhone(phone(.notDetermined, answer: .allowWhileUsing)) { phone in
+      let store = LocationStore()
+      var changes = 0
+      let watching = store.objectWillChange.sink { changes += 1 }
+      store.start()
+      try await phone.advance(by: .seconds(2))
+      #expect(store.status == .authorizedWhenInUse)
+      let location = try #require(store.location)
+      #expect(changes >= 2)
+      #expect(store.age(at: location.timestamp.addingTimeInterval(300)) == "5m ago")
+      watching.cancel()
+    }
+  }
+
+  @Test("LOC-COMPAT-32: notifications(named:) sees the app become active; NSEC_PER_SEC has Darwin's value")
+  func appStateWatcherOnNotificationsSequence() async throws {
+    try await withEmulatedPhone(phone(.authorizedWhenInUse)) { phone in
+      let center = NotificationCenter()
+      let posting = phone.postApplicationNotifications(to: center)
+      let watcher = AppStateWatcher()
+      await watcher.start(center: center)
+      await phone.setAppState(.background)
+      await phone.setAuthorization(.denied)
+      await phone.setAppState(.foreground)
+      try await phone.runUntilIdle()
+      #expect(await watcher.statusesOnReturn == [.denied])
+      await watcher.stop()
+      posting.cancel()
+    }
+    #expect(AppStateWatcher.retryDelay == 2_500_000_000)
+  }
+
+  @Test("LOC-COMPAT-33: NotificationCenter.default.publisher(for:) and NotificationCenter.Publisher.Output, by Apple's names")
+  func notificationPublisher() async throws {
+    let center = NotificationCenter()
+    let relay = NotificationRelay()
+    let name = Notification.Name("UIApplicationDidBecomeActiveNotification")
+    relay.watch(name, center: center)
+    center.post(name: name, object: nil)
+    #expect(relay.received == ["UIApplicationDidBecomeActiveNotification"])
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      relay.watchOnMain(name, center: center) { done.resume() }
+      center.post(name: name, object: nil)
+    }
+    #expect(relay.received.count == 2)
+  }
+
+  @Test("LOC-COMPAT-34: MKPolyline from coordinates, and CLLocation() at 0°, 0°")
+  func routeOverlay() throws {
+    let route = RouteOverlay(coordinates: [home, north(1_000), north(2_000)])
+    let line = route.mkPolyline
+    #expect(line.pointCount == 3)
+    var back = [CLLocationCoordinate2D](repeating: CLLocationCoordinate2D(), count: 3)
+    line.getCoordinates(&back, range: NSRange(location: 0, length: 3))
+    #expect(abs(back[2].latitude - north(2_000).latitude) < 1e-9 && abs(back[0].longitude - home.longitude) < 1e-9)
+    // A line due north: bounds of no width, from the first point to the last.
+    let bounds = line.boundingMapRect
+    #expect(bounds.width == 0 && bounds.minY == MKMapPoint(north(2_000)).y && bounds.maxY == MKMapPoint(home).y)
+    #expect(abs(line.coordinate.latitude - north(1_000).latitude) < 1e-5)
+    #expect(abs(Double(line.locations(atPointIndexes: IndexSet([2]))[0]) - 2_000) < 1)
+    let none = RouteOverlay(coordinates: []).end
+    #expect(none.coordinate.latitude == 0 && none.coordinate.longitude == 0 && none.horizontalAccuracy == 0)
+  }
+
+  @Test("LOC-COMPAT-35: an MKMapView without a screen: bounds, a region fitted to its aspect, annotations")
+  func mapViewState() async throws {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 600))
+    map.setRegion(MKCoordinateRegion(center: home, latitudinalMeters: 1_000, longitudinalMeters: 1_000), animated: false)
+    // Twice as tall as wide: the region shown grows to twice its width in height.
+    #expect(abs(map.visibleMapRect.height / map.visibleMapRect.width - 2) < 1e-6)
+    #expect(abs(map.region.center.latitude - home.latitude) < 1e-6)
+    map.addAnnotation(MKPointAnnotation(coordinate: home))
+    #expect(map.annotations(in: map.visibleMapRect).count == 1)
+    let viewport = ClusterViewport()
+    await viewport.reload(mkMapView: map)
+    #expect(await viewport.lastSize == CGSize(width: 300, height: 600))
+  }
+
+  @Test("LOC-COMPAT-36: os.Logger, os_log and OSAllocatedUnfairLock; type(of:).description() names the class")
+  func loggingTracker() async throws {
+    try await withEmulatedPhone(phone(.authorizedWhenInUse, source: walkNorth(from: 0, to: 50, step: 10))) { phone in
+      let tracker = LoggingTracker()
+      tracker.start()
+      try await phone.advance(by: .seconds(5))
+      #expect(tracker.updates >= 5)
+      #expect(tracker.className == "CorpusShapes.LoggingTracker")
+    }
+  }
+}

@@ -1,0 +1,133 @@
+public import CoreLocation
+public import Foundation
+
+/// A shape that is drawn over a map, with MapKit's names: its place (``coordinate``, the centre
+/// of its bounds) and its bounds in map points. The SDK's `intersects(_:)` and
+/// `canReplaceMapContent` are `@objc optional`; here they have implementations (the bounds
+/// meet; false).
+public protocol MKOverlay: MKAnnotation {
+  var boundingMapRect: MKMapRect { get }
+  func intersects(_ mapRect: MKMapRect) -> Bool
+  var canReplaceMapContent: Bool { get }
+}
+
+extension MKOverlay {
+  public func intersects(_ mapRect: MKMapRect) -> Bool { boundingMapRect.intersects(mapRect) }
+  public var canReplaceMapContent: Bool { false }
+}
+
+/// A shape made of points, as MapKit's: the points in map points, read back as points or as
+/// coordinates.
+open class MKMultiPoint: MKShape {
+  private let mapPoints: [MKMapPoint]
+
+  init(mapPoints: [MKMapPoint]) {
+    self.mapPoints = mapPoints
+    super.init()
+  }
+
+  public override init() {
+    mapPoints = []
+    super.init()
+  }
+
+  /// How many points the shape has.
+  open var pointCount: Int { mapPoints.count }
+
+  /// The points, in map points (valid while the shape lives).
+  open func points() -> UnsafeMutablePointer<MKMapPoint> {
+    let buffer = UnsafeMutablePointer<MKMapPoint>.allocate(capacity: max(1, mapPoints.count))
+    buffer.initialize(from: mapPoints, count: mapPoints.count)
+    retained.append(buffer)
+    return buffer
+  }
+
+  private var retained: [UnsafeMutablePointer<MKMapPoint>] = []
+
+  deinit { for buffer in retained { buffer.deallocate() } }
+
+  /// Copies the coordinates of the points in `range` to `coords`.
+  open func getCoordinates(_ coords: UnsafeMutablePointer<CLLocationCoordinate2D>, range: NSRange) {
+    for (offset, index) in (range.location..<(range.location + range.length)).enumerated() {
+      coords[offset] = mapPoints[index].coordinate
+    }
+  }
+
+  /// The distance along the shape to each of `indexes`' points, in metres from the first point.
+  open func locations(atPointIndexes indexes: IndexSet) -> [CGFloat] {
+    var along: [Double] = [0]
+    for index in mapPoints.indices.dropFirst() {
+      along.append(along[index - 1] + mapPoints[index - 1].distance(to: mapPoints[index]))
+    }
+    return indexes.compactMap { $0 < along.count ? CGFloat(along[$0]) : nil }
+  }
+
+  var allPoints: [MKMapPoint] { mapPoints }
+}
+
+/// A line through points, as MapKit's: made from coordinates or map points, with its bounds.
+open class MKPolyline: MKMultiPoint, MKOverlay {
+  public override init() { super.init() }
+  override init(mapPoints: [MKMapPoint]) { super.init(mapPoints: mapPoints) }
+
+  public convenience init(points: UnsafePointer<MKMapPoint>, count: Int) {
+    self.init(mapPoints: Array(UnsafeBufferPointer(start: points, count: count)))
+  }
+
+  public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int) {
+    self.init(mapPoints: UnsafeBufferPointer(start: coords, count: count).map(MKMapPoint.init))
+  }
+
+  /// The smallest map rectangle holding every point.
+  open var boundingMapRect: MKMapRect {
+    guard let first = allPoints.first else { return MKMapRect.null }
+    var minX = first.x
+    var minY = first.y
+    var maxX = first.x
+    var maxY = first.y
+    for point in allPoints {
+      minX = min(minX, point.x)
+      minY = min(minY, point.y)
+      maxX = max(maxX, point.x)
+      maxY = max(maxY, point.y)
+    }
+    return MKMapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+  }
+
+  /// The centre of the bounds.
+  open override var coordinate: CLLocationCoordinate2D {
+    let rect = boundingMapRect
+    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
+    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
+  }
+}
+
+/// A closed shape through points, as MapKit's.
+open class MKPolygon: MKMultiPoint, MKOverlay {
+  /// Holes in the shape.
+  open private(set) var interiorPolygons: [MKPolygon]?
+
+  public override init() { super.init() }
+  override init(mapPoints: [MKMapPoint]) { super.init(mapPoints: mapPoints) }
+
+  public convenience init(points: UnsafePointer<MKMapPoint>, count: Int) {
+    self.init(mapPoints: Array(UnsafeBufferPointer(start: points, count: count)))
+  }
+
+  public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int) {
+    self.init(mapPoints: UnsafeBufferPointer(start: coords, count: count).map(MKMapPoint.init))
+  }
+
+  public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int, interiorPolygons: [MKPolygon]?) {
+    self.init(coordinates: coords, count: count)
+    self.interiorPolygons = interiorPolygons
+  }
+
+  open var boundingMapRect: MKMapRect { MKPolyline(points: allPoints, count: allPoints.count).boundingMapRect }
+
+  open override var coordinate: CLLocationCoordinate2D {
+    let rect = boundingMapRect
+    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
+    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
+  }
+}
