@@ -319,19 +319,23 @@ extension CLLocationManager {
       }
     }
 
-    /// A location as a coarser desired accuracy gives it: on a grid of that size, with that accuracy.
+    /// A location as a coarse desired accuracy gets it on iOS.
+    ///
+    /// Apple (`desiredAccuracy`): "Setting the desired accuracy to a greater value (less
+    /// accurate) lets the system use less power … the actual accuracy is not guaranteed"; with a
+    /// kilometre or more the system may leave the GPS off and position the device from Wi-Fi and
+    /// cell towers (`kCLLocationAccuracyThreeKilometers`: "accurate to the nearest three
+    /// kilometers"). Such a network fix is where the device is, within its stated accuracy, with
+    /// no altitude, speed or course: the location keeps the fix's position (no grid: that is
+    /// what reduced-accuracy authorization does on purpose, see `LocationGateStateMachine`),
+    /// reports the desired accuracy as its horizontal accuracy, and has altitude, speed and
+    /// course invalid. Finer desired accuracies get the receiver's fix as it is.
     private func coarsened(_ location: CLLocation, to desired: CLLocationAccuracy) -> CLLocation {
       guard desired >= kCLLocationAccuracyKilometer, location.horizontalAccuracy < desired else { return location }
-      let c = location.coordinate
-      let metresPerDegree = 111_195.08
-      let dLat = desired / metresPerDegree
-      let dLon = desired / (metresPerDegree * max(0.01, cos(c.latitude * .pi / 180)))
-      let snapped = CLLocationCoordinate2D(
-        latitude: ((c.latitude / dLat).rounded() * dLat).clamped(-90, 90),
-        longitude: ((c.longitude / dLon).rounded() * dLon).clamped(-180, 180))
       return CLLocation(
-        coordinate: snapped, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1, courseAccuracy: -1, speed: -1,
-        speedAccuracy: -1, timestamp: location.timestamp, sourceInfo: location.sourceInformation ?? .simulated)
+        coordinate: location.coordinate, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1,
+        courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: location.timestamp,
+        sourceInfo: location.sourceInformation ?? .simulated)
     }
 
     // MARK: The receiver (regions, visits, a lost fix)

@@ -50,8 +50,9 @@ open class CLLocationManager: NSObject {
     get { engine.settings.withLock { $0.distanceFilter } }
     set { engine.settings.withLock { $0.distanceFilter = newValue } }
   }
-  /// ``kCLLocationAccuracyBest`` by default. A kilometre or coarser gets positions on a grid
-  /// of that size, as the low-power sources of a phone give them.
+  /// ``kCLLocationAccuracyBest`` by default. A kilometre or coarser gets network fixes, as iOS
+  /// may give them with the GPS off: the device's position with that horizontal accuracy and no
+  /// altitude, speed or course.
   open var desiredAccuracy: CLLocationAccuracy {
     get { engine.settings.withLock { $0.desiredAccuracy } }
     set { engine.settings.withLock { $0.desiredAccuracy = newValue } }
