@@ -204,8 +204,10 @@ extension RemotePhone {
   public func mirror(into phone: EmulatedPhone) async throws(EmulatorClientError) {
     let events = try await transcript()
     let now = try await state()
-    // The served phone's position, held as a receiver holds it: sent again once a second, so
-    // a request made here gets it as it would on the served phone (nil while the fix is lost).
+    // The served phone's position, held as a receiver holds it: sent again once a second as a
+    // new fix (stamped with the time it is sent, as a still device's receiver reports one each
+    // second), so a request made here gets it as it would on the served phone and code that
+    // drops stale locations keeps it (nil while the fix is lost).
     let held = Locked<LocationFix?>(now.fixLost ? nil : now.lastFix)
     await Self.apply(
       status: now.status, services: now.servicesEnabled, accuracy: now.accuracy, app: now.app, to: phone)
@@ -213,7 +215,9 @@ extension RemotePhone {
     let ended: EmulatorClientError? = await withTaskGroup(of: EmulatorClientError?.self) { group in
       group.addTask {
         while (try? await Task.sleep(for: Self.holdInterval)) != nil {
-          if let fix = held.withLock({ $0 }) { await phone.send(fix) }
+          guard var fix = held.withLock({ $0 }) else { continue }
+          fix.timestamp = phone.date
+          await phone.send(fix)
         }
         return nil
       }
@@ -246,7 +250,7 @@ extension RemotePhone {
     if let ended { throw ended }
   }
 
-  /// How often ``mirror(into:)`` sends the held position again.
+  /// How often ``mirror(into:)`` sends the held position again (as a new fix, stamped then).
   public static let holdInterval = Duration.seconds(1)
 
   /// Sets what differs. `status` is what the app reads (denied while services are off): it is

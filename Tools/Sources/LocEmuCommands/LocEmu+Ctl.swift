@@ -14,7 +14,10 @@ extension LocEmu {
       abstract: "Drive a phone of 'locemu serve' from a shell, as 'xcrun simctl location/privacy' drive a simulator.",
       discussion: """
         The server is --server or $LOCEMU_SERVER (default http://127.0.0.1:8947); the phone \
-        is --phone (default 1); both go before the verb.
+        is --phone or $LOCEMU_PHONE (default 1); the token --token or $LOCEMU_TOKEN: the same \
+        variables a program bound to the served phone reads, so ctl drives that program's phone. \
+        Options go before the verb. A southern or western coordinate needs no '--': \
+        locemu ctl location set -33.8688,151.2093.
 
         Example: locemu ctl privacy revoke && locemu ctl status
 
@@ -33,8 +36,13 @@ extension LocEmu {
     @Option(help: ArgumentHelp("The server's token (default: $LOCEMU_TOKEN), for a server beyond loopback.", valueName: "TOKEN"))
     var token: String?
 
-    @Option(help: ArgumentHelp("The phone.", valueName: "ID"))
-    var phone: String = "1"
+    @Option(name: .customLong("phone"), help: ArgumentHelp("The phone (default: $LOCEMU_PHONE, else 1).", valueName: "ID"))
+    var phoneOption: String?
+
+    /// --phone, else `$LOCEMU_PHONE`, else 1: the phone a program bound with the same variables uses.
+    var phone: String {
+      phoneOption ?? ProcessInfo.processInfo.environment["LOCEMU_PHONE"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
+    }
 
     var baseURL: String {
       (server ?? ProcessInfo.processInfo.environment["LOCEMU_SERVER"] ?? "http://127.0.0.1:8947")
@@ -93,11 +101,18 @@ extension LocEmu {
       struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A fix now (what played stops; a lost fix is back).")
         @ParentCommand var ctl: Ctl
-        @Argument(help: ArgumentHelp("Where, e.g. 52.2297,21.0122.", valueName: "LAT,LON")) var point: Point
+        // Taken as it comes, so that a southern latitude (-33.87,151.21) is not read as an option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where, e.g. 52.2297,21.0122 or -33.8688,151.2093.", valueName: "LAT,LON"))
+        var points: [Point]
+        var point: Point { points[0] }
         @Option(help: ArgumentHelp("Metres above mean sea level.", valueName: "M")) var altitude: Double?
         @Option(help: ArgumentHelp("Horizontal accuracy, metres (5 by default).", valueName: "M")) var accuracy: Double?
         @Option(help: ArgumentHelp("Speed, m/s.", valueName: "MPS")) var speed: Double?
         @Option(help: ArgumentHelp("Course, degrees true.", valueName: "DEG")) var course: Double?
+
+        func validate() throws {
+          guard points.count == 1 else { throw ValidationError("give one point: LAT,LON") }
+        }
 
         func run() async throws {
           let location = Wire.Location(
@@ -114,7 +129,8 @@ extension LocEmu {
         @ParentCommand var ctl: Ctl
         @Option(help: ArgumentHelp("m/s.", valueName: "MPS")) var speed: Double?
         @Option(help: ArgumentHelp("Seconds between fixes.", valueName: "S")) var interval: Double?
-        @Argument(help: ArgumentHelp("The waypoints.", valueName: "LAT,LON")) var waypoints: [Point]
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The waypoints (negative ones as they are).", valueName: "LAT,LON"))
+        var waypoints: [Point]
 
         func validate() throws {
           if waypoints.isEmpty { throw ValidationError("give the waypoints: LAT,LON LAT,LON …") }

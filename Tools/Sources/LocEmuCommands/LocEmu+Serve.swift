@@ -36,6 +36,10 @@ extension LocEmu {
         Phone 1 starts with the state and source options below (no source unless one is \
         given: then only 'location set' moves it); --phones N starts N phones.
 
+        The permission prompt waits for its user, as a simulator's does: 'locemu ctl privacy \
+        grant' (or 'ctl prompt ANSWER') answers it. --prompt-answer ANSWER [--prompt-delay S] \
+        answers it by itself instead.
+
         On the real clock by default. With --virtual-time the clock moves only when told \
         (POST /clock/advance, 'locemu ctl clock advance S'): a remote test as deterministic \
         as one in process. Prints 'listening on http://HOST:PORT' on standard error once \
@@ -141,7 +145,7 @@ extension LocEmu {
       let first = PhoneSettings(
         permission: scenario.initial.appStatus, services: scenario.initial.servicesEnabled, accuracy: scenario.initial.accuracy,
         app: scenario.initial.app, backgroundLocationUpdates: scenario.initial.backgroundLocationUpdates,
-        promptAnswer: scenario.promptAnswer, promptDelay: scenario.promptDelay)
+        promptAnswer: options.promptAnswer, promptDelay: scenario.promptDelay)
       for n in 0..<phones {
         _ = await hub.create(
           n == 0 ? first : PhoneSettings(), source: n == 0 ? source : .none, sourceName: n == 0 && sourceGiven ? options.sourceName : nil)

@@ -45,7 +45,9 @@ extension LocEmu {
     @Argument(help: ArgumentHelp("Where to write; standard output when missing.", valueName: "OUT"))
     var out: String?
 
-    @Option(help: ArgumentHelp("The truth: a point, with its altitude above sea level in metres.", valueName: "LAT,LON[,ALT]"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("The truth: a point, with its altitude above sea level in metres.", valueName: "LAT,LON[,ALT]"))
     var fixed: String?
 
     @Option(

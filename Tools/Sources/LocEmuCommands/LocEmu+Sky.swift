@@ -27,7 +27,9 @@ extension LocEmu {
         """
     )
 
-    @Option(help: ArgumentHelp("Where the receiver is, with its height above the ellipsoid in metres.", valueName: "LAT,LON[,HEIGHT]"))
+    @Option(
+      parsing: .unconditional,
+      help: ArgumentHelp("Where the receiver is, with its height above the ellipsoid in metres.", valueName: "LAT,LON[,HEIGHT]"))
     var from: String
 
     @Option(help: ArgumentHelp("The first time, UTC (ISO 8601); now when omitted.", valueName: "TIME"))

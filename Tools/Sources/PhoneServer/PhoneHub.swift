@@ -122,7 +122,9 @@ package struct PhoneSettings: Sendable, Hashable, Codable {
     if let accuracy { s.initial.accuracy = accuracy }
     if let app { s.initial.app = app }
     if let backgroundLocationUpdates { s.initial.backgroundLocationUpdates = backgroundLocationUpdates }
-    if let promptAnswer { s.promptAnswer = promptAnswer }
+    // The prompt waits for its user unless told how it is answered, as a simulator's waits for
+    // whoever drives it (`locemu ctl privacy grant`, `ctl prompt ANSWER`).
+    s.promptAnswer = promptAnswer ?? .none
     if let promptDelay { s.promptDelay = promptDelay }
     return s
   }

@@ -100,6 +100,7 @@ package final class LoopbackListener: @unchecked Sendable {
 /// runs: a socket bound to it on every address of both families (`[::]`, port 0, read back)
 /// that never listens, so connections to 127.0.0.1 or [::1] there are refused. A port that was
 /// released and handed on could be taken by another test's server before it is used (issue 33).
+@discardableResult
 package func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
   let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { throw LoopbackError(description: "no socket: \(String(cString: strerror(errno)))") }

@@ -37,16 +37,22 @@ struct DecodeCommandTests {
   /// Runs a process that waits on the test (a stream, a recording, a run with a duration)
   /// without taking one of the two process slots: the test's own `ctl` calls, which it waits
   /// for, must not queue behind it.
-  static func runInBackground(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
-    try await offPool { try runBlocking(arguments, bound: bound) }
+  static func runInBackground(
+    _ arguments: [String], bound: Duration = .seconds(120), environment: [String: String] = [:]
+  ) async throws -> Run {
+    try await offPool { try runBlocking(arguments, bound: bound, environment: environment) }
   }
 
   static func runBlocking(
-    _ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120), executable: URL = locemuBinary
+    _ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(120), executable: URL = locemuBinary,
+    environment: [String: String] = [:]
   ) throws -> Run {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -57,8 +57,8 @@ struct RemotePhoneTests {
     #expect(next?.status.isAuthorized == false || next?.reason == .servicesDisabled)
   }
 
-  /// The client sets what a test sets and reads it back; the app's prompt goes through the
-  /// server's scripted user; a one-shot request gets the location a script set.
+  /// The client sets what a test sets and reads it back; the app's prompt waits until `ctl`
+  /// answers it; a one-shot request gets the location a script set.
   @Test func theClientDrivesAndAsksAsTheApp() async throws {
     let server = try await Server.start(["--prompt-delay", "0", "--keep-alive", "0.1"])
     defer { server.stop() }
@@ -72,7 +72,16 @@ struct RemotePhoneTests {
     #expect(try await phone.setAppState(.background).app == .background)
     #expect(try await phone.setAppState(.foreground).app == .foreground)
 
-    let status = try await bounded("the app's authorization request") { await phone.requestWhenInUseAuthorization() }
+    // The prompt waits for its user, as a simulator's does: `ctl privacy grant` answers it.
+    let asking = Task { await phone.requestWhenInUseAuthorization() }
+    var tries = 0
+    while try await server.object(["status"])["promptOnScreen"] as? Bool != true {
+      tries += 1
+      try #require(tries < 500, "the prompt never showed")
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(try await server.ctl(["privacy", "grant"]).status == 0)
+    let status = try await bounded("the app's authorization request") { await asking.value }
     #expect(status == .authorizedWhenInUse)
     // Every stream the client opened so far is closed again (the server notices at its next
     // keep-alive, every 0.1 s here).

@@ -202,6 +202,26 @@ struct ServeCommandTests {
     #expect((after["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "3"])
   }
 
+  /// ctl reads LOCEMU_SERVER and LOCEMU_PHONE as a program bound to the served phone does, and
+  /// takes southern and western coordinates without `--` (issue 31 item 6).
+  @Test func ctlReadsTheProgramsVariablesAndNegativeCoordinates() async throws {
+    let server = try await Server.start(["--phones", "2"])
+    defer { server.stop() }
+    let set = try await DecodeCommandTests.runInBackground(
+      ["ctl", "location", "set", "-33.8688,-151.2093"], environment: ["LOCEMU_SERVER": server.url, "LOCEMU_PHONE": "2"])
+    #expect(set.status == 0, "\(set.stderr)")
+    let two = try await server.object(["status"], phone: "2")
+    let fix = try #require(two["lastFix"] as? [String: Any])
+    #expect(fix["lat"] as? Double == -33.8688 && fix["lon"] as? Double == -151.2093)
+    #expect(try await server.object(["status"])["lastFix"] is NSNull, "phone 1 untouched")
+    // A route of negative waypoints, and --phone still wins over the variable.
+    let walk = try await DecodeCommandTests.runInBackground(
+      ["ctl", "--phone", "1", "location", "start", "-33.87,151.21", "-33.86,151.21"],
+      environment: ["LOCEMU_SERVER": server.url, "LOCEMU_PHONE": "2"])
+    #expect(walk.status == 0, "\(walk.stderr)")
+    #expect(try await server.ctl(["location", "set", "-91,0"]).status == 1)
+  }
+
   /// Refusals are exit 1 with the server's one-line message; no server is 2; bad usage 64.
   @Test func refusalsUnreachableAndBadUsageHaveTheirExitCodes() async throws {
     let server = try await Server.start()
