@@ -35,6 +35,9 @@ echo "==> the lost-pets app written the iOS way (Examples/LostPets): import Core
 run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors
 echo "==> iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged" >&2
 run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors
+echo "==> the README's quick start (Examples/QuickStart): its Package.swift, app code and test, as the README shows them" >&2
+tools/check-readme-snippets.sh
+run_bounded 1200 swift test --package-path Examples/QuickStart -Xswiftc -warnings-as-errors
 echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" >&2
 tools/corelocation-api-coverage.sh --at-least 95
 tools/check-dependencies.sh
