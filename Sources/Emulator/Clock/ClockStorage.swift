@@ -44,6 +44,8 @@ struct ClockStorage {
   var queue = Deque<ClockItem>()
   /// Whether some thread runs the loop now.
   var owned = false
+  /// Whether the loop waits for the process to go quiet (one such wait at a time).
+  var quietWakePending = false
   /// Tracked tasks that are running (woken, not yet suspended on the clock again).
   var running = 0
   /// Tracked tasks not yet finished, by id.

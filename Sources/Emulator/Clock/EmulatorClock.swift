@@ -187,6 +187,25 @@ public final class EmulatorClock: Clock, Sendable {
     if owner { runLoop() }
   }
 
+  /// Runs the loop once no Swift job of the process is left (at once when none is now), unless
+  /// such a run is already waiting.
+  private func driveWhenQuiet() {
+    let register = storage.withLock { s -> Bool in
+      guard !s.quietWakePending else { return false }
+      s.quietWakePending = true
+      return true
+    }
+    guard register else { return }
+    let registered = TaskQuiescence.whenQuiet { [weak self] in
+      self?.storage.withLock { $0.quietWakePending = false }
+      self?.drive()
+    }
+    if !registered {
+      storage.withLock { $0.quietWakePending = false }
+      drive()
+    }
+  }
+
   /// The loop: one step at a time until there is nothing to do, or a task it woke runs.
   private func runLoop() {
     while true {
@@ -251,8 +270,9 @@ public final class EmulatorClock: Clock, Sendable {
       }
       switch step {
       case .stop:
-        // Runs the loop again once the untracked work is done (at once if it is done already).
-        if waitForQuiet && !TaskQuiescence.whenQuiet({ [weak self] in self?.drive() }) { drive() }
+        // Runs the loop again once the untracked work is done (at once if it is done already);
+        // one such wait at a time, however often the loop stops before it comes.
+        if waitForQuiet { driveWhenQuiet() }
         return
       case .item(.call(let effect)): effect()
       case .item(.wake(let wake)):
