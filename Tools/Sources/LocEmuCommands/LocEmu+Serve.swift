@@ -45,6 +45,10 @@ extension LocEmu {
         as one in process. Prints 'listening on http://HOST:PORT' on standard error once \
         ready (port 0 picks a free one).
 
+        The web page at http://HOST:PORT/ (printed as 'page …' once ready) shows each \
+        phone's state, its position and trail on a map, and drives it: click to set the \
+        location or lay a route, permission, prompt and app state, traces to play.
+
         Listens on loopback by default. Any other address needs a token: --token, or one \
         is made and printed ('token …' on standard error); then every request must carry \
         it (Authorization: Bearer TOKEN, or ?token=TOKEN for a browser) or gets 401.
@@ -78,7 +82,7 @@ extension LocEmu {
 
     @Option(
       help: ArgumentHelp(
-        "Every request must carry this token (Authorization: Bearer TOKEN). Required to listen beyond loopback: without it one is made and printed.",
+        "Every request must carry this token (Authorization: Bearer TOKEN, or ?token= for the page): at least 16 characters without spaces. Required to listen beyond loopback: without it one is made and printed.",
         valueName: "TOKEN"))
     var token: String?
 
@@ -197,8 +201,17 @@ extension LocEmu {
       }
       defer { watchdog.cancel() }
       do {
+        let (guarded, generated) = (token != nil, self.token == nil ? token : nil)
         try await server.run(services: services) { port in
-          printError("listening on http://\(Endpoint.shown(host)):\(port)")
+          let base = "http://\(Endpoint.shown(host)):\(port)"
+          printError("listening on \(base)")
+          // The page's address: with a token made here (already printed above), in full; with
+          // the user's own --token, not written into logs: the user has it.
+          switch (guarded, generated) {
+          case (false, _): printError("page \(base)/")
+          case (true, let made?): printError("page \(base)/?token=\(made)")
+          case (true, nil): printError("page \(base)/?token=TOKEN (the --token given)")
+          }
         }
       } catch let error as PhoneServerError {
         await hub.shutdown()

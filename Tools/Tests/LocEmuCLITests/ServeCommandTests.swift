@@ -48,6 +48,19 @@ struct ServeCommandTests {
       return printed.isEmpty ? state : "\(state); it printed: \(printed)"
     }
 
+    /// The first line after "listening on" that starts with `prefix`, waited for (at most 10 s).
+    func printedLine(startingWith prefix: String) async throws -> String? {
+      for _ in 0..<1_000 {
+        let printed = String(decoding: log.withLock { $0 }, as: UTF8.self)
+        if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      return nil
+    }
+
+    /// Everything printed after "listening on" so far.
+    var printedAfterListening: String { String(decoding: log.withLock { $0 }, as: UTF8.self) }
+
     /// The NMEA port, with `--nmea-listen`.
     var nmeaPort: Int? {
       preamble.first { $0.hasPrefix("nmea on tcp://") }.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
@@ -191,6 +204,7 @@ struct ServeCommandTests {
   @Test func phonesAreMadeListedAndDeleted() async throws {
     let server = try await Server.start(["--phones", "2", "--permission", "denied"])
     defer { server.stop() }
+    #expect(try await server.printedLine(startingWith: "page ") == "page \(server.url)/", "serve says where its page is")
     let list = try await server.object(["phones"])
     #expect((list["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "2"])
     #expect(try await server.object(["status"])["status"] as? String == "denied")
@@ -495,6 +509,11 @@ struct ServeCommandTests {
     #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "status"]).status == 1)
     #expect(try await DecodeCommandTests.run(["ctl", "--server", local, "--token", made, "status"]).status == 0)
     #expect(try await DecodeCommandTests.run(["serve", "--token", "short"]).status == 64)
+    // How to open the page: the made token in full (it was printed already); the user's own
+    // token is not written into the log.
+    #expect(try await open.printedLine(startingWith: "page ") == "page \(open.url)/?token=\(made)")
+    #expect(try await guarded.printedLine(startingWith: "page ") == "page \(guarded.url)/?token=TOKEN (the --token given)")
+    #expect(!guarded.printedAfterListening.contains(try #require(guarded.token)))
   }
 
   /// A real gpsd reading `--nmea-listen` delivers the set location, then a played trace, to
