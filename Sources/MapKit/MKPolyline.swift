@@ -62,7 +62,25 @@ open class MKMultiPoint: MKShape {
     return indexes.compactMap { $0 < along.count ? CGFloat(along[$0]) : nil }
   }
 
-  var allPoints: [MKMapPoint] { mapPoints }
+  /// The smallest map rectangle holding every point (``MKMapRect/null`` without points).
+  var bounds: MKMapRect {
+    guard let first = mapPoints.first else { return MKMapRect.null }
+    var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+    for point in mapPoints {
+      minX = min(minX, point.x)
+      minY = min(minY, point.y)
+      maxX = max(maxX, point.x)
+      maxY = max(maxY, point.y)
+    }
+    return MKMapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+  }
+
+  /// The centre of the points' bounds (invalid without points).
+  open override var coordinate: CLLocationCoordinate2D {
+    let rect = bounds
+    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
+    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
+  }
 }
 
 /// A line through points, as MapKit's: made from coordinates or map points, with its bounds.
@@ -79,27 +97,7 @@ open class MKPolyline: MKMultiPoint, MKOverlay {
   }
 
   /// The smallest map rectangle holding every point.
-  open var boundingMapRect: MKMapRect {
-    guard let first = allPoints.first else { return MKMapRect.null }
-    var minX = first.x
-    var minY = first.y
-    var maxX = first.x
-    var maxY = first.y
-    for point in allPoints {
-      minX = min(minX, point.x)
-      minY = min(minY, point.y)
-      maxX = max(maxX, point.x)
-      maxY = max(maxY, point.y)
-    }
-    return MKMapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-  }
-
-  /// The centre of the bounds.
-  open override var coordinate: CLLocationCoordinate2D {
-    let rect = boundingMapRect
-    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
-    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
-  }
+  open var boundingMapRect: MKMapRect { bounds }
 }
 
 /// A closed shape through points, as MapKit's.
@@ -123,11 +121,6 @@ open class MKPolygon: MKMultiPoint, MKOverlay {
     self.interiorPolygons = interiorPolygons
   }
 
-  open var boundingMapRect: MKMapRect { MKPolyline(points: allPoints, count: allPoints.count).boundingMapRect }
-
-  open override var coordinate: CLLocationCoordinate2D {
-    let rect = boundingMapRect
-    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
-    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
-  }
+  /// The smallest map rectangle holding every point.
+  open var boundingMapRect: MKMapRect { bounds }
 }
