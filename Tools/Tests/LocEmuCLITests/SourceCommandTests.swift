@@ -58,15 +58,19 @@ struct SourceCommandTests {
   }
 
   @Test func replayOnTheWallClockKeepsPace() async throws {
-    // The wall clock is the point here: 6 one-second epochs at 10x take about half a second.
-    let run = try await Self.run(["replay", "--speed", "10", "--count", "6", Self.trace("drive.nmea")])
-    let took = run.elapsed
+    // The wall clock is the point here: 20 one-second epochs at 10x take about two seconds.
+    // What pacing by deadlines promises is no drift: no fix early, and lateness that does not
+    // build up. One fix made late by a busy machine (a scheduling delay) says nothing of that,
+    // so the check is on the best of the last half, not on every fix.
+    let run = try await Self.run(["replay", "--speed", "10", "--count", "20", Self.trace("drive.nmea")])
     #expect(run.status == 0)
-    #expect(took >= .milliseconds(450) && took < .seconds(10))
-    for (i, record) in try Self.objects(run).enumerated() {
-      let elapsed = try #require(record["elapsed"] as? Double)
-      #expect(abs(elapsed - Double(i) / 10) < 0.05)
+    #expect(run.elapsed >= .milliseconds(1_900) && run.elapsed < .seconds(30))
+    let lateness = try Self.objects(run).enumerated().map { i, record in
+      try #require(record["elapsed"] as? Double) - Double(i) / 10
     }
+    #expect(lateness.count == 20)
+    #expect(lateness.allSatisfy { $0 > -0.005 }, "a fix came early: \(lateness)")
+    #expect((lateness.suffix(10).min() ?? 1) < 0.05, "lateness built up over the run: \(lateness)")
   }
 
   @Test func replayErrorsAreOneLine() async throws {
