@@ -26,11 +26,13 @@ let package = Package(
   ],
   traits: [
     // Linux only: `import CoreLocation` (and MapKit) also gives Combine (OpenCombine under
-    // Combine's name), as Apple's Foundation makes ObservableObject and @Published visible.
-    // On by default, so that an observable location store builds with its iOS imports; an app
-    // that wants no OpenCombine build turns it off with `traits: []` on its `.package` line.
+    // Combine's name), as Apple's Foundation makes ObservableObject and @Published visible, so an
+    // observable location store builds with its iOS imports. Opt-in (`traits: ["Combine"]` on the
+    // app's `.package` line): a module named Combine in a build turns `#if canImport(Combine)` on
+    // in every package built after it (GRDB, swift-dependencies, combine-schedulers…), which then
+    // compile their Combine code against OpenCombine.
     .trait(name: "Combine", description: "import CoreLocation also gives Combine's ObservableObject and @Published (OpenCombine)"),
-    .default(enabledTraits: ["Combine"]),
+    .default(enabledTraits: []),
   ],
   dependencies: [
     // Deque and Heap: the emulator clock's queue of effects and its timers.
@@ -101,10 +103,6 @@ let package = Package(
   package.products += [
     .library(name: "CoreLocation", targets: ["CoreLocation"]),
     .library(name: "MapKit", targets: ["MapKit"]),
-    // Apple's os logging (Logger, os_log, OSAllocatedUnfairLock) and CoreGraphics' geometry
-    // names, which location code imports beside CoreLocation.
-    .library(name: "os", targets: ["os"]),
-    .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
     // Combine for location code that publishes (`ObservableObject`, `@Published`): OpenCombine
     // under Combine's name. Opt-in: an app resolves OpenCombine (a small package with no
     // dependencies of its own) but builds it only when it uses this product.
@@ -116,20 +114,12 @@ let package = Package(
     // (`NotificationCenter.notifications(named:object:)`, Darwin's `NSEC_PER_SEC`…,
     // `DateComponentsFormatter`); CoreLocation re-exports it.
     .target(name: "AppleCompat"),
-    // `import os`: Logger, OSLog, os_log, OSAllocatedUnfairLock (messages to standard error with
-    // LOCEMU_OS_LOG=LEVEL). `import CoreGraphics`: Foundation's CGFloat, CGPoint, CGSize, CGRect.
-    .target(name: "osModuleMap"),
-    .target(name: "os", dependencies: ["osModuleMap"]),
-    .target(name: "CoreGraphics"),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
       name: "CoreLocation",
       dependencies: [
         "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient",
-        // Built with CoreLocation so that `import os` and `import CoreGraphics` resolve for its users, as
-        // they do on Apple platforms.
-        "os", "CoreGraphics",
         // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
         // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
         .target(name: "Combine", condition: .when(traits: ["Combine"])),
@@ -144,7 +134,7 @@ let package = Package(
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
       ]
     ),
-    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os", "CoreGraphics"]),
+    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat"]),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
@@ -152,7 +142,7 @@ let package = Package(
   ]
 #endif
 
-for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap", "osModuleMap"].contains(target.name) {
+for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -25,7 +25,9 @@ var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusS
 
 let package = Package(
   name: "CoreLocationCompat",
-  dependencies: [.package(name: "LocationEmulator", path: "../..")],
+  // The Combine trait: `import CoreLocation` brings Combine, as Apple's Foundation does (CorpusShapes'
+  // LocationStore has ObservableObject with no `import Combine`).
+  dependencies: [.package(name: "LocationEmulator", path: "../..", traits: ["Combine"])],
   targets: [
     .target(name: "ClassicApp", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
     .target(name: "ModernApp", dependencies: appDependencies),

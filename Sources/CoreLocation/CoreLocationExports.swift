@@ -5,7 +5,7 @@
 //   foundation lacks (AppleCompat: `NotificationCenter.notifications(named:object:)`,
 //   `NSEC_PER_SEC`, `DateComponentsFormatter`…);
 // - Combine's `ObservableObject`, `@Published` and the rest, which Apple's Foundation makes
-//   visible, when the package's `Combine` trait is on (it is by default; see Package.swift).
+//   visible, when the app turns the package's `Combine` trait on (opt-in; see Package.swift).
 @_exported public import Foundation
 @_exported public import AppleCompat
 #if Combine

@@ -1,6 +1,5 @@
-// Shape of ClusterMap's manager: an actor that reads a map view's bounds and region, with
-// CGSize from CoreGraphics.
-import CoreGraphics
+// Shape of ClusterMap's manager: an actor that reads a map view's bounds and region (CGSize
+// comes with MapKit, as on Apple platforms).
 import MapKit
 
 public actor ClusterViewport {

@@ -1,15 +1,14 @@
-// Shape of CalmGeo's and SpearLocationProvider's trackers: os.Logger with privacy options,
-// `import os.log`, OSAllocatedUnfairLock, and ExtensionKit's `type(of: self).description()`.
+// Shape of ExtensionKit's helpers: `type(of: self).description()` for a class's name (Apple's
+// +[NSObject description]), in a file that imports CoreLocation.
 import CoreLocation
-import os
-import os.log
 
 public final class LoggingTracker: NSObject, CLLocationManagerDelegate, @unchecked Sendable {
-  private static let logger = Logger(subsystem: "com.example.tracker", category: "location")
-  private let count = OSAllocatedUnfairLock(initialState: 0)
+  private let lock = NSLock()
+  private var count = 0
   private let manager = CLLocationManager()
+  public private(set) var log: [String] = []
 
-  public var updates: Int { count.withLock { $0 } }
+  public var updates: Int { lock.withLock { count } }
   public var className: String { type(of: self).description() }
 
   public override init() {
@@ -20,16 +19,10 @@ public final class LoggingTracker: NSObject, CLLocationManagerDelegate, @uncheck
   public func start() { manager.startUpdatingLocation() }
 
   public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
-    let total = count.withLock { value -> Int in
-      value += locations.count
-      return value
+    let total = lock.withLock {
+      count += locations.count
+      return count
     }
-    guard let location = locations.last else { return }
-    Self.logger.debug("fix \(location.coordinate.latitude, format: .fixed(precision: 5), privacy: .private) #\(total, privacy: .public)")
-    os_log("fixes so far: %{public}d", log: .default, type: .info, total)
-  }
-
-  public func locationManager(_ manager: CLLocationManager, didFailWithError error: Error) {
-    Self.logger.error("failed: \(error.localizedDescription, privacy: .public)")
+    lock.withLock { log.append("\(className): \(total) fixes") }
   }
 }

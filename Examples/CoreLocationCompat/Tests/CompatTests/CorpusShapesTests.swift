@@ -104,7 +104,7 @@ struct CorpusShapesTests {
     #expect(await viewport.lastSize == CGSize(width: 300, height: 600))
   }
 
-  @Test("LOC-COMPAT-36: os.Logger, os_log and OSAllocatedUnfairLock; type(of:).description() names the class")
+  @Test("LOC-COMPAT-36: type(of:).description() names the class, as Apple's +[NSObject description]")
   func loggingTracker() async throws {
     try await withEmulatedPhone(phone(.authorizedWhenInUse, source: walkNorth(from: 0, to: 50, step: 10))) { phone in
       let tracker = LoggingTracker()
@@ -112,6 +112,7 @@ struct CorpusShapesTests {
       try await phone.advance(by: .seconds(5))
       #expect(tracker.updates >= 5)
       #expect(tracker.className == "CorpusShapes.LoggingTracker")
+      #expect(tracker.log.last == "CorpusShapes.LoggingTracker: \(tracker.updates) fixes")
     }
   }
 }

@@ -1,1 +1,0 @@
-// The submodule os.log: its declarations are in the Swift module os.

@@ -1,1 +1,0 @@
-// Empty: the target only carries the os module map (see include/module.modulemap).
