@@ -1,5 +1,6 @@
 import CoreLocation
 import Emulator
+import EmulatorTesting
 import Foundation
 import Geo
 import LocationServices
@@ -129,5 +130,26 @@ struct WhichPhoneTests {
       try await group.waitForAll()
     }
     #expect(most.withLock { $0 } == 1)
+  }
+}
+
+@Suite("The emulatedPhone test trait")
+struct EmulatedPhoneTraitTests {
+  @Test(
+    "LOC-CL-59: .emulatedPhone(binding: .process) gives the test its phone, detached work included",
+    .emulatedPhone(EmulatedPhone.Configuration(permission: PermissionState(appStatus: .denied)), binding: .process))
+  func traitBindsTheProcess() async throws {
+    let phone = try #require(EmulatedPhone.current)
+    #expect(EmulatedPhone.processBound === phone)
+    #expect(await Task.detached { classStatus() }.value == .denied)
+    await phone.setAuthorization(.authorizedWhenInUse)
+    #expect(await Task.detached { classStatus() }.value == .authorizedWhenInUse)
+  }
+
+  @Test("LOC-CL-60: .emulatedPhone(binding: .task) keeps the phone to the test's tasks", .emulatedPhone(binding: .task))
+  func traitBindsTheTask() async throws {
+    let phone = try #require(EmulatedPhone.current)
+    #expect(EmulatedPhone.processBound !== phone)
+    #expect(await Task { EmulatedPhone.current }.value === phone)
   }
 }

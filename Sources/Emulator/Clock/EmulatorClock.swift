@@ -120,6 +120,8 @@ public final class EmulatorClock: Clock, Sendable {
   public var activeTaskNames: [String] { storage.withLock { $0.tasks.values.map(\.name).sorted() } }
   /// Timers fired, effects run and tasks woken so far (for benchmarks).
   public var stepsRun: UInt64 { storage.withLock { $0.steps } }
+  /// Whether no thread runs the clock's loop now and nothing is queued for it.
+  var loopIsAtRest: Bool { storage.withLock { !$0.owned && $0.queue.isEmpty } }
   /// When the next timer is due, if any.
   public var nextDeadline: Instant? { storage.withLock { $0.nextLiveDeadline() }.map(Instant.init) }
 

@@ -117,11 +117,19 @@ enum TaskQuiescence {
   static var isInstalled: Bool { installed.withLock { $0 } }
 
   /// Suspends until no job of the process is pending (the caller's own is not, once it
-  /// suspends here); at once when the hooks are not in.
-  static func untilQuiet() async {
+  /// suspends here), runs `body` then, outside any job, and returns; at once when the hooks are
+  /// not in.
+  static func untilQuiet(then body: @escaping @Sendable () -> Void = {}) async {
     guard isInstalled else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      if !whenQuiet({ continuation.resume() }) { continuation.resume() }
+      let registered = whenQuiet {
+        body()
+        continuation.resume()
+      }
+      if !registered {
+        body()
+        continuation.resume()
+      }
     }
   }
 

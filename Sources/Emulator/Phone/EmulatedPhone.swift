@@ -544,18 +544,24 @@ public final class EmulatedPhone: Sendable {
         end()
       }
       Task {
-        // Quiet with tasks left, and the clock's loop makes no more progress with them: they
-        // are suspended for good.
-        while true {
-          await TaskQuiescence.untilQuiet()
+        // Quiet with tasks left, the clock's loop run from outside any job (so that it counts
+        // nothing of this task's as running), and three rounds in a row without a step of the
+        // loop or a task ending: they are suspended for good.
+        // A round counts only when the process stayed idle while the loop ran: in a busy process
+        // another job can arrive first, and the loop then waits for it instead of running.
+        var stillRounds = 0
+        let idleRun = Locked(false)
+        while stillRounds < 3 {
           let before = (clock.stepsRun, left.withLock { $0 })
-          if before.1 == 0 { return }
-          clock.drive()
-          await Task.yield()
-          await TaskQuiescence.untilQuiet()
+          await TaskQuiescence.untilQuiet(then: {
+            let idle = TaskQuiescence.isIdle
+            clock.drive()
+            // …and the loop has nothing left: not run by another thread now, nothing queued.
+            idleRun.withLock { $0 = idle && TaskQuiescence.isIdle && clock.loopIsAtRest }
+          })
           let after = (clock.stepsRun, left.withLock { $0 })
           if after.1 == 0 { return }
-          if after == before { break }
+          stillRounds = after == before && idleRun.withLock({ $0 }) ? stillRounds + 1 : 0
         }
         end()
       }
