@@ -1,5 +1,10 @@
 public import LocationServices
 /// Everything about location permission that the operating system decides for one app.
+///
+/// A test sets what a user or Settings sets (`appStatus`, `servicesEnabled`, `accuracy`, `app`,
+/// `backgroundLocationUpdates`); what only the system's rules produce (an Allow Once grant, the
+/// prompt on screen, an Always request made, a provisional Always) is read-only outside the
+/// emulator, so no test can start a phone in a state iOS never reaches.
 public struct PermissionState: Sendable, Hashable {
   /// What the user chose for this app (Settings or the prompt).
   public var appStatus: LocationPermissionStatus
@@ -8,16 +13,16 @@ public struct PermissionState: Sendable, Hashable {
   public var accuracy: LocationAccuracyAuthorization
   public var app: AppState
   /// Whether `appStatus` came from "Allow Once" (and lapses when the app leaves the foreground).
-  public var grantedOnce: Bool
+  public internal(set) var grantedOnce: Bool
   /// Whether a permission prompt is on screen.
-  public var promptShown: Bool
+  public internal(set) var promptShown: Bool
   /// Whether the app asked for Always (`requestAlwaysAuthorization()`): further requests for
   /// it do nothing, as on iOS.
-  public var alwaysRequested: Bool
+  public internal(set) var alwaysRequested: Bool
   /// Whether Always was granted provisionally (the user chose "Allow While Using App" on the
   /// prompt of a request for Always): the status reads `authorizedAlways` until the second
   /// prompt, shown when the app leaves the foreground, confirms it or changes it to when in use.
-  public var provisionalAlways: Bool
+  public internal(set) var provisionalAlways: Bool
   /// Whether the app declared background location updates (iOS: the `location` background mode
   /// and `allowsBackgroundLocationUpdates`). Without it, an app authorized only when in use gets
   /// no locations while it is in the background; with Always it does either way.
