@@ -77,13 +77,19 @@ open class DateComponentsFormatter: Formatter, @unchecked Sendable {
   /// Components written out, as the seconds they add up to (a month counted as 30 days, a
   /// year as 365).
   open func string(from components: DateComponents) -> String? {
-    var seconds = components.second ?? 0
-    seconds += (components.minute ?? 0) * 60
-    seconds += (components.hour ?? 0) * 3_600
-    seconds += (components.day ?? 0) * 86_400
-    seconds += (components.weekOfMonth ?? components.weekOfYear ?? 0) * 604_800
-    seconds += (components.month ?? 0) * 2_592_000
-    seconds += (components.year ?? 0) * 31_536_000
+    let seconds = Self.units.reduce(0) { total, unit in
+      let value: Int? =
+        switch unit.unit {
+        case .year: components.year
+        case .month: components.month
+        case .weekOfMonth: components.weekOfMonth ?? components.weekOfYear
+        case .day: components.day
+        case .hour: components.hour
+        case .minute: components.minute
+        default: components.second
+        }
+      return total + (value ?? 0) * unit.seconds
+    }
     return format(seconds: seconds)
   }
 
@@ -166,20 +172,22 @@ open class DateComponentsFormatter: Formatter, @unchecked Sendable {
     case .abbreviated:
       text = shown.map { "\(values[$0])\(units[$0].abbreviated)" }.joined(separator: " ")
     case .brief:
-      text = shown.map { "\(values[$0])\(values[$0] == 1 ? units[$0].short.one : units[$0].short.other)" }.joined(separator: " ")
+      text = shown.map { "\(values[$0])\(Self.word(units[$0].short, values[$0]))" }.joined(separator: " ")
     case .short:
-      text = shown.map { "\(values[$0]) \(values[$0] == 1 ? units[$0].short.one : units[$0].short.other)" }.joined(separator: ", ")
+      text = shown.map { "\(values[$0]) \(Self.word(units[$0].short, values[$0]))" }.joined(separator: ", ")
     case .full:
-      text = shown.map { "\(values[$0]) \(values[$0] == 1 ? units[$0].full.one : units[$0].full.other)" }.joined(separator: ", ")
+      text = shown.map { "\(values[$0]) \(Self.word(units[$0].full, values[$0]))" }.joined(separator: ", ")
     case .spellOut:
-      text = shown.map { "\(Self.spell(values[$0])) \(values[$0] == 1 ? units[$0].full.one : units[$0].full.other)" }
-        .joined(separator: ", ")
+      text = shown.map { "\(Self.spell(values[$0])) \(Self.word(units[$0].full, values[$0]))" }.joined(separator: ", ")
     }
     text = sign + text
     if includesApproximationPhrase { text = "About " + text }
     if includesTimeRemainingPhrase { text += " remaining" }
     return text
   }
+
+  /// The unit's word for `value`: singular for 1, plural otherwise.
+  private static func word(_ forms: (one: String, other: String), _ value: Int) -> String { value == 1 ? forms.one : forms.other }
 
   private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 

@@ -57,6 +57,22 @@ public struct MKCoordinateRegion: Sendable {
   }
 }
 
+extension MKMapRect {
+  /// The map rectangle a coordinate region covers (latitudes beyond the projection's limit are
+  /// clamped by it).
+  init(region: MKCoordinateRegion) {
+    let northWest = MKMapPoint(
+      CLLocationCoordinate2D(
+        latitude: region.center.latitude + region.span.latitudeDelta / 2,
+        longitude: region.center.longitude - region.span.longitudeDelta / 2))
+    let southEast = MKMapPoint(
+      CLLocationCoordinate2D(
+        latitude: region.center.latitude - region.span.latitudeDelta / 2,
+        longitude: region.center.longitude + region.span.longitudeDelta / 2))
+    self.init(x: northWest.x, y: northWest.y, width: southEast.x - northWest.x, height: southEast.y - northWest.y)
+  }
+}
+
 extension MKCoordinateRegion {
   /// The emulator's region (for its renderer), nil when the centre is not a coordinate.
   var mapRegion: MapRegion? {

@@ -91,17 +91,7 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
       center: CLLocationCoordinate2D(latitude: 60.1699, longitude: 24.9384), latitudinalMeters: 1_000_000, longitudinalMeters: 1_000_000)
     /// The region as a map rect.
     open var mapRect: MKMapRect {
-      get {
-        let northWest = MKMapPoint(
-          CLLocationCoordinate2D(
-            latitude: region.center.latitude + region.span.latitudeDelta / 2,
-            longitude: region.center.longitude - region.span.longitudeDelta / 2))
-        let southEast = MKMapPoint(
-          CLLocationCoordinate2D(
-            latitude: region.center.latitude - region.span.latitudeDelta / 2,
-            longitude: region.center.longitude + region.span.longitudeDelta / 2))
-        return MKMapRect(x: northWest.x, y: northWest.y, width: southEast.x - northWest.x, height: southEast.y - northWest.y)
-      }
+      get { MKMapRect(region: region) }
       set { region = MKCoordinateRegion(newValue) }
     }
     open var mapType = MKMapType.standard

@@ -121,18 +121,3 @@ open class MKMapView: NSObject {
     for overlay in overlays { removeOverlay(overlay) }
   }
 }
-
-extension MKMapRect {
-  /// The map rectangle a coordinate region covers.
-  init(region: MKCoordinateRegion) {
-    let northWest = MKMapPoint(
-      CLLocationCoordinate2D(
-        latitude: min(90, region.center.latitude + region.span.latitudeDelta / 2),
-        longitude: region.center.longitude - region.span.longitudeDelta / 2))
-    let southEast = MKMapPoint(
-      CLLocationCoordinate2D(
-        latitude: max(-90, region.center.latitude - region.span.latitudeDelta / 2),
-        longitude: region.center.longitude + region.span.longitudeDelta / 2))
-    self.init(x: northWest.x, y: northWest.y, width: southEast.x - northWest.x, height: southEast.y - northWest.y)
-  }
-}

@@ -122,14 +122,11 @@ enum TaskQuiescence {
   static func untilQuiet(then body: @escaping @Sendable () -> Void = {}) async {
     guard isInstalled else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let registered = whenQuiet {
+      let quiet: @Sendable () -> Void = {
         body()
         continuation.resume()
       }
-      if !registered {
-        body()
-        continuation.resume()
-      }
+      if !whenQuiet(quiet) { quiet() }
     }
   }
 

@@ -544,11 +544,11 @@ public final class EmulatedPhone: Sendable {
         end()
       }
       Task {
-        // Quiet with tasks left, the clock's loop run from outside any job (so that it counts
-        // nothing of this task's as running), and three rounds in a row without a step of the
-        // loop or a task ending: they are suspended for good.
-        // A round counts only when the process stayed idle while the loop ran: in a busy process
-        // another job can arrive first, and the loop then waits for it instead of running.
+        // Suspended for good: three rounds in a row in which the process went quiet, the clock's
+        // loop was run from outside any job (so that it counts nothing of this task's as
+        // running) with the process still idle and the loop then at rest, and no step of the
+        // loop and no task's end came. (In a busy process another job can arrive first, and the
+        // loop then waits for it instead of running: such a round does not count.)
         var stillRounds = 0
         let idleRun = Locked(false)
         while stillRounds < 3 {
@@ -556,7 +556,6 @@ public final class EmulatedPhone: Sendable {
           await TaskQuiescence.untilQuiet(then: {
             let idle = TaskQuiescence.isIdle
             clock.drive()
-            // …and the loop has nothing left: not run by another thread now, nothing queued.
             idleRun.withLock { $0 = idle && TaskQuiescence.isIdle && clock.loopIsAtRest }
           })
           let after = (clock.stepsRun, left.withLock { $0 })
