@@ -5,33 +5,15 @@ import LocationServices
 
 extension CLLocationManager {
   /// The manager's workings on its phone: it observes the phone synchronously (on the phone's
-  /// clock, in order) and decides what the delegate is told, which ``DelegateDelivery`` then
-  /// calls where the manager was made. Holds the manager weakly: a manager that goes away stops
-  /// being told anything, and leaves no observer behind.
+  /// clock, in order), feeds what happens to the manager's rules (``LocationUpdatesMachine``)
+  /// under its one lock, and has ``DelegateDelivery`` make the calls those return, where the
+  /// manager was made, after releasing it. Holds the manager weakly: a manager that goes away
+  /// stops being told anything, and leaves no observer behind.
   final class Engine: GeofenceListener, Sendable {
-    struct Settings {
-      var distanceFilter = kCLDistanceFilterNone
-      var desiredAccuracy = kCLLocationAccuracyBest
-      var activityType = CLActivityType.other
-      var pausesAutomatically = true
-      var allowsBackground = false
-      var significantChanges = false
-      var visits = false
-    }
+    typealias Settings = LocationUpdatesMachine.Settings
 
-    struct State {
-      var updating = false
-      var paused = false
-      var lastLocation: CLLocation?
-      /// The last location delivered by the standard service (the distance filter measures from it).
-      var lastUpdate: CLLocation?
-      var lastSignificant: (location: CLLocation, at: Duration)?
-      /// Where and since when the device has stayed put (pauses, visits).
-      var still: (anchor: CLLocation, since: Duration)?
-      var visit: (coordinate: CLLocationCoordinate2D, arrival: Date)?
-      var reported: (status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization)?
-      var unknownReported = false
-      var deniedReported = false
+    private struct Core {
+      var machine = LocationUpdatesMachine()
       var oneShot: CancellationHandle?
       var observation: PhoneObservation?
       /// Whether this manager holds the phone's background use (``CLLocationManager/allowsBackgroundLocationUpdates``).
@@ -40,8 +22,7 @@ extension CLLocationManager {
 
     let bound: BoundPhone
     let delivery: DelegateDelivery
-    let settings = Locked(Settings())
-    let state = Locked(State())
+    private let core = Locked(Core())
     private let manager = Locked(WeakManager())
 
     /// The largest radius a region may have.
@@ -58,24 +39,57 @@ extension CLLocationManager {
       let observation = bound.phone.observe([.stateChanged, .location, .sourceFix]) { [weak self] event in
         self?.handle(event)
       }
-      state.withLock { $0.observation = observation }
+      core.withLock { $0.observation = observation }
       RegionRegistry.of(bound.phone).attachManager(self)
-      reportAuthorization(force: true)
+      let permission = bound.phone.state
+      run { $0.authorization(permission, force: true) }
     }
 
     /// The manager went away: no observer, no region, no call left.
     func detach() {
-      let (observation, oneShot) = state.withLock { s in
+      let (observation, oneShot, held) = core.withLock { c in
         defer {
-          s.observation = nil
-          s.oneShot = nil
+          c.observation = nil
+          c.oneShot = nil
         }
-        return (s.observation, s.oneShot)
+        return (c.observation, c.oneShot, c.backgroundHeld)
       }
       observation?.cancel()
       oneShot?.cancel()
-      if state.withLock({ $0.backgroundHeld }) { BackgroundUse.of(bound.phone).release() }
-      delivery.finish()
+      if held { BackgroundUse.of(bound.phone).release() }
+    }
+
+    /// The manager's settings (its properties), read or changed.
+    func withSettings<T>(_ body: (inout Settings) -> T) -> T { core.withLock { body(&$0.machine.settings) } }
+
+    /// The last location the app got.
+    var lastLocation: CLLocation? { core.withLock { $0.machine.lastLocation } }
+
+    /// Feeds the machine under the lock, then makes the calls it returns.
+    private func run(_ change: (inout LocationUpdatesMachine) -> [LocationUpdatesMachine.Action]) {
+      let actions = core.withLock { change(&$0.machine) }
+      for action in actions { perform(action) }
+    }
+
+    private func perform(_ action: LocationUpdatesMachine.Action) {
+      switch action {
+      case .changeAuthorization(let status, let later):
+        deliver("didChangeAuthorization", later: later) { manager, delegate in
+          delegate.locationManagerDidChangeAuthorization(manager)
+          delegate.locationManager(manager, didChangeAuthorization: status)
+        }
+      case .updateLocations(let location):
+        deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
+      case .pause: deliver("didPause") { manager, delegate in delegate.locationManagerDidPauseLocationUpdates(manager) }
+      case .resume: deliver("didResume") { manager, delegate in delegate.locationManagerDidResumeLocationUpdates(manager) }
+      case .fail(let code): fail(code)
+      case .visit(let arrival, let departure, let coordinate):
+        // The CLVisit (not Sendable, as in the SDK) is made where it is delivered.
+        deliver("didVisit") { manager, delegate in
+          let visit = CLVisit(arrivalDate: arrival, departureDate: departure, coordinate: coordinate, horizontalAccuracy: 50)
+          delegate.locationManager(manager, didVisit: visit)
+        }
+      }
     }
 
     /// Calls `body` with the manager and its delegate, where and when the delegate is called.
@@ -90,63 +104,22 @@ extension CLLocationManager {
       later ? delivery.deliverLater(name, call) : delivery.deliver(name, call)
     }
 
-    // MARK: Authorization
-
-    static func status(of state: PermissionState) -> CLAuthorizationStatus {
-      switch state.status {
-      case .notDetermined: .notDetermined
-      case .restricted: .restricted
-      case .denied: .denied
-      case .authorizedWhenInUse: .authorizedWhenInUse
-      case .authorizedAlways: .authorizedAlways
-      }
-    }
-
-    /// Tells the delegate when the status or the accuracy authorization changed (or at once).
-    private func reportAuthorization(force: Bool) {
-      let now = bound.phone.state
-      let status = Self.status(of: now)
-      let accuracy: CLAccuracyAuthorization = now.accuracy == .full ? .fullAccuracy : .reducedAccuracy
-      let changed = state.withLock { s -> Bool in
-        if !force, let reported = s.reported, reported.status == status, reported.accuracy == accuracy { return false }
-        s.reported = (status, accuracy)
-        return true
-      }
-      guard changed else { return }
-      deliver("didChangeAuthorization", later: force) { manager, delegate in
-        delegate.locationManagerDidChangeAuthorization(manager)
-        delegate.locationManager(manager, didChangeAuthorization: status)
-      }
+    func fail(_ code: CLError.Code) {
+      deliver("didFailWithError") { manager, delegate in delegate.locationManager(manager, didFailWithError: CLError(code)) }
     }
 
     private func handle(_ event: PhoneEvent) {
       switch event {
-      case .stateChanged(let from, let to):
-        reportAuthorization(force: false)
-        stateChanged(from: from, to: to)
+      case .stateChanged(_, let to): run { $0.permissionChanged(to: to) }
       case .location(let fix): delivered(fix)
       case .sourceFix(let fix): received(fix)
       default: break
       }
     }
 
-    private func stateChanged(from: PermissionState, to: PermissionState) {
-      // Updates that lose their permission fail with .denied (once), as on iOS.
-      let denied = !to.isDelivering && to.unavailableReason != .inBackground && to.unavailableReason != .notDetermined
-      let report = state.withLock { s -> Bool in
-        guard s.updating, denied, !s.deniedReported else {
-          if !denied { s.deniedReported = false }
-          return false
-        }
-        s.deniedReported = true
-        return true
-      }
-      if report { fail(.denied) }
-    }
+    // MARK: Authorization
 
-    func fail(_ code: CLError.Code) {
-      deliver("didFailWithError") { manager, delegate in delegate.locationManager(manager, didFailWithError: CLError(code)) }
-    }
+    static func status(of state: PermissionState) -> CLAuthorizationStatus { LocationUpdatesMachine.status(of: state) }
 
     func requestTemporaryFullAccuracy(purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)?) {
       let now = bound.phone.state
@@ -163,62 +136,48 @@ extension CLLocationManager {
     /// Background updates for an app authorized when in use: the phone lets locations through
     /// while any manager allows them.
     func updateBackgroundPermission() {
-      let allows = settings.withLock { $0.allowsBackground }
-      let use = BackgroundUse.of(bound.phone)
-      let changed = state.withLock { s -> Bool in
-        let was = s.backgroundHeld
-        s.backgroundHeld = allows
-        return was != allows
+      let (allows, changed) = core.withLock { c -> (Bool, Bool) in
+        let allows = c.machine.settings.allowsBackground
+        defer { c.backgroundHeld = allows }
+        return (allows, c.backgroundHeld != allows)
       }
-      if changed { allows ? use.acquire() : use.release() }
+      guard changed else { return }
+      let use = BackgroundUse.of(bound.phone)
+      allows ? use.acquire() : use.release()
     }
 
     // MARK: Standard updates
 
     func startUpdating() {
-      let oneShot = state.withLock { s -> CancellationHandle? in
-        s.updating = true
-        s.paused = false
-        s.unknownReported = false
-        defer { s.oneShot = nil }
-        return s.oneShot
+      let permission = bound.phone.state
+      let (oneShot, actions) = core.withLock { c in
+        defer { c.oneShot = nil }
+        return (c.oneShot, c.machine.startUpdating(permission))
       }
       oneShot?.cancel()
-      // An app that may not have locations now hears why (as on iOS).
-      let now = bound.phone.state
-      if !now.isDelivering, now.unavailableReason != .notDetermined, now.unavailableReason != .inBackground {
-        state.withLock { $0.deniedReported = true }
-        fail(.denied)
-      }
+      for action in actions { perform(action) }
     }
 
-    func stopUpdating() {
-      state.withLock { s in
-        s.updating = false
-        s.paused = false
-        s.still = nil
-      }
-    }
+    func stopUpdating() { core.withLock { $0.machine.stopUpdating() } }
 
     func requestLocation() {
       // The request is marked as under way before it starts: its answer may come on another
       // thread before `requestLocation` returns, and must find the mark to clear it.
       let handle = CancellationHandle()
-      let started = state.withLock { s -> Bool in
-        guard !s.updating, s.oneShot == nil else { return false }
-        s.oneShot = handle
+      let started = core.withLock { c -> Bool in
+        guard !c.machine.updating, c.oneShot == nil else { return false }
+        c.oneShot = handle
         return true
       }
       guard started else { return }
       bound.requestLocation(handle) { [weak self] result in
         guard let self else { return }
-        state.withLock { s in
-          if s.oneShot === handle { s.oneShot = nil }
+        core.withLock { c in
+          if c.oneShot === handle { c.oneShot = nil }
         }
         if let fix = result.fix, fix.hasFix {
           let location = CLLocation(fix, date: bound.phone.date)
-          state.withLock { $0.lastLocation = location }
-          deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
+          run { $0.requested(location) }
         } else {
           fail(result.reason == .locationUnavailable || result.reason == .inBackground ? .locationUnknown : .denied)
         }
@@ -228,172 +187,39 @@ extension CLLocationManager {
     /// A fix the phone delivered to the app.
     private func delivered(_ fix: LocationFix) {
       guard fix.hasFix else { return }
-      let settings = self.settings.withLock { $0 }
-      let location = coarsened(CLLocation(fix, date: bound.phone.date), to: settings.desiredAccuracy)
-      let now = bound.phone.elapsed
-      enum Outcome { case deliver, pause, resume, nothing }
-      let (outcome, significant) = state.withLock { s -> (Outcome, Bool) in
-        var outcome = Outcome.nothing
-        if s.updating {
-          outcome = .deliver
-          if let last = s.lastUpdate, settings.distanceFilter > 0, location.distance(from: last) < settings.distanceFilter {
-            outcome = .nothing
-          }
-          // Pauses: the device stayed within the activity's radius for its time.
-          let (radius, time) = Self.pauseRule(settings.activityType)
-          if let still = s.still, location.distance(from: still.anchor) <= radius {
-            if s.paused {
-              outcome = .nothing
-            } else if settings.pausesAutomatically, now - still.since >= time {
-              s.paused = true
-              outcome = .pause
-            }
-          } else {
-            if s.paused, bound.phone.state.app == .foreground {
-              s.paused = false
-              outcome = .resume
-            } else if s.paused {
-              outcome = .nothing
-            }
-            s.still = (location, now)
-          }
-          if outcome == .deliver || outcome == .resume { s.lastUpdate = location }
-        }
-        // Significant changes: ~500 m and ~5 minutes since the last one.
-        var significant = false
-        if settings.significantChanges, outcome != .deliver, outcome != .resume {
-          if let last = s.lastSignificant {
-            significant = location.distance(from: last.location) >= 500 && now - last.at >= .seconds(300)
-          } else {
-            significant = true
-          }
-        }
-        if settings.significantChanges, significant || outcome == .deliver || outcome == .resume,
-          s.lastSignificant.map({ location.distance(from: $0.location) >= 500 && now - $0.at >= .seconds(300) }) ?? true
-        {
-          s.lastSignificant = (location, now)
-        }
-        if outcome == .deliver || outcome == .resume || significant {
-          s.lastLocation = location
-          s.unknownReported = false
-        }
-        return (outcome, significant)
-      }
-      switch outcome {
-      case .pause:
-        deliver("didPause") { manager, delegate in delegate.locationManagerDidPauseLocationUpdates(manager) }
-      case .resume:
-        deliver("didResume") { manager, delegate in delegate.locationManagerDidResumeLocationUpdates(manager) }
-        deliverLocation(location)
-      case .deliver: deliverLocation(location)
-      case .nothing: if significant { deliverLocation(location) }
-      }
-    }
-
-    private func deliverLocation(_ location: CLLocation) {
-      deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
+      let phone = bound.phone
+      let (desired, now, date) = (withSettings { $0.desiredAccuracy }, phone.elapsed, phone.date)
+      let foreground = phone.state.app == .foreground
+      let location = LocationUpdatesMachine.coarsened(CLLocation(fix, date: date), to: desired)
+      run { $0.delivered(location, at: now, foreground: foreground) }
     }
 
     /// The first significant-change location comes at once, when there is one.
     func significantStarted() {
-      guard let fix = bound.phone.latestFix, fix.hasFix, bound.phone.state.isDelivering else { return }
-      let location = CLLocation(fix, date: bound.phone.date)
-      let now = bound.phone.elapsed
-      let first = state.withLock { s -> Bool in
-        guard s.lastSignificant == nil else { return false }
-        s.lastSignificant = (location, now)
-        s.lastLocation = location
-        return true
+      let phone = bound.phone
+      let location = phone.latestFix.flatMap { fix in
+        fix.hasFix && phone.state.isDelivering ? CLLocation(fix, date: phone.date) : nil
       }
-      if first { deliverLocation(location) }
+      let now = phone.elapsed
+      run { $0.significantStarted(with: location, at: now) }
     }
 
-    /// How long and how still the device must be before updates pause, by activity (the SDK
-    /// does not say; these are the emulator's, documented in the article).
-    static func pauseRule(_ activity: CLActivityType) -> (radius: Double, time: Duration) {
-      switch activity {
-      case .airborne: (0, .seconds(Int64.max / 2))
-      case .automotiveNavigation, .otherNavigation: (50, .seconds(600))
-      case .fitness: (25, .seconds(900))
-      case .other: (25, .seconds(300))
-      }
-    }
-
-    /// A location as a coarse desired accuracy gets it on iOS.
-    ///
-    /// Apple (`desiredAccuracy`): "Setting the desired accuracy to a greater value (less
-    /// accurate) lets the system use less power … the actual accuracy is not guaranteed"; with a
-    /// kilometre or more the system may leave the GPS off and position the device from Wi-Fi and
-    /// cell towers (`kCLLocationAccuracyThreeKilometers`: "accurate to the nearest three
-    /// kilometers"). Such a network fix is where the device is, within its stated accuracy, with
-    /// no altitude, speed or course: the location keeps the fix's position (no grid: that is
-    /// what reduced-accuracy authorization does on purpose, see `LocationGateStateMachine`),
-    /// reports the desired accuracy as its horizontal accuracy, and has altitude, speed and
-    /// course invalid. Finer desired accuracies get the receiver's fix as it is.
-    private func coarsened(_ location: CLLocation, to desired: CLLocationAccuracy) -> CLLocation {
-      guard desired >= kCLLocationAccuracyKilometer, location.horizontalAccuracy < desired else { return location }
-      return CLLocation(
-        coordinate: location.coordinate, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1,
-        courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: location.timestamp,
-        sourceInfo: location.sourceInformation ?? .simulated)
-    }
-
-    // MARK: The receiver (regions, visits, a lost fix)
+    // MARK: The receiver (visits, a lost fix)
 
     /// An epoch of the phone's receiver, whatever the app may have.
     private func received(_ fix: LocationFix) {
       let permission = bound.phone.state
-      // A lost fix while updating: "still trying" (.locationUnknown), once until the next fix.
-      if !fix.hasFix {
-        let report = state.withLock { s -> Bool in
-          guard s.updating, !s.paused, !s.unknownReported, permission.isDelivering else { return false }
-          s.unknownReported = true
-          return true
-        }
-        if report { fail(.locationUnknown) }
-        return
-      }
+      guard fix.hasFix else { return run { $0.fixLost(permission) } }
+      guard withSettings({ $0.visits }), Self.mayUseInBackground(permission) else { return }
       let location = CLLocation(fix, date: bound.phone.date)
-      if settings.withLock({ $0.visits }), Self.mayUseInBackground(permission) { visits(location) }
+      let now = bound.phone.elapsed
+      run { $0.received(location, at: now) }
     }
 
     /// Whether the app may have location events now: Always, or when in use in the foreground.
     static func mayUseInBackground(_ permission: PermissionState) -> Bool {
       guard permission.servicesEnabled else { return false }
       return permission.appStatus == .authorizedAlways || (permission.appStatus == .authorizedWhenInUse && permission.app == .foreground)
-    }
-
-    /// Visits: five minutes within 50 m arrive; leaving 100 m behind departs.
-    private func visits(_ location: CLLocation) {
-      let now = bound.phone.elapsed
-      let date = location.timestamp
-      // The visit's values; the CLVisit (not Sendable, as in the SDK) is made where it is delivered.
-      struct VisitEvent: Sendable {
-        var arrival: Date, departure: Date, coordinate: CLLocationCoordinate2D
-      }
-      let event = state.withLock { s -> VisitEvent? in
-        if let visit = s.visit {
-          let here = CLLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)
-          guard location.distance(from: here) > 100 else { return nil }
-          s.visit = nil
-          s.still = (location, now)
-          return VisitEvent(arrival: visit.arrival, departure: date, coordinate: visit.coordinate)
-        }
-        guard let still = s.still, location.distance(from: still.anchor) <= 50 else {
-          if !s.updating { s.still = (location, now) }
-          return nil
-        }
-        guard now - still.since >= .seconds(300) else { return nil }
-        let arrival = still.anchor.timestamp
-        s.visit = (still.anchor.coordinate, arrival)
-        return VisitEvent(arrival: arrival, departure: .distantFuture, coordinate: still.anchor.coordinate)
-      }
-      guard let event else { return }
-      deliver("didVisit") { manager, delegate in
-        let visit = CLVisit(
-          arrivalDate: event.arrival, departureDate: event.departure, coordinate: event.coordinate, horizontalAccuracy: 50)
-        delegate.locationManager(manager, didVisit: visit)
-      }
     }
 
     // MARK: Regions

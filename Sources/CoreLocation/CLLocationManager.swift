@@ -47,32 +47,32 @@ open class CLLocationManager: NSObject {
   /// Metres a device must move before a new location is delivered, measured from the last one
   /// delivered; ``kCLDistanceFilterNone`` (the default) delivers every one.
   open var distanceFilter: CLLocationDistance {
-    get { engine.settings.withLock { $0.distanceFilter } }
-    set { engine.settings.withLock { $0.distanceFilter = newValue } }
+    get { engine.withSettings { $0.distanceFilter } }
+    set { engine.withSettings { $0.distanceFilter = newValue } }
   }
   /// ``kCLLocationAccuracyBest`` by default. A kilometre or coarser gets network fixes, as iOS
   /// may give them with the GPS off: the device's position with that horizontal accuracy and no
   /// altitude, speed or course.
   open var desiredAccuracy: CLLocationAccuracy {
-    get { engine.settings.withLock { $0.desiredAccuracy } }
-    set { engine.settings.withLock { $0.desiredAccuracy = newValue } }
+    get { engine.withSettings { $0.desiredAccuracy } }
+    set { engine.withSettings { $0.desiredAccuracy = newValue } }
   }
   /// `.other` by default; decides when updates pause.
   open var activityType: CLActivityType {
-    get { engine.settings.withLock { $0.activityType } }
-    set { engine.settings.withLock { $0.activityType = newValue } }
+    get { engine.withSettings { $0.activityType } }
+    set { engine.withSettings { $0.activityType = newValue } }
   }
   /// True by default: updates pause while the device stays put (see the article for how long).
   open var pausesLocationUpdatesAutomatically: Bool {
-    get { engine.settings.withLock { $0.pausesAutomatically } }
-    set { engine.settings.withLock { $0.pausesAutomatically = newValue } }
+    get { engine.withSettings { $0.pausesAutomatically } }
+    set { engine.withSettings { $0.pausesAutomatically = newValue } }
   }
   /// False by default. True: an app authorized when in use keeps its updates in the background
   /// (the app's `location` background mode is taken as declared).
   open var allowsBackgroundLocationUpdates: Bool {
-    get { engine.settings.withLock { $0.allowsBackground } }
+    get { engine.withSettings { $0.allowsBackground } }
     set {
-      engine.settings.withLock { $0.allowsBackground = newValue }
+      engine.withSettings { $0.allowsBackground = newValue }
       engine.updateBackgroundPermission()
     }
   }
@@ -86,7 +86,7 @@ open class CLLocationManager: NSObject {
   // MARK: State
 
   /// The last location delivered to this manager; nil before the first.
-  open var location: CLLocation? { engine.state.withLock { $0.lastLocation } }
+  open var location: CLLocation? { engine.lastLocation }
   /// Nil: headings are not emulated.
   open var heading: CLHeading? { nil }
   /// The app's authorization on the manager's phone.
@@ -162,14 +162,11 @@ open class CLLocationManager: NSObject {
   open func requestLocation() { engine.requestLocation() }
   /// A location when the device has moved about 500 m and 5 minutes have passed since the last
   /// (the first at once).
-  open func startMonitoringSignificantLocationChanges() {
-    engine.settings.withLock { $0.significantChanges = true }
-    engine.significantStarted()
-  }
-  open func stopMonitoringSignificantLocationChanges() { engine.settings.withLock { $0.significantChanges = false } }
+  open func startMonitoringSignificantLocationChanges() { engine.significantStarted() }
+  open func stopMonitoringSignificantLocationChanges() { engine.withSettings { $0.significantChanges = false } }
   /// Visits: a stay of 5 minutes within 50 m arrives, leaving 100 m behind departs.
-  open func startMonitoringVisits() { engine.settings.withLock { $0.visits = true } }
-  open func stopMonitoringVisits() { engine.settings.withLock { $0.visits = false } }
+  open func startMonitoringVisits() { engine.withSettings { $0.visits = true } }
+  open func stopMonitoringVisits() { engine.withSettings { $0.visits = false } }
   /// Nothing: the emulated phone has no magnetometer.
   open func startUpdatingHeading() {}
   open func stopUpdatingHeading() {}

@@ -91,18 +91,17 @@ final class LiveUpdateFeed: Sendable {
   private struct State {
     var observation: PhoneObservation?
     var diagnostics: LocationDiagnostics?
-    var still: (anchor: CLLocation, since: Duration)?
+    var place: StillnessDetector
     var stationary = false
   }
 
   let subscription: PhoneSubscription<CLLocationUpdate>
   private let bound: BoundPhone
-  private let rule: (radius: Double, time: Duration)
-  private let state = Locked(State())
+  private let state: Locked<State>
 
   init(bound: BoundPhone, configuration: CLLocationUpdate.LiveConfiguration) {
     self.bound = bound
-    rule = CLLocationManager.Engine.pauseRule(configuration.activityType)
+    state = Locked(State(place: StillnessDetector(pauseRule: LocationUpdatesMachine.pauseRule(configuration.activityType))))
     subscription = PhoneSubscription(clock: bound.clock, limit: 256)
     let phone = bound.phone
     let observation = phone.observe([.stateChanged, .location, .sourceFix]) { [weak self] event in self?.handle(event) }
@@ -156,15 +155,13 @@ final class LiveUpdateFeed: Sendable {
     let diagnostics = LocationDiagnostics(phone.state)
     let update = state.withLock { s -> CLLocationUpdate.Storage? in
       s.diagnostics = diagnostics
-      if let still = s.still, location.distance(from: still.anchor) <= rule.radius {
-        if s.stationary { return nil }
-        if now - still.since >= rule.time {
-          s.stationary = true
-          return .init(location: location, stationary: true, diagnostics: diagnostics)
-        }
-      } else {
-        s.still = (location, now)
-        s.stationary = false
+      switch s.place.observe(location, at: now) {
+      case .still where s.stationary, .settling where s.stationary: return nil
+      case .still:
+        s.stationary = true
+        return .init(location: location, stationary: true, diagnostics: diagnostics)
+      case .settling: break
+      case .moved: s.stationary = false
       }
       return .init(location: location, diagnostics: diagnostics)
     }

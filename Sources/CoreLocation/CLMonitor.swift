@@ -298,17 +298,8 @@ final class MonitorCore: GeofenceListener, Sendable {
 /// The monitors' records of one phone, by monitor name (made on first use, kept for the phone's life).
 final class MonitorStore: Sendable {
   private let table = Locked<[String: [MonitorCore.Entry]]>([:])
-  private static let stores = Locked<[ObjectIdentifier: (phone: WeakPhone, store: MonitorStore)]>([:])
 
-  static func of(_ phone: EmulatedPhone) -> MonitorStore {
-    stores.withLock { table in
-      table = table.filter { $0.value.phone.object != nil }
-      if let found = table[ObjectIdentifier(phone)]?.store { return found }
-      let store = MonitorStore()
-      table[ObjectIdentifier(phone)] = (WeakPhone(phone), store)
-      return store
-    }
-  }
+  static func of(_ phone: EmulatedPhone) -> MonitorStore { phone.attachment { MonitorStore() } }
 
   func entries(_ name: String) -> [MonitorCore.Entry] { table.withLock { $0[name] ?? [] } }
 

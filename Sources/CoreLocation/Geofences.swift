@@ -104,20 +104,11 @@ final class RegionRegistry: Sendable {
   private let entries = Locked<(list: [Entry], observation: PhoneObservation?)>(([], nil))
   /// Who hears of regions (the app's location managers) and of each monitor's conditions.
   private let listeners = Locked<(managers: [Weak], monitors: [String: Weak])>(([], [:]))
-  private static let registries = Locked<[ObjectIdentifier: (phone: WeakPhone, registry: RegionRegistry)]>([:])
 
   private init(phone: EmulatedPhone) { self.phone = WeakPhone(phone) }
 
   /// The registry of `phone` (made on first use).
-  static func of(_ phone: EmulatedPhone) -> RegionRegistry {
-    registries.withLock { table in
-      table = table.filter { $0.value.phone.object != nil }
-      if let found = table[ObjectIdentifier(phone)]?.registry { return found }
-      let registry = RegionRegistry(phone: phone)
-      table[ObjectIdentifier(phone)] = (WeakPhone(phone), registry)
-      return registry
-    }
-  }
+  static func of(_ phone: EmulatedPhone) -> RegionRegistry { phone.attachment { RegionRegistry(phone: phone) } }
 
   /// A location manager of the app: told of every region.
   func attachManager(_ listener: any GeofenceListener) {
@@ -252,19 +243,10 @@ final class RegionRegistry: Sendable {
 final class BackgroundUse: Sendable {
   private let phone: WeakPhone
   private let count = Locked(0)
-  private static let table = Locked<[ObjectIdentifier: (phone: WeakPhone, use: BackgroundUse)]>([:])
 
   private init(phone: EmulatedPhone) { self.phone = WeakPhone(phone) }
 
-  static func of(_ phone: EmulatedPhone) -> BackgroundUse {
-    table.withLock { table in
-      table = table.filter { $0.value.phone.object != nil }
-      if let found = table[ObjectIdentifier(phone)]?.use { return found }
-      let use = BackgroundUse(phone: phone)
-      table[ObjectIdentifier(phone)] = (WeakPhone(phone), use)
-      return use
-    }
-  }
+  static func of(_ phone: EmulatedPhone) -> BackgroundUse { phone.attachment { BackgroundUse(phone: phone) } }
 
   func acquire() {
     let first = count.withLock { c -> Bool in

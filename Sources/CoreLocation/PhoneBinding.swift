@@ -95,8 +95,8 @@ enum ProcessPhone {
 /// Calls the delegate where the manager was made, in the phone's order.
 ///
 /// - Made on the main actor (an app's code, a `@MainActor` test): each call runs on the main
-///   actor. On a virtual clock it is a task of the clock, so an advance returns after it ran; on
-///   the real clock one task of the manager's runs them in order.
+///   actor, in order (``EmulatorClock/runOnMainActor(_:)``: on a virtual clock an advance returns
+///   after it ran).
 /// - Made elsewhere: each call is an effect of the phone's clock, run in order by the clock's
 ///   loop (on a virtual clock, by the advance or `runUntilIdle()` that caused it).
 ///
@@ -108,32 +108,19 @@ final class DelegateDelivery: Sendable {
   private let clock: EmulatorClock
   let onMainActor: Bool
   private let phone: EmulatedPhone?
-  private let serial: Locked<AsyncStream<@Sendable () -> Void>.Continuation?>
 
   init(bound: BoundPhone, onMainActor: Bool) {
     clock = bound.clock
     phone = bound.remote == nil ? bound.phone : nil
     self.onMainActor = onMainActor
-    if onMainActor && !clock.isVirtual {
-      let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable () -> Void).self)
-      serial = Locked(continuation)
-      Task { @MainActor in
-        for await call in stream { call() }
-      }
-    } else {
-      serial = Locked(nil)
-    }
   }
 
-  /// Calls `body` as the manager's delegate calls are made.
+  /// Calls `body` as the manager's delegate calls are made: on the main actor, in order, when
+  /// the manager was made there; otherwise on the clock's loop.
   func deliver(_ name: String, _ body: @escaping @Sendable () -> Void) {
     let body = bindingPhone(body)
     if onMainActor {
-      if let serial = serial.withLock({ $0 }) {
-        serial.yield(body)
-      } else {
-        clock.spawn("CLLocationManager: \(name)") { await MainActor.run { body() } }
-      }
+      clock.runOnMainActor(body)
     } else {
       clock.enqueue(body)
     }
@@ -154,9 +141,6 @@ final class DelegateDelivery: Sendable {
     guard let phone else { return body }
     return { EmulatedPhone.$current.withValue(phone) { body() } }
   }
-
-  /// No more calls (the manager went away).
-  func finish() { serial.withLock { $0 }?.finish() }
 }
 
 /// Whether the code running now is on the main actor. On Linux the main actor's jobs run on

@@ -64,6 +64,10 @@ struct ClockStorage {
   var driverWakeup: ClockDriverWakeup?
   /// Whether a `run()` drives this real-time clock.
   var driverRunning = false
+  /// Calls queued for the main actor (``EmulatorClock/runOnMainActor(_:)``), in order.
+  var mainActorCalls: [@Sendable () -> Void] = []
+  /// Whether a main-actor job that runs ``mainActorCalls`` is on its way.
+  var mainActorJobScheduled = false
 
   mutating func addTimer(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
     timers.insert(deadline: deadline.clampedNanoseconds, action: action)

@@ -153,6 +153,8 @@ public final class EmulatedPhone: Sendable {
   let core: Locked<PhoneCore>
   /// The actions of the phone's own timers, made once (a timer then costs no allocation).
   private let actions = PhoneTimerActions()
+  /// State that modules above keep per phone (``attachment(_:make:)``), by type.
+  private let attachments = Locked<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
   /// A phone on `clock` (a new virtual clock of its own when nil).
   public init(_ configuration: Configuration = Configuration(), clock: EmulatorClock? = nil) {
@@ -170,6 +172,19 @@ public final class EmulatedPhone: Sendable {
   }
 
   deinit { shutdownCore() }
+
+  /// The phone's one object of type `T`, made by `make` on first use: state that a module above
+  /// keeps per phone (an app's monitored regions, say), owned by the phone and gone with it.
+  /// `make` runs under the phone's attachment lock (never under its state lock): it must not
+  /// ask for another attachment. The object must not hold the phone strongly.
+  package func attachment<T: AnyObject & Sendable>(_ type: T.Type = T.self, make: () -> T) -> T {
+    attachments.withLock { table in
+      if let found = table[ObjectIdentifier(type)] as? T { return found }
+      let made = make()
+      table[ObjectIdentifier(type)] = made
+      return made
+    }
+  }
 
   // MARK: State
 

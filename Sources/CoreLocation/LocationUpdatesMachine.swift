@@ -1,0 +1,261 @@
+import Emulator
+import Foundation
+import LocationServices
+
+/// Whether the device has stayed within a radius of one place for a time: what pauses a
+/// manager's updates, marks a live update stationary, and makes a visit.
+struct StillnessDetector: Sendable {
+  /// What a location says about the device.
+  enum Reading: Equatable {
+    /// It left the place (or there was none): the place is now where it is.
+    case moved
+    /// Within the radius, not yet for the time.
+    case settling
+    /// Within the radius for the time or longer.
+    case still
+  }
+
+  let radius: CLLocationDistance
+  let time: Duration
+  /// The place (its first location) and when the device came there.
+  private(set) var anchor: (location: CLLocation, since: Duration)?
+
+  init(radius: CLLocationDistance, time: Duration) {
+    self.radius = radius
+    self.time = time
+  }
+
+  init(pauseRule rule: (radius: Double, time: Duration)) { self.init(radius: rule.radius, time: rule.time) }
+
+  /// Reads `location`, seen at `now`.
+  mutating func observe(_ location: CLLocation, at now: Duration) -> Reading {
+    if let anchor, location.distance(from: anchor.location) <= radius {
+      return now - anchor.since >= time ? .still : .settling
+    }
+    anchor = (location, now)
+    return .moved
+  }
+
+  /// Forgets the place.
+  mutating func reset() { anchor = nil }
+}
+
+/// A location manager's rules, as values: what the delegate is told for each thing the phone
+/// or the app does. Pure (no clock, no lock, no phone): the engine feeds it under its lock with
+/// what it read before, and performs the actions it returns after releasing it.
+struct LocationUpdatesMachine {
+  struct Settings: Equatable {
+    var distanceFilter = kCLDistanceFilterNone
+    var desiredAccuracy = kCLLocationAccuracyBest
+    var activityType = CLActivityType.other
+    var pausesAutomatically = true
+    var allowsBackground = false
+    var significantChanges = false
+    var visits = false
+  }
+
+  /// What the delegate is told (in the order returned).
+  enum Action {
+    /// `locationManagerDidChangeAuthorization` (and the old `didChangeAuthorization`); `later`:
+    /// after the code that made the manager has run, as iOS makes the first call.
+    case changeAuthorization(CLAuthorizationStatus, later: Bool)
+    case updateLocations(CLLocation)
+    case pause
+    case resume
+    case fail(CLError.Code)
+    case visit(arrival: Date, departure: Date, coordinate: CLLocationCoordinate2D)
+  }
+
+  var settings = Settings()
+  private(set) var updating = false
+  private(set) var paused = false
+  /// The last location the app got (``CLLocationManager/location``).
+  private(set) var lastLocation: CLLocation?
+  /// Where the device stays put for updates' pauses (radius and time by activity).
+  private var pausePlace = StillnessDetector(pauseRule: pauseRule(.other))
+  /// The last location delivered by the standard service (the distance filter measures from it).
+  private var lastUpdate: CLLocation?
+  private var lastSignificant: (location: CLLocation, at: Duration)?
+  /// Where the device stays put for visits: 50 m for five minutes arrives.
+  private var visitPlace = StillnessDetector(radius: 50, time: .seconds(300))
+  private var visit: (coordinate: CLLocationCoordinate2D, arrival: Date)?
+  private var reported: (status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization)?
+  private var unknownReported = false
+  private var deniedReported = false
+
+  // MARK: Authorization
+
+  /// The permission is `permission` now; `force`: tell the delegate even if nothing changed
+  /// (a new manager's first call).
+  mutating func authorization(_ permission: PermissionState, force: Bool) -> [Action] {
+    let status = Self.status(of: permission)
+    let accuracy: CLAccuracyAuthorization = permission.accuracy == .full ? .fullAccuracy : .reducedAccuracy
+    if !force, let reported, reported.status == status, reported.accuracy == accuracy { return [] }
+    reported = (status, accuracy)
+    return [.changeAuthorization(status, later: force)]
+  }
+
+  /// The permission changed: besides the authorization call, updates that lose their
+  /// permission fail with `.denied` (once), as on iOS.
+  mutating func permissionChanged(to permission: PermissionState) -> [Action] {
+    var actions = authorization(permission, force: false)
+    let denied = !permission.isDelivering && permission.unavailableReason != .inBackground && permission.unavailableReason != .notDetermined
+    if updating, denied, !deniedReported {
+      deniedReported = true
+      actions.append(.fail(.denied))
+    } else if !denied {
+      deniedReported = false
+    }
+    return actions
+  }
+
+  static func status(of state: PermissionState) -> CLAuthorizationStatus {
+    switch state.status {
+    case .notDetermined: .notDetermined
+    case .restricted: .restricted
+    case .denied: .denied
+    case .authorizedWhenInUse: .authorizedWhenInUse
+    case .authorizedAlways: .authorizedAlways
+    }
+  }
+
+  // MARK: Standard updates
+
+  /// `startUpdatingLocation()`: an app that may not have locations now hears why (as on iOS).
+  mutating func startUpdating(_ permission: PermissionState) -> [Action] {
+    updating = true
+    paused = false
+    unknownReported = false
+    guard !permission.isDelivering, permission.unavailableReason != .notDetermined, permission.unavailableReason != .inBackground
+    else { return [] }
+    deniedReported = true
+    return [.fail(.denied)]
+  }
+
+  mutating func stopUpdating() {
+    updating = false
+    paused = false
+    pausePlace.reset()
+  }
+
+  /// A one-time request's location.
+  mutating func requested(_ location: CLLocation) -> [Action] {
+    lastLocation = location
+    return [.updateLocations(location)]
+  }
+
+  /// A location the phone delivered to the app (permission allowing), at `now`, as the
+  /// manager's desired accuracy gets it (``coarsened(_:to:)``).
+  mutating func delivered(_ location: CLLocation, at now: Duration, foreground: Bool) -> [Action] {
+    enum Outcome { case deliver, pause, resume, nothing }
+    var outcome = Outcome.nothing
+    if updating {
+      outcome = .deliver
+      if let lastUpdate, settings.distanceFilter > 0, location.distance(from: lastUpdate) < settings.distanceFilter {
+        outcome = .nothing
+      }
+      // Pauses: the device stayed within the activity's radius for its time.
+      let rule = Self.pauseRule(settings.activityType)
+      if pausePlace.radius != rule.radius || pausePlace.time != rule.time { pausePlace = StillnessDetector(pauseRule: rule) }
+      switch pausePlace.observe(location, at: now) {
+      case .still where paused: outcome = .nothing
+      case .settling where paused: outcome = .nothing
+      case .still where settings.pausesAutomatically:
+        paused = true
+        outcome = .pause
+      case .still, .settling: break
+      case .moved where paused && foreground:
+        paused = false
+        outcome = .resume
+      case .moved where paused: outcome = .nothing
+      case .moved: break
+      }
+      if outcome == .deliver || outcome == .resume { lastUpdate = location }
+    }
+    // Significant changes: ~500 m and ~5 minutes since the last one.
+    let farEnough = lastSignificant.map { location.distance(from: $0.location) >= 500 && now - $0.at >= .seconds(300) } ?? true
+    let significant = settings.significantChanges && outcome != .deliver && outcome != .resume && farEnough
+    if settings.significantChanges, significant || outcome == .deliver || outcome == .resume, farEnough {
+      lastSignificant = (location, now)
+    }
+    if outcome == .deliver || outcome == .resume || significant {
+      lastLocation = location
+      unknownReported = false
+    }
+    switch outcome {
+    case .pause: return [.pause]
+    case .resume: return [.resume, .updateLocations(location)]
+    case .deliver: return [.updateLocations(location)]
+    case .nothing: return significant ? [.updateLocations(location)] : []
+    }
+  }
+
+  /// `startMonitoringSignificantLocationChanges()`: the first location comes at once, when
+  /// there is one the app may have.
+  mutating func significantStarted(with location: CLLocation?, at now: Duration) -> [Action] {
+    settings.significantChanges = true
+    guard let location, lastSignificant == nil else { return [] }
+    lastSignificant = (location, now)
+    lastLocation = location
+    return [.updateLocations(location)]
+  }
+
+  // MARK: The receiver
+
+  /// The receiver lost its fix: while updating, "still trying" (`.locationUnknown`), once until
+  /// the next location.
+  mutating func fixLost(_ permission: PermissionState) -> [Action] {
+    guard updating, !paused, !unknownReported, permission.isDelivering else { return [] }
+    unknownReported = true
+    return [.fail(.locationUnknown)]
+  }
+
+  /// Visits, from every epoch of the receiver while the app may use location in the
+  /// background: five minutes within 50 m arrive; leaving 100 m behind departs.
+  mutating func received(_ location: CLLocation, at now: Duration) -> [Action] {
+    guard settings.visits else { return [] }
+    if let visit {
+      let here = CLLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)
+      guard location.distance(from: here) > 100 else { return [] }
+      self.visit = nil
+      visitPlace.reset()
+      _ = visitPlace.observe(location, at: now)
+      return [.visit(arrival: visit.arrival, departure: location.timestamp, coordinate: visit.coordinate)]
+    }
+    guard visitPlace.observe(location, at: now) == .still, let anchor = visitPlace.anchor?.location else { return [] }
+    visit = (anchor.coordinate, anchor.timestamp)
+    return [.visit(arrival: anchor.timestamp, departure: .distantFuture, coordinate: anchor.coordinate)]
+  }
+
+  // MARK: Rules
+
+  /// How long and how still the device must be before updates pause, by activity (the SDK
+  /// does not say; these are the emulator's, documented in the article).
+  static func pauseRule(_ activity: CLActivityType) -> (radius: Double, time: Duration) {
+    switch activity {
+    case .airborne: (0, .seconds(Int64.max / 2))
+    case .automotiveNavigation, .otherNavigation: (50, .seconds(600))
+    case .fitness: (25, .seconds(900))
+    case .other: (25, .seconds(300))
+    }
+  }
+
+  /// A location as a coarse desired accuracy gets it on iOS.
+  ///
+  /// Apple (`desiredAccuracy`): "Setting the desired accuracy to a greater value (less
+  /// accurate) lets the system use less power … the actual accuracy is not guaranteed"; with a
+  /// kilometre or more the system may leave the GPS off and position the device from Wi-Fi and
+  /// cell towers (`kCLLocationAccuracyThreeKilometers`: "accurate to the nearest three
+  /// kilometers"). Such a network fix is where the device is, within its stated accuracy, with
+  /// no altitude, speed or course: the location keeps the fix's position (no grid: that is
+  /// what reduced-accuracy authorization does on purpose, see `LocationGateStateMachine`),
+  /// reports the desired accuracy as its horizontal accuracy, and has altitude, speed and
+  /// course invalid. Finer desired accuracies get the receiver's fix as it is.
+  static func coarsened(_ location: CLLocation, to desired: CLLocationAccuracy) -> CLLocation {
+    guard desired >= kCLLocationAccuracyKilometer, location.horizontalAccuracy < desired else { return location }
+    return CLLocation(
+      coordinate: location.coordinate, altitude: 0, horizontalAccuracy: desired, verticalAccuracy: -1, course: -1,
+      courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: location.timestamp,
+      sourceInfo: location.sourceInformation ?? .simulated)
+  }
+}
