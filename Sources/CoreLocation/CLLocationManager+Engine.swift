@@ -36,9 +36,9 @@ extension CLLocationManager {
     /// Starts observing the phone; the delegate hears of the authorization once.
     func attach(_ manager: CLLocationManager) {
       self.manager.withLock { $0.object = manager }
-      let observation = bound.phone.observe([.stateChanged, .location, .sourceFix]) { [weak self] event in
-        self?.handle(event)
-      }
+      // Held strongly: the manager's deinit cancels the observation (``detach()``), and none
+      // is called once that has returned.
+      let observation = bound.phone.observe([.stateChanged, .location, .sourceFix]) { event in self.handle(event) }
       core.withLock { $0.observation = observation }
       RegionRegistry.of(bound.phone).attachManager(self)
       let permission = bound.phone.state
@@ -188,10 +188,10 @@ extension CLLocationManager {
     private func delivered(_ fix: LocationFix) {
       guard fix.hasFix else { return }
       let phone = bound.phone
-      let (desired, now, date) = (withSettings { $0.desiredAccuracy }, phone.elapsed, phone.date)
+      let now = phone.elapsed
+      let date = phone.configuration.startDate.addingTimeInterval(now.seconds)
       let foreground = phone.state.app == .foreground
-      let location = LocationUpdatesMachine.coarsened(CLLocation(fix, date: date), to: desired)
-      run { $0.delivered(location, at: now, foreground: foreground) }
+      run { $0.delivered(CLLocation(fix, date: date), at: now, foreground: foreground) }
     }
 
     /// The first significant-change location comes at once, when there is one.
@@ -208,9 +208,13 @@ extension CLLocationManager {
 
     /// An epoch of the phone's receiver, whatever the app may have.
     private func received(_ fix: LocationFix) {
+      guard fix.hasFix else {
+        let permission = bound.phone.state
+        return run { $0.fixLost(permission) }
+      }
+      guard withSettings({ $0.visits }) else { return }
       let permission = bound.phone.state
-      guard fix.hasFix else { return run { $0.fixLost(permission) } }
-      guard withSettings({ $0.visits }), Self.mayUseInBackground(permission) else { return }
+      guard Self.mayUseInBackground(permission) else { return }
       let location = CLLocation(fix, date: bound.phone.date)
       let now = bound.phone.elapsed
       run { $0.received(location, at: now) }

@@ -144,9 +144,10 @@ struct LocationUpdatesMachine {
     return [.updateLocations(location)]
   }
 
-  /// A location the phone delivered to the app (permission allowing), at `now`, as the
-  /// manager's desired accuracy gets it (``coarsened(_:to:)``).
-  mutating func delivered(_ location: CLLocation, at now: Duration, foreground: Bool) -> [Action] {
+  /// A location the phone delivered to the app (permission allowing), at `now`; the manager
+  /// gets it as its desired accuracy does (``coarsened(_:to:)``).
+  mutating func delivered(_ fix: CLLocation, at now: Duration, foreground: Bool) -> [Action] {
+    let location = Self.coarsened(fix, to: settings.desiredAccuracy)
     enum Outcome { case deliver, pause, resume, nothing }
     var outcome = Outcome.nothing
     if updating {

@@ -1,6 +1,7 @@
 public import Foundation
 import Geo
 public import LocationServices
+import Synchronization
 
 /// Something that happened on an ``EmulatedPhone``, in the order it happened.
 public enum PhoneEvent: Sendable, Hashable {
@@ -50,7 +51,7 @@ public final class PhoneObservation: Sendable {
   let id: UInt64
   let kinds: PhoneEvent.Kinds
   private let callback: @Sendable (PhoneEvent) -> Void
-  private let active = Locked(true)
+  private let active = Atomic(true)
   private let onCancel: @Sendable (UInt64) -> Void
 
   init(
@@ -64,15 +65,11 @@ public final class PhoneObservation: Sendable {
   }
 
   /// Whether the observer is still called.
-  public var isActive: Bool { active.withLock { $0 } }
+  public var isActive: Bool { active.load(ordering: .acquiring) }
 
   /// Stops the calls: none starts once this has returned. Idempotent.
   public func cancel() {
-    let was = active.withLock { active -> Bool in
-      defer { active = false }
-      return active
-    }
-    if was { onCancel(id) }
+    if active.exchange(false, ordering: .acquiringAndReleasing) { onCancel(id) }
   }
 
   func deliver(_ event: PhoneEvent) {
@@ -80,7 +77,7 @@ public final class PhoneObservation: Sendable {
     callback(event)
   }
 
-  func deactivate() { active.withLock { $0 = false } }
+  func deactivate() { active.store(false, ordering: .releasing) }
 }
 
 /// An emulated phone: the permission system, the location service over a source, and every
@@ -770,8 +767,13 @@ public final class EmulatedPhone: Sendable {
 
   private func receive(_ fix: LocationFix, _ s: inout PhoneCore) {
     guard !s.isShutDown else { return }
+    // The epoch's events (the source's fix, the app's location) go out as one effect.
+    s.outbox = []
     if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(fix), &s) }
     for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
+    let outbox = s.outbox ?? []
+    s.outbox = nil
+    if !outbox.isEmpty { clock.enqueueWithoutDriving { for item in outbox { item.deliver() } } }
   }
 
   /// Queues `event` for observers and event streams, in order with everything else.
@@ -781,9 +783,11 @@ public final class EmulatedPhone: Sendable {
     let observers = s.observers.allSatisfy({ $0.kinds.contains(kind) }) ? s.observers : s.observers.filter { $0.kinds.contains(kind) }
     let streams = s.events.isEmpty ? [] : s.events.live
     guard !observers.isEmpty || !streams.isEmpty else { return }
-    clock.enqueueWithoutDriving {
-      for observer in observers { observer.deliver(event) }
-      for stream in streams { stream.deliver(event) }
+    let item = PhoneOutgoingEvent(event: event, observers: observers, streams: streams)
+    if s.outbox != nil {
+      s.outbox!.append(item)
+    } else {
+      clock.enqueueWithoutDriving { item.deliver() }
     }
   }
 
@@ -858,6 +862,18 @@ public final class EmulatedPhone: Sendable {
 }
 
 /// Everything of an ``EmulatedPhone`` behind its lock.
+/// An event with who gets it.
+struct PhoneOutgoingEvent: Sendable {
+  let event: PhoneEvent
+  let observers: [PhoneObservation]
+  let streams: [PhoneSubscription<PhoneEvent>]
+
+  func deliver() {
+    for observer in observers { observer.deliver(event) }
+    for stream in streams { stream.deliver(event) }
+  }
+}
+
 struct PhoneCore {
   var permission: PermissionStateMachine
   var gate: LocationGateStateMachine
@@ -886,6 +902,8 @@ struct PhoneCore {
   var sourceStarted = false
   var tasks: [UInt64: PhoneTaskEntry] = [:]
   var isShutDown = false
+  /// While set, events wait here and go out together (``EmulatedPhone/receive``).
+  var outbox: [PhoneOutgoingEvent]?
   private var lastID: UInt64 = 0
 
   init(permission: PermissionStateMachine, gate: LocationGateStateMachine) {
