@@ -107,6 +107,11 @@ let package = Package(
     // under Combine's name. Opt-in: an app resolves OpenCombine (a small package with no
     // dependencies of its own) but builds it only when it uses this product.
     .library(name: "Combine", targets: ["Combine"]),
+    // `import os` (Logger, OSLog, os_log, OSAllocatedUnfairLock, os_unfair_lock, OSSignposter),
+    // which location code often has beside CoreLocation. Opt-in: a target that depends on this
+    // product builds the module, and a module named os in a build turns `#if canImport(os)` on
+    // in every package built with it; the module declares what such code usually reaches for.
+    .library(name: "os", targets: ["os"]),
   ]
   package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
   package.targets += [
@@ -114,6 +119,10 @@ let package = Package(
     // (`NotificationCenter.notifications(named:object:)`, Darwin's `NSEC_PER_SEC`…,
     // `DateComponentsFormatter`); CoreLocation re-exports it.
     .target(name: "AppleCompat"),
+    // The os module (messages to standard error with LOCEMU_OS_LOG=LEVEL) and the clang module
+    // map that gives it its submodules (`import os.log`, `os.signpost`, `os.lock`).
+    .target(name: "osModuleMap"),
+    .target(name: "os", dependencies: ["osModuleMap"]),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
@@ -134,7 +143,7 @@ let package = Package(
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
       ]
     ),
-    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat"]),
+    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os"]),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
@@ -142,7 +151,7 @@ let package = Package(
   ]
 #endif
 
-for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap"].contains(target.name) {
+for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap", "osModuleMap"].contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

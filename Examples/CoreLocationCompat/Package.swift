@@ -10,6 +10,7 @@
 import PackageDescription
 
 var appDependencies: [Target.Dependency] = []
+var osDependency: [Target.Dependency] = []
 var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusShapes"]
 #if os(Linux)
   // On Apple platforms the system's frameworks are used.
@@ -17,6 +18,8 @@ var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusS
     .product(name: "CoreLocation", package: "LocationEmulator"), .product(name: "MapKit", package: "LocationEmulator"),
     .product(name: "Combine", package: "LocationEmulator"),
   ]
+  // `import os` for the code that logs (an opt-in product: see the library's manifest).
+  osDependency = [.product(name: "os", package: "LocationEmulator")]
   testDependencies +=
     appDependencies + [
       .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
@@ -33,7 +36,7 @@ let package = Package(
     .target(name: "ModernApp", dependencies: appDependencies),
     // One file in the shape of each failure that real open-source code showed (the corpus table
     // in the CoreLocation article), importing only what that code imports.
-    .target(name: "CorpusShapes", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
+    .target(name: "CorpusShapes", dependencies: appDependencies + osDependency, swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "CompatTests", dependencies: testDependencies),
   ],
   swiftLanguageModes: [.v6]

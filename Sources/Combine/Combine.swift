@@ -8,6 +8,11 @@
 @_exported import OpenCombineDispatch
 @_exported import OpenCombineFoundation
 public import Foundation
+// URLSession's publisher takes Foundation's networking types, which are Foundation on Apple
+// platforms and FoundationNetworking here: a file that imports Foundation and Combine gets them.
+#if canImport(FoundationNetworking)
+  @_exported public import FoundationNetworking
+#endif
 
 extension NotificationCenter {
   /// The publisher of `publisher(for:object:)`, by Apple's name.

@@ -100,7 +100,7 @@ public enum LocationEmulatorGeocoding {
   public static func removeAll() { registered.withLock { $0.removeAll() } }
 
   /// Placemarks near `location` (within 100 m), nearest first.
-  static func placemarks(near location: CLLocation) -> [CLPlacemark] {
+  package static func placemarks(near location: CLLocation) -> [CLPlacemark] {
     registered.withLock { $0 }
       .compactMap { p in p.location.map { (p, $0.distance(from: location)) } }
       .filter { $0.1 <= 100 }
@@ -109,7 +109,7 @@ public enum LocationEmulatorGeocoding {
   }
 
   /// Placemarks whose address has every word of `address`.
-  static func placemarks(matching address: String) -> [CLPlacemark] {
+  package static func placemarks(matching address: String) -> [CLPlacemark] {
     let words = address.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     guard !words.isEmpty else { return [] }
     return registered.withLock { $0 }.filter { p in words.allSatisfy { p.searchText.contains($0) } }

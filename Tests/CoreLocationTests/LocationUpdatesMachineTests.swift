@@ -53,7 +53,8 @@ struct LocationUpdatesMachineTests {
     _ = machine.startUpdating(Self.whenInUse)
     var delivered: [String] = []
     for second in 0..<20 {
-      delivered += Self.names(machine.delivered(Self.at(north: Double(second) * 4, seconds: Int64(second)), at: .seconds(second), foreground: true))
+      delivered += Self.names(
+        machine.delivered(Self.at(north: Double(second) * 4, seconds: Int64(second)), at: .seconds(second), foreground: true))
     }
     // 4 m a second, 10 m apart: seconds 0, 3, 6, …
     #expect(delivered == stride(from: 0, to: 20, by: 3).map { "location \($0)" })
@@ -71,7 +72,8 @@ struct LocationUpdatesMachineTests {
     #expect(machine.paused)
     // In the background a move does not resume; in the foreground it does, with the location.
     #expect(machine.delivered(Self.at(north: 100, seconds: 302), at: .seconds(302), foreground: false).isEmpty)
-    #expect(Self.names(machine.delivered(Self.at(north: 200, seconds: 303), at: .seconds(303), foreground: true)) == ["resume", "location 303"])
+    #expect(
+      Self.names(machine.delivered(Self.at(north: 200, seconds: 303), at: .seconds(303), foreground: true)) == ["resume", "location 303"])
   }
 
   @Test("LOC-CL-64: pauses follow the activity type: automotive navigation waits ten minutes within 50 m")
@@ -83,7 +85,9 @@ struct LocationUpdatesMachineTests {
     for second in 0...700 where paused == nil {
       // 40 m back and forth: within 50 m, not within 25 m.
       let north = second.isMultiple(of: 2) ? 0.0 : 40
-      if Self.names(machine.delivered(Self.at(north: north, seconds: Int64(second)), at: .seconds(second), foreground: true)).contains("pause") {
+      if Self.names(machine.delivered(Self.at(north: north, seconds: Int64(second)), at: .seconds(second), foreground: true)).contains(
+        "pause")
+      {
         paused = second
       }
     }

@@ -115,4 +115,35 @@ struct CorpusShapesTests {
       #expect(tracker.log.last == "CorpusShapes.LoggingTracker: \(tracker.updates) fixes")
     }
   }
+
+  @Test("LOC-COMPAT-37: a tracker with import os: Logger with privacy, os_log, OSAllocatedUnfairLock and signposts")
+  func osLoggingTracker() async throws {
+    try await withEmulatedPhone(phone(.authorizedWhenInUse, source: walkNorth(from: 0, to: 50, step: 10))) { phone in
+      let tracker = OSLoggingTracker()
+      tracker.start()
+      try await phone.advance(by: .seconds(5))
+      #expect(tracker.updates >= 5)
+    }
+  }
+
+  @Test("LOC-COMPAT-38: an iOS 26 client reverse-geocodes with MKReverseGeocodingRequest and reads the city's name")
+  func cityNameClient() async throws {
+    LocationEmulatorGeocoding.register([
+      CLPlacemark(location: CLLocation(latitude: 61.4978, longitude: 23.7610), name: "Keskustori", locality: "Tampere", country: "Finland")
+    ])
+    #expect(try await CityNameClient.live.cityName(CLLocation(latitude: 61.4979, longitude: 23.7611)) == "Tampere")
+    #expect(try await CityNameClient.live.cityName(CLLocation(latitude: 95, longitude: 0)) == nil)
+  }
+
+  @Test("LOC-COMPAT-39: a file importing Combine and Foundation builds URLRequests (Foundation's networking types)")
+  func trackUploader() {
+    let uploader = TrackUploader(endpoint: "https://tracks.example/upload")
+    let request = uploader.request(method: .PUT, headers: ["X-Token": "t"])
+    #expect(request?.httpMethod == "PUT" && request?.value(forHTTPHeaderField: "X-Token") == "t")
+    #expect(TrackUploader(endpoint: "not a url").request(method: .POST, headers: nil) == nil)
+    var status: [String] = []
+    let watching = uploader.statusPublisher(of: request!).sink { status.append($0) }
+    #expect(status == ["PUT tracks.example"])
+    watching.cancel()
+  }
 }

@@ -1,0 +1,1 @@
+// The submodule os.lock: its declarations are in the Swift module os.

@@ -1,0 +1,1 @@
+// The submodule os.log: its declarations are in the Swift module os.

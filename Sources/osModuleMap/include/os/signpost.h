@@ -1,0 +1,1 @@
+// The submodule os.signpost: its declarations are in the Swift module os.

@@ -1,0 +1,1 @@
+// Empty: the target only carries the os module map (see include/module.modulemap).

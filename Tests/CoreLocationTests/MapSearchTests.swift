@@ -1,0 +1,90 @@
+import CoreLocation
+import Foundation
+import MapKit
+import Testing
+
+/// MapKit's places: map items, local search and iOS 26's geocoding requests, answered from the
+/// placemarks a test registers (placemarks carry a word unique to each test: the registry is the
+/// process's).
+@Suite("MapKit: map items, local search, geocoding requests")
+struct MapSearchTests {
+  static let cafe = CLPlacemark(
+    location: CLLocation(latitude: 60.1675, longitude: 24.9427), name: "Cafe Mkzebra", thoroughfare: "Aleksanterinkatu",
+    subThoroughfare: "52", locality: "Helsinki", postalCode: "00100", isoCountryCode: "FI", country: "Finland")
+  static let park = CLPlacemark(
+    location: CLLocation(latitude: 60.1841, longitude: 24.9296), name: "Mkzebra Park", locality: "Helsinki", isoCountryCode: "FI",
+    country: "Finland")
+  static let registered: Void = LocationEmulatorGeocoding.register([cafe, park])
+
+  @Test("LOC-MK-07: a map item from a placemark: name, address, iOS 26 address representations; Maps does not open here")
+  func mapItem() {
+    let item = MKMapItem(placemark: MKPlacemark(placemark: Self.cafe))
+    #expect(item.name == "Cafe Mkzebra" && !item.isCurrentLocation)
+    #expect(item.placemark.coordinate.latitude == 60.1675 && item.placemark.countryCode == "FI")
+    #expect(item.placemark.title == "Cafe Mkzebra")
+    #expect(item.address?.fullAddress == "52 Aleksanterinkatu, 00100 Helsinki, Finland")
+    #expect(item.address?.shortAddress == "52 Aleksanterinkatu")
+    #expect(item.addressRepresentations?.cityName == "Helsinki")
+    #expect(item.addressRepresentations?.cityWithContext == "Helsinki, Finland")
+    #expect(item.addressRepresentations?.fullAddress(includingRegion: false, singleLine: false) == "52 Aleksanterinkatu\n00100 Helsinki")
+    #expect(!item.openInMaps())
+    #expect(MKMapItem.forCurrentLocation().isCurrentLocation)
+    let dictionary = MKPlacemark(
+      coordinate: CLLocationCoordinate2D(latitude: 1, longitude: 2),
+      addressDictionary: ["Street": "Main St 1", "City": "Town", "CountryCode": "US"])
+    #expect(dictionary.thoroughfare == "Main St 1" && dictionary.locality == "Town" && dictionary.countryCode == "US")
+    let made = MKMapItem(
+      location: CLLocation(latitude: 1, longitude: 2), address: MKAddress(fullAddress: "1 Main St, Town", shortAddress: "1 Main St"))
+    #expect(made.address?.fullAddress == "1 Main St, Town" && made.location.coordinate.longitude == 2)
+    #expect(MKAddress(fullAddress: " ", shortAddress: nil) == nil)
+  }
+
+  @Test("LOC-MK-08: local search finds registered places by every word, within the region; nothing found is placemarkNotFound")
+  func localSearch() async throws {
+    _ = Self.registered
+    let both = try await MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "mkzebra")).start()
+    #expect(Set(both.mapItems.compactMap(\.name)) == ["Cafe Mkzebra", "Mkzebra Park"])
+    #expect(abs(both.boundingRegion.span.latitudeDelta - (60.1841 - 60.1675)) < 1e-9)
+    let near = MKCoordinateRegion(center: Self.cafe.location!.coordinate, latitudinalMeters: 500, longitudinalMeters: 500)
+    let inRegion = try await MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "mkzebra", region: near)).start()
+    #expect(inRegion.mapItems.map(\.name) == ["Cafe Mkzebra"])
+    await #expect(throws: MKError.self) {
+      _ = try await MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "mkzebra nowhere")).start()
+    }
+    do {
+      _ = try await MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "mkzebra nowhere")).start()
+    } catch let error as MKError {
+      #expect(error.code == .placemarkNotFound)
+    }
+  }
+
+  @Test("LOC-MK-09: a cancelled search never calls its handler; the handler runs on the main queue")
+  @MainActor  // the main queue cannot answer before the cancel
+  func cancelAndMainQueue() async throws {
+    _ = Self.registered
+    let search = MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "cafe mkzebra"))
+    search.start { _, _ in Issue.record("a cancelled search answered") }
+    #expect(search.isSearching)
+    search.cancel()
+    #expect(!search.isSearching)
+    let onMain: Bool = await withCheckedContinuation { done in
+      MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "cafe mkzebra")).start { response, _ in
+        done.resume(returning: isOnMainQueue && response?.mapItems.count == 1)
+      }
+    }
+    #expect(onMain)
+  }
+
+  @Test("LOC-MK-10: iOS 26 geocoding requests: an address to map items, a location to the city's name")
+  func geocodingRequests() async throws {
+    _ = Self.registered
+    let forward = try #require(MKGeocodingRequest(addressString: "Aleksanterinkatu 52 mkzebra"))
+    #expect(try await forward.mapItems.first?.name == "Cafe Mkzebra")
+    #expect(MKGeocodingRequest(addressString: "") == nil)
+    let reverse = try #require(MKReverseGeocodingRequest(location: CLLocation(latitude: 60.1676, longitude: 24.9428)))
+    #expect(try await reverse.mapItems.first?.addressRepresentations?.cityName == "Helsinki")
+    #expect(MKReverseGeocodingRequest(location: CLLocation(latitude: 91, longitude: 0)) == nil)
+    let far = try #require(MKReverseGeocodingRequest(location: CLLocation(latitude: -33.9, longitude: 151.2)))
+    await #expect(throws: MKError.self) { _ = try await far.mapItems }
+  }
+}
