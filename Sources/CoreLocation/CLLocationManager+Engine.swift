@@ -191,7 +191,7 @@ extension CLLocationManager {
       let now = phone.elapsed
       let date = phone.configuration.startDate.addingTimeInterval(now.seconds)
       let foreground = phone.state.app == .foreground
-      run { $0.delivered(CLLocation(fix, date: date), at: now, foreground: foreground) }
+      run { $0.delivered(fix, date: date, at: now, foreground: foreground) }
     }
 
     /// The first significant-change location comes at once, when there is one.
@@ -215,9 +215,9 @@ extension CLLocationManager {
       guard withSettings({ $0.visits }) else { return }
       let permission = bound.phone.state
       guard Self.mayUseInBackground(permission) else { return }
-      let location = CLLocation(fix, date: bound.phone.date)
       let now = bound.phone.elapsed
-      run { $0.received(location, at: now) }
+      let date = bound.phone.configuration.startDate.addingTimeInterval(now.seconds)
+      run { $0.received(fix, date: date, at: now) }
     }
 
     /// Whether the app may have location events now: Always, or when in use in the foreground.

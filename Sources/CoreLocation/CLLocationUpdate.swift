@@ -148,14 +148,14 @@ final class LiveUpdateFeed: Sendable {
   }
 
   private func delivered(_ fix: LocationFix) {
-    guard fix.hasFix else { return }
+    guard fix.hasFix, let coordinate = fix.coordinate else { return }
     let phone = bound.phone
     let location = CLLocation(fix, date: phone.date)
     let now = phone.elapsed
     let diagnostics = LocationDiagnostics(phone.state)
     let update = state.withLock { s -> CLLocationUpdate.Storage? in
       s.diagnostics = diagnostics
-      switch s.place.observe(location, at: now) {
+      switch s.place.observe(coordinate, date: location.timestamp, at: now) {
       case .still where s.stationary, .settling where s.stationary: return nil
       case .still:
         s.stationary = true

@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import Geo
 import LocationServices
 
 /// Whether the device has stayed within a radius of one place for a time: what pauses a
@@ -15,10 +16,17 @@ struct StillnessDetector: Sendable {
     case still
   }
 
+  /// A place: where the device came to it, when (its location's timestamp) and at what time of
+  /// the phone's clock.
+  struct Place {
+    let coordinate: Coordinate
+    let date: Date
+    let since: Duration
+  }
+
   let radius: CLLocationDistance
   let time: Duration
-  /// The place (its first location) and when the device came there.
-  private(set) var anchor: (location: CLLocation, since: Duration)?
+  private(set) var place: Place?
 
   init(radius: CLLocationDistance, time: Duration) {
     self.radius = radius
@@ -27,22 +35,23 @@ struct StillnessDetector: Sendable {
 
   init(pauseRule rule: (radius: Double, time: Duration)) { self.init(radius: rule.radius, time: rule.time) }
 
-  /// Reads `location`, seen at `now`.
-  mutating func observe(_ location: CLLocation, at now: Duration) -> Reading {
-    if let anchor, location.distance(from: anchor.location) <= radius {
-      return now - anchor.since >= time ? .still : .settling
+  /// Reads a location at `coordinate`, stamped `date`, seen at `now`.
+  mutating func observe(_ coordinate: Coordinate, date: Date, at now: Duration) -> Reading {
+    if let place, coordinate.distance(to: place.coordinate) <= radius {
+      return now - place.since >= time ? .still : .settling
     }
-    anchor = (location, now)
+    place = Place(coordinate: coordinate, date: date, since: now)
     return .moved
   }
 
   /// Forgets the place.
-  mutating func reset() { anchor = nil }
+  mutating func reset() { place = nil }
 }
 
 /// A location manager's rules, as values: what the delegate is told for each thing the phone
 /// or the app does. Pure (no clock, no lock, no phone): the engine feeds it under its lock with
-/// what it read before, and performs the actions it returns after releasing it.
+/// what it read before, and performs the actions it returns after releasing it. It reads the
+/// phone's fixes and makes a `CLLocation` only for one it delivers.
 struct LocationUpdatesMachine {
   struct Settings: Equatable {
     var distanceFilter = kCLDistanceFilterNone
@@ -73,12 +82,13 @@ struct LocationUpdatesMachine {
   private(set) var lastLocation: CLLocation?
   /// Where the device stays put for updates' pauses (radius and time by activity).
   private var pausePlace = StillnessDetector(pauseRule: pauseRule(.other))
-  /// The last location delivered by the standard service (the distance filter measures from it).
-  private var lastUpdate: CLLocation?
-  private var lastSignificant: (location: CLLocation, at: Duration)?
+  /// Where the last location delivered by the standard service was (the distance filter
+  /// measures from it).
+  private var lastUpdate: Coordinate?
+  private var lastSignificant: (coordinate: Coordinate, at: Duration)?
   /// Where the device stays put for visits: 50 m for five minutes arrives.
   private var visitPlace = StillnessDetector(radius: 50, time: .seconds(300))
-  private var visit: (coordinate: CLLocationCoordinate2D, arrival: Date)?
+  private var visit: (coordinate: Coordinate, arrival: Date)?
   private var reported: (status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization)?
   private var unknownReported = false
   private var deniedReported = false
@@ -144,21 +154,21 @@ struct LocationUpdatesMachine {
     return [.updateLocations(location)]
   }
 
-  /// A location the phone delivered to the app (permission allowing), at `now`; the manager
-  /// gets it as its desired accuracy does (``coarsened(_:to:)``).
-  mutating func delivered(_ fix: CLLocation, at now: Duration, foreground: Bool) -> [Action] {
-    let location = Self.coarsened(fix, to: settings.desiredAccuracy)
+  /// A fix the phone delivered to the app (permission allowing), on the phone's `date`, at
+  /// `now`; the manager gets it as its desired accuracy does (``coarsened(_:to:)``).
+  mutating func delivered(_ fix: LocationFix, date: Date, at now: Duration, foreground: Bool) -> [Action] {
+    guard let coordinate = fix.coordinate else { return [] }
     enum Outcome { case deliver, pause, resume, nothing }
     var outcome = Outcome.nothing
     if updating {
       outcome = .deliver
-      if let lastUpdate, settings.distanceFilter > 0, location.distance(from: lastUpdate) < settings.distanceFilter {
+      if let lastUpdate, settings.distanceFilter > 0, coordinate.distance(to: lastUpdate) < settings.distanceFilter {
         outcome = .nothing
       }
       // Pauses: the device stayed within the activity's radius for its time.
       let rule = Self.pauseRule(settings.activityType)
       if pausePlace.radius != rule.radius || pausePlace.time != rule.time { pausePlace = StillnessDetector(pauseRule: rule) }
-      switch pausePlace.observe(location, at: now) {
+      switch pausePlace.observe(coordinate, date: fix.timestamp ?? date, at: now) {
       case .still where paused: outcome = .nothing
       case .settling where paused: outcome = .nothing
       case .still where settings.pausesAutomatically:
@@ -171,32 +181,29 @@ struct LocationUpdatesMachine {
       case .moved where paused: outcome = .nothing
       case .moved: break
       }
-      if outcome == .deliver || outcome == .resume { lastUpdate = location }
+      if outcome == .deliver || outcome == .resume { lastUpdate = coordinate }
     }
     // Significant changes: ~500 m and ~5 minutes since the last one.
-    let farEnough = lastSignificant.map { location.distance(from: $0.location) >= 500 && now - $0.at >= .seconds(300) } ?? true
+    let farEnough = lastSignificant.map { coordinate.distance(to: $0.coordinate) >= 500 && now - $0.at >= .seconds(300) } ?? true
     let significant = settings.significantChanges && outcome != .deliver && outcome != .resume && farEnough
     if settings.significantChanges, significant || outcome == .deliver || outcome == .resume, farEnough {
-      lastSignificant = (location, now)
+      lastSignificant = (coordinate, now)
     }
-    if outcome == .deliver || outcome == .resume || significant {
-      lastLocation = location
-      unknownReported = false
-    }
-    switch outcome {
-    case .pause: return [.pause]
-    case .resume: return [.resume, .updateLocations(location)]
-    case .deliver: return [.updateLocations(location)]
-    case .nothing: return significant ? [.updateLocations(location)] : []
-    }
+    guard outcome == .deliver || outcome == .resume || significant else { return outcome == .pause ? [.pause] : [] }
+    let location = Self.coarsened(CLLocation(fix, date: date), to: settings.desiredAccuracy)
+    lastLocation = location
+    unknownReported = false
+    return outcome == .resume ? [.resume, .updateLocations(location)] : [.updateLocations(location)]
   }
 
   /// `startMonitoringSignificantLocationChanges()`: the first location comes at once, when
   /// there is one the app may have.
   mutating func significantStarted(with location: CLLocation?, at now: Duration) -> [Action] {
     settings.significantChanges = true
-    guard let location, lastSignificant == nil else { return [] }
-    lastSignificant = (location, now)
+    guard let location, lastSignificant == nil,
+      let coordinate = Coordinate(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
+    else { return [] }
+    lastSignificant = (coordinate, now)
     lastLocation = location
     return [.updateLocations(location)]
   }
@@ -212,20 +219,21 @@ struct LocationUpdatesMachine {
   }
 
   /// Visits, from every epoch of the receiver while the app may use location in the
-  /// background: five minutes within 50 m arrive; leaving 100 m behind departs.
-  mutating func received(_ location: CLLocation, at now: Duration) -> [Action] {
-    guard settings.visits else { return [] }
+  /// background (a fix on the phone's `date`, at `now`): five minutes within 50 m arrive;
+  /// leaving 100 m behind departs.
+  mutating func received(_ fix: LocationFix, date: Date, at now: Duration) -> [Action] {
+    guard settings.visits, let coordinate = fix.coordinate else { return [] }
+    let stamp = fix.timestamp ?? date
     if let visit {
-      let here = CLLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)
-      guard location.distance(from: here) > 100 else { return [] }
+      guard coordinate.distance(to: visit.coordinate) > 100 else { return [] }
       self.visit = nil
       visitPlace.reset()
-      _ = visitPlace.observe(location, at: now)
-      return [.visit(arrival: visit.arrival, departure: location.timestamp, coordinate: visit.coordinate)]
+      _ = visitPlace.observe(coordinate, date: stamp, at: now)
+      return [.visit(arrival: visit.arrival, departure: stamp, coordinate: visit.coordinate.clCoordinate)]
     }
-    guard visitPlace.observe(location, at: now) == .still, let anchor = visitPlace.anchor?.location else { return [] }
-    visit = (anchor.coordinate, anchor.timestamp)
-    return [.visit(arrival: anchor.timestamp, departure: .distantFuture, coordinate: anchor.coordinate)]
+    guard visitPlace.observe(coordinate, date: stamp, at: now) == .still, let place = visitPlace.place else { return [] }
+    visit = (place.coordinate, place.date)
+    return [.visit(arrival: place.date, departure: .distantFuture, coordinate: place.coordinate.clCoordinate)]
   }
 
   // MARK: Rules
@@ -259,4 +267,8 @@ struct LocationUpdatesMachine {
       courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: location.timestamp,
       sourceInfo: location.sourceInformation ?? .simulated)
   }
+}
+
+extension Coordinate {
+  var clCoordinate: CLLocationCoordinate2D { CLLocationCoordinate2D(latitude: latitude, longitude: longitude) }
 }

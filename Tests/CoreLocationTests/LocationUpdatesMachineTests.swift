@@ -12,12 +12,27 @@ struct LocationUpdatesMachineTests {
 
   static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-  /// A location `north` metres north of a point in Helsinki, `seconds` after the start.
-  static func at(north: Double, seconds: Int64) -> CLLocation {
-    CLLocation(
-      coordinate: CLLocationCoordinate2D(latitude: 60.1699 + north / 111_195.08, longitude: 24.9384), altitude: 10,
-      horizontalAccuracy: 5, verticalAccuracy: 5, course: 0, speed: 1.4, timestamp: start.addingTimeInterval(Double(seconds)))
+  /// A fix `north` metres north of a point in Helsinki, `seconds` after the start.
+  static func at(north: Double, seconds: Int64) -> LocationFix {
+    LocationFix(
+      timestamp: start.addingTimeInterval(Double(seconds)), mode: .threeD,
+      coordinate: Coordinate(latitude: 60.1699 + north / 111_195.08, longitude: 24.9384), altitudeMSL: 10, speed: 1.4, course: 0,
+      horizontalAccuracy: 5, verticalAccuracy: 5)
   }
+
+  /// Feeds a delivered fix at `seconds`.
+  static func deliver(_ machine: inout Machine, north: Double, seconds: Int64, foreground: Bool = true) -> [Machine.Action] {
+    machine.delivered(
+      at(north: north, seconds: seconds), date: start.addingTimeInterval(Double(seconds)), at: .seconds(seconds), foreground: foreground)
+  }
+
+  /// Feeds a receiver epoch at `seconds`.
+  static func receive(_ machine: inout Machine, north: Double, seconds: Int64) -> [Machine.Action] {
+    machine.received(at(north: north, seconds: seconds), date: start.addingTimeInterval(Double(seconds)), at: .seconds(seconds))
+  }
+
+  /// A location for the calls that take one.
+  static func location(north: Double, seconds: Int64) -> CLLocation { CLLocation(at(north: north, seconds: seconds), date: start) }
 
   static let whenInUse = PermissionState(appStatus: .authorizedWhenInUse)
 
@@ -54,7 +69,7 @@ struct LocationUpdatesMachineTests {
     var delivered: [String] = []
     for second in 0..<20 {
       delivered += Self.names(
-        machine.delivered(Self.at(north: Double(second) * 4, seconds: Int64(second)), at: .seconds(second), foreground: true))
+        Self.deliver(&machine, north: Double(second) * 4, seconds: Int64(second)))
     }
     // 4 m a second, 10 m apart: seconds 0, 3, 6, …
     #expect(delivered == stride(from: 0, to: 20, by: 3).map { "location \($0)" })
@@ -66,14 +81,14 @@ struct LocationUpdatesMachineTests {
     _ = machine.startUpdating(Self.whenInUse)
     var actions: [String] = []
     for second in 0...301 {
-      actions += Self.names(machine.delivered(Self.at(north: 0, seconds: Int64(second)), at: .seconds(second), foreground: true))
+      actions += Self.names(Self.deliver(&machine, north: 0, seconds: Int64(second)))
     }
     #expect(actions.suffix(2) == ["location 299", "pause"])
     #expect(machine.paused)
     // In the background a move does not resume; in the foreground it does, with the location.
-    #expect(machine.delivered(Self.at(north: 100, seconds: 302), at: .seconds(302), foreground: false).isEmpty)
+    #expect(Self.deliver(&machine, north: 100, seconds: 302, foreground: false).isEmpty)
     #expect(
-      Self.names(machine.delivered(Self.at(north: 200, seconds: 303), at: .seconds(303), foreground: true)) == ["resume", "location 303"])
+      Self.names(Self.deliver(&machine, north: 200, seconds: 303, foreground: true)) == ["resume", "location 303"])
   }
 
   @Test("LOC-CL-64: pauses follow the activity type: automotive navigation waits ten minutes within 50 m")
@@ -85,7 +100,7 @@ struct LocationUpdatesMachineTests {
     for second in 0...700 where paused == nil {
       // 40 m back and forth: within 50 m, not within 25 m.
       let north = second.isMultiple(of: 2) ? 0.0 : 40
-      if Self.names(machine.delivered(Self.at(north: north, seconds: Int64(second)), at: .seconds(second), foreground: true)).contains(
+      if Self.names(Self.deliver(&machine, north: north, seconds: Int64(second))).contains(
         "pause")
       {
         paused = second
@@ -105,7 +120,7 @@ struct LocationUpdatesMachineTests {
     _ = machine.permissionChanged(to: Self.whenInUse)
     #expect(Self.names(machine.fixLost(Self.whenInUse)) == ["fail 0"])
     #expect(machine.fixLost(Self.whenInUse).isEmpty)
-    _ = machine.delivered(Self.at(north: 0, seconds: 1), at: .seconds(1), foreground: true)
+    _ = Self.deliver(&machine, north: 0, seconds: 1, foreground: true)
     #expect(Self.names(machine.fixLost(Self.whenInUse)) == ["fail 0"])
     // Starting without permission says why at once.
     var denied = Machine()
@@ -117,18 +132,18 @@ struct LocationUpdatesMachineTests {
     var machine = Machine()
     machine.settings.visits = true
     var actions: [String] = []
-    for second in 0...300 { actions += Self.names(machine.received(Self.at(north: 10, seconds: Int64(second)), at: .seconds(second))) }
+    for second in 0...300 { actions += Self.names(Self.receive(&machine, north: 10, seconds: Int64(second))) }
     #expect(actions == ["visit 0-"])
-    #expect(machine.received(Self.at(north: 90, seconds: 310), at: .seconds(310)).isEmpty)
-    #expect(Self.names(machine.received(Self.at(north: 150, seconds: 320), at: .seconds(320))) == ["visit 0-320"])
+    #expect(Self.receive(&machine, north: 90, seconds: 310).isEmpty)
+    #expect(Self.names(Self.receive(&machine, north: 150, seconds: 320)) == ["visit 0-320"])
   }
 
   @Test("LOC-CL-67: significant changes: the first at once, then 500 m and five minutes")
   func significantChanges() {
     var machine = Machine()
-    #expect(Self.names(machine.significantStarted(with: Self.at(north: 0, seconds: 0), at: .zero)) == ["location 0"])
-    #expect(machine.delivered(Self.at(north: 600, seconds: 100), at: .seconds(100), foreground: true).isEmpty)
-    #expect(Self.names(machine.delivered(Self.at(north: 600, seconds: 300), at: .seconds(300), foreground: true)) == ["location 300"])
+    #expect(Self.names(machine.significantStarted(with: Self.location(north: 0, seconds: 0), at: .zero)) == ["location 0"])
+    #expect(Self.deliver(&machine, north: 600, seconds: 100, foreground: true).isEmpty)
+    #expect(Self.names(Self.deliver(&machine, north: 600, seconds: 300, foreground: true)) == ["location 300"])
     #expect(machine.lastLocation?.timestamp == Self.start.addingTimeInterval(300))
   }
 
@@ -137,7 +152,7 @@ struct LocationUpdatesMachineTests {
     var machine = Machine()
     machine.settings.desiredAccuracy = kCLLocationAccuracyKilometer
     _ = machine.startUpdating(Self.whenInUse)
-    let actions = machine.delivered(Self.at(north: 0, seconds: 0), at: .zero, foreground: true)
+    let actions = Self.deliver(&machine, north: 0, seconds: 0, foreground: true)
     guard case .updateLocations(let location) = actions.first else {
       Issue.record("no location: \(Self.names(actions))")
       return
@@ -148,10 +163,15 @@ struct LocationUpdatesMachineTests {
   @Test("LOC-CL-69: the stillness detector: moved, settling, still, and a new place after leaving")
   func stillness() {
     var detector = StillnessDetector(radius: 25, time: .seconds(10))
-    #expect(detector.observe(Self.at(north: 0, seconds: 0), at: .zero) == .moved)
-    #expect(detector.observe(Self.at(north: 20, seconds: 5), at: .seconds(5)) == .settling)
-    #expect(detector.observe(Self.at(north: 10, seconds: 10), at: .seconds(10)) == .still)
-    #expect(detector.observe(Self.at(north: 30, seconds: 11), at: .seconds(11)) == .moved)
-    #expect(detector.observe(Self.at(north: 30, seconds: 20), at: .seconds(20)) == .settling)
+    func observe(_ north: Double, _ seconds: Int64) -> StillnessDetector.Reading {
+      let fix = Self.at(north: north, seconds: seconds)
+      return detector.observe(fix.coordinate!, date: fix.timestamp!, at: .seconds(seconds))
+    }
+    #expect(observe(0, 0) == .moved)
+    #expect(observe(20, 5) == .settling)
+    #expect(observe(10, 10) == .still)
+    #expect(observe(30, 11) == .moved)
+    #expect(observe(30, 20) == .settling)
+    #expect(detector.place?.date == Self.start.addingTimeInterval(11))
   }
 }

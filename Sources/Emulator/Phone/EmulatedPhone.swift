@@ -4,7 +4,7 @@ public import LocationServices
 import Synchronization
 
 /// Something that happened on an ``EmulatedPhone``, in the order it happened.
-public enum PhoneEvent: Sendable, Hashable {
+public indirect enum PhoneEvent: Sendable, Hashable {
   /// The operating system did something about permission (a prompt, its answer, a lapse).
   case permission(PermissionEvent)
   /// A setting or input was applied (``EmulatedPhone/apply(_:)``), with the state it produced.
