@@ -190,8 +190,7 @@ extension CLLocationManager {
       let phone = bound.phone
       let now = phone.elapsed
       let date = phone.configuration.startDate.addingTimeInterval(now.seconds)
-      let foreground = phone.state.app == .foreground
-      run { $0.delivered(fix, date: date, at: now, foreground: foreground) }
+      run { $0.delivered(fix, date: date, at: now) }
     }
 
     /// The first significant-change location comes at once, when there is one.
@@ -208,23 +207,15 @@ extension CLLocationManager {
 
     /// An epoch of the phone's receiver, whatever the app may have.
     private func received(_ fix: LocationFix) {
-      guard fix.hasFix else {
-        let permission = bound.phone.state
-        return run { $0.fixLost(permission) }
-      }
+      guard fix.hasFix else { return run { $0.fixLost() } }
       guard withSettings({ $0.visits }) else { return }
-      let permission = bound.phone.state
-      guard Self.mayUseInBackground(permission) else { return }
       let now = bound.phone.elapsed
       let date = bound.phone.configuration.startDate.addingTimeInterval(now.seconds)
       run { $0.received(fix, date: date, at: now) }
     }
 
     /// Whether the app may have location events now: Always, or when in use in the foreground.
-    static func mayUseInBackground(_ permission: PermissionState) -> Bool {
-      guard permission.servicesEnabled else { return false }
-      return permission.appStatus == .authorizedAlways || (permission.appStatus == .authorizedWhenInUse && permission.app == .foreground)
-    }
+    static func mayUseInBackground(_ permission: PermissionState) -> Bool { LocationUpdatesMachine.mayUseInBackground(permission) }
 
     // MARK: Regions
 

@@ -115,7 +115,7 @@ open class CLLocationManager: NSObject {
   /// once the delegate is set (an asynchronous call, as on iOS).
   public override init() {
     let bound = BoundPhone.current
-    engine = Engine(bound: bound, delivery: DelegateDelivery(bound: bound, onMainActor: MainActorCheck.isOnMainActor))
+    engine = Engine(bound: bound, delivery: DelegateDelivery(bound: bound, onMainActor: MainQueue.isCurrent))
     super.init()
     engine.attach(self)
   }

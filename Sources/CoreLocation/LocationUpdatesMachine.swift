@@ -76,6 +76,8 @@ struct LocationUpdatesMachine {
   }
 
   var settings = Settings()
+  /// The permission as the manager last heard of it (in the phone's order of events).
+  private(set) var permission = PermissionState()
   private(set) var updating = false
   private(set) var paused = false
   /// The last location the app got (``CLLocationManager/location``).
@@ -98,6 +100,7 @@ struct LocationUpdatesMachine {
   /// The permission is `permission` now; `force`: tell the delegate even if nothing changed
   /// (a new manager's first call).
   mutating func authorization(_ permission: PermissionState, force: Bool) -> [Action] {
+    self.permission = permission
     let status = Self.status(of: permission)
     let accuracy: CLAccuracyAuthorization = permission.accuracy == .full ? .fullAccuracy : .reducedAccuracy
     if !force, let reported, reported.status == status, reported.accuracy == accuracy { return [] }
@@ -133,6 +136,7 @@ struct LocationUpdatesMachine {
 
   /// `startUpdatingLocation()`: an app that may not have locations now hears why (as on iOS).
   mutating func startUpdating(_ permission: PermissionState) -> [Action] {
+    self.permission = permission
     updating = true
     paused = false
     unknownReported = false
@@ -156,7 +160,8 @@ struct LocationUpdatesMachine {
 
   /// A fix the phone delivered to the app (permission allowing), on the phone's `date`, at
   /// `now`; the manager gets it as its desired accuracy does (``coarsened(_:to:)``).
-  mutating func delivered(_ fix: LocationFix, date: Date, at now: Duration, foreground: Bool) -> [Action] {
+  mutating func delivered(_ fix: LocationFix, date: Date, at now: Duration) -> [Action] {
+    let foreground = permission.app == .foreground
     guard let coordinate = fix.coordinate else { return [] }
     enum Outcome { case deliver, pause, resume, nothing }
     var outcome = Outcome.nothing
@@ -212,7 +217,7 @@ struct LocationUpdatesMachine {
 
   /// The receiver lost its fix: while updating, "still trying" (`.locationUnknown`), once until
   /// the next location.
-  mutating func fixLost(_ permission: PermissionState) -> [Action] {
+  mutating func fixLost() -> [Action] {
     guard updating, !paused, !unknownReported, permission.isDelivering else { return [] }
     unknownReported = true
     return [.fail(.locationUnknown)]
@@ -222,7 +227,7 @@ struct LocationUpdatesMachine {
   /// background (a fix on the phone's `date`, at `now`): five minutes within 50 m arrive;
   /// leaving 100 m behind departs.
   mutating func received(_ fix: LocationFix, date: Date, at now: Duration) -> [Action] {
-    guard settings.visits, let coordinate = fix.coordinate else { return [] }
+    guard settings.visits, Self.mayUseInBackground(permission), let coordinate = fix.coordinate else { return [] }
     let stamp = fix.timestamp ?? date
     if let visit {
       guard coordinate.distance(to: visit.coordinate) > 100 else { return [] }
@@ -237,6 +242,12 @@ struct LocationUpdatesMachine {
   }
 
   // MARK: Rules
+
+  /// Whether the app may have location events now: Always, or when in use in the foreground.
+  static func mayUseInBackground(_ permission: PermissionState) -> Bool {
+    guard permission.servicesEnabled else { return false }
+    return permission.appStatus == .authorizedAlways || (permission.appStatus == .authorizedWhenInUse && permission.app == .foreground)
+  }
 
   /// How long and how still the device must be before updates pause, by activity (the SDK
   /// does not say; these are the emulator's, documented in the article).

@@ -142,19 +142,3 @@ final class DelegateDelivery: Sendable {
     return { EmulatedPhone.$current.withValue(phone) { body() } }
   }
 }
-
-/// Whether the code running now is on the main actor. On Linux the main actor's jobs run on
-/// the main dispatch queue, and not always on the main thread (under `dispatchMain()`, as an
-/// `async` main runs, a worker thread drains that queue), so the queue is what is asked.
-enum MainActorCheck {
-  private static let key = DispatchSpecificKey<UInt8>()
-  private static let marked: Bool = {
-    DispatchQueue.main.setSpecific(key: key, value: 1)
-    return true
-  }()
-
-  static var isOnMainActor: Bool {
-    _ = marked
-    return Thread.isMainThread || DispatchQueue.getSpecific(key: key) == 1
-  }
-}

@@ -21,9 +21,8 @@ struct LocationUpdatesMachineTests {
   }
 
   /// Feeds a delivered fix at `seconds`.
-  static func deliver(_ machine: inout Machine, north: Double, seconds: Int64, foreground: Bool = true) -> [Machine.Action] {
-    machine.delivered(
-      at(north: north, seconds: seconds), date: start.addingTimeInterval(Double(seconds)), at: .seconds(seconds), foreground: foreground)
+  static func deliver(_ machine: inout Machine, north: Double, seconds: Int64) -> [Machine.Action] {
+    machine.delivered(at(north: north, seconds: seconds), date: start.addingTimeInterval(Double(seconds)), at: .seconds(seconds))
   }
 
   /// Feeds a receiver epoch at `seconds`.
@@ -86,9 +85,13 @@ struct LocationUpdatesMachineTests {
     #expect(actions.suffix(2) == ["location 299", "pause"])
     #expect(machine.paused)
     // In the background a move does not resume; in the foreground it does, with the location.
-    #expect(Self.deliver(&machine, north: 100, seconds: 302, foreground: false).isEmpty)
+    var background = Self.whenInUse
+    background.app = .background
+    _ = machine.permissionChanged(to: background)
+    #expect(Self.deliver(&machine, north: 100, seconds: 302).isEmpty)
+    _ = machine.permissionChanged(to: Self.whenInUse)
     #expect(
-      Self.names(Self.deliver(&machine, north: 200, seconds: 303, foreground: true)) == ["resume", "location 303"])
+      Self.names(Self.deliver(&machine, north: 200, seconds: 303)) == ["resume", "location 303"])
   }
 
   @Test("LOC-CL-64: pauses follow the activity type: automotive navigation waits ten minutes within 50 m")
@@ -118,10 +121,10 @@ struct LocationUpdatesMachineTests {
     #expect(Self.names(machine.permissionChanged(to: off)) == ["authorization 2", "fail 1"])
     #expect(machine.permissionChanged(to: off).isEmpty)
     _ = machine.permissionChanged(to: Self.whenInUse)
-    #expect(Self.names(machine.fixLost(Self.whenInUse)) == ["fail 0"])
-    #expect(machine.fixLost(Self.whenInUse).isEmpty)
-    _ = Self.deliver(&machine, north: 0, seconds: 1, foreground: true)
-    #expect(Self.names(machine.fixLost(Self.whenInUse)) == ["fail 0"])
+    #expect(Self.names(machine.fixLost()) == ["fail 0"])
+    #expect(machine.fixLost().isEmpty)
+    _ = Self.deliver(&machine, north: 0, seconds: 1)
+    #expect(Self.names(machine.fixLost()) == ["fail 0"])
     // Starting without permission says why at once.
     var denied = Machine()
     #expect(Self.names(denied.startUpdating(PermissionState(appStatus: .denied))) == ["fail 1"])
@@ -131,6 +134,7 @@ struct LocationUpdatesMachineTests {
   func visits() {
     var machine = Machine()
     machine.settings.visits = true
+    _ = machine.authorization(Self.whenInUse, force: true)
     var actions: [String] = []
     for second in 0...300 { actions += Self.names(Self.receive(&machine, north: 10, seconds: Int64(second))) }
     #expect(actions == ["visit 0-"])
@@ -142,8 +146,8 @@ struct LocationUpdatesMachineTests {
   func significantChanges() {
     var machine = Machine()
     #expect(Self.names(machine.significantStarted(with: Self.location(north: 0, seconds: 0), at: .zero)) == ["location 0"])
-    #expect(Self.deliver(&machine, north: 600, seconds: 100, foreground: true).isEmpty)
-    #expect(Self.names(Self.deliver(&machine, north: 600, seconds: 300, foreground: true)) == ["location 300"])
+    #expect(Self.deliver(&machine, north: 600, seconds: 100).isEmpty)
+    #expect(Self.names(Self.deliver(&machine, north: 600, seconds: 300)) == ["location 300"])
     #expect(machine.lastLocation?.timestamp == Self.start.addingTimeInterval(300))
   }
 
@@ -152,7 +156,7 @@ struct LocationUpdatesMachineTests {
     var machine = Machine()
     machine.settings.desiredAccuracy = kCLLocationAccuracyKilometer
     _ = machine.startUpdating(Self.whenInUse)
-    let actions = Self.deliver(&machine, north: 0, seconds: 0, foreground: true)
+    let actions = Self.deliver(&machine, north: 0, seconds: 0)
     guard case .updateLocations(let location) = actions.first else {
       Issue.record("no location: \(Self.names(actions))")
       return

@@ -210,6 +210,8 @@ public final class EmulatorClock: Clock, Sendable {
 
   /// The loop: one step at a time until there is nothing to do, or a task it woke runs.
   private func runLoop() {
+    let outer = LoopThread.enter(self)
+    defer { LoopThread.leave(outer) }
     while true {
       var finished: [ClockGoal] = []
       // Untracked work (see settlesUnstructuredTasks) holds time where it is.

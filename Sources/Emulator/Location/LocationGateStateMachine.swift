@@ -116,10 +116,9 @@ package struct LocationGateStateMachine: Sendable, Hashable {
     guard !isSourcePaused, fix.hasFix else { return [] }
     latestFix = fix
     guard permission.isDelivering else { return [] }
-    var fix = fix
     var toStream = true
+    let fix = permission.accuracy == .reduced ? reducedAccuracy.coarsen(fix) : fix
     if permission.accuracy == .reduced {
-      fix = reducedAccuracy.coarsen(fix)
       if let last = lastReducedDelivery {
         let since: Duration =
           if let a = last.timestamp, let b = fix.timestamp {

@@ -753,9 +753,8 @@ public final class EmulatedPhone: Sendable {
 
   private func sourceFired() {
     core.withLock { s in
-      guard !s.isShutDown, var fix = s.pendingSourceFix else { return }
+      guard !s.isShutDown, var fix = s.pendingSourceFix.take() else { return }
       s.sourceTimer = nil
-      s.pendingSourceFix = nil
       // After a pause the fix is stamped as late as it comes.
       if s.sourceShift > .zero, let stamp = fix.timestamp { fix.timestamp = stamp + s.sourceShift.seconds }
       receive(fix, &s)
