@@ -132,6 +132,8 @@ struct GPSDFixModel: Sendable {
     var eph: Double?
     var eps: Double?
     var epd: Double?
+    /// A velocity in north, east and down components (`VNED_SET`).
+    var velocity: (north: Double, east: Double, down: Double)?
     /// Whether the sentence gave a DOP (`DOP_SET`): a cycle it starts keeps the DOPs.
     var setsDOP = false
     /// Whether it completed a set of satellites in view (`SATELLITE_SET`): DOPs from geometry follow.
@@ -142,7 +144,7 @@ struct GPSDFixModel: Sendable {
       time == nil && position == nil && mode == nil && altitudeMSL == nil && altitudeHAE == nil
         && geoidSeparation == nil && speed == nil && track == nil && magneticTrack == nil
         && magneticVariation == nil && status == nil && epx == nil && epy == nil && epv == nil && sep == nil
-        && eph == nil && eps == nil && epd == nil && !setsDOP && !completesSky
+        && eph == nil && eps == nil && epd == nil && velocity == nil && !setsDOP && !completesSky
     }
   }
 
@@ -157,6 +159,9 @@ struct GPSDFixModel: Sendable {
     case faultDetection(time: NMEATimeOfDay?, latitudeError: Double, longitudeError: Double, altitudeError: Double)
     /// Garmin's `$PGRME`: its horizontal, vertical and spherical error estimates, metres.
     case garminErrors(horizontal: Double, vertical: Double, spherical: Double)
+    /// A velocity in north, east and down components, m/s (Garmin's `$PGRMV`): gpsd's
+    /// `NED` members; the error model runs again after it, so `epx` and `epy` follow the DOPs.
+    case velocity(north: Double, east: Double, down: Double)
     /// SiRF's `$PSRFEPE` with status A: HDOP and the receiver's own `eph`, `epv`, `eps`, `epd`.
     case sirfErrors(hdop: Double?, eph: Double?, epv: Double?, eps: Double?, epd: Double?)
     /// A receiver status of its own (Ericsson's `$PERC,GPsts`), as a gpsd status.
@@ -421,6 +426,8 @@ struct GPSDFixModel: Sendable {
       new.epv = epv
       new.eps = eps
       new.epd = epd
+    case .velocity(let north, let east, let down):
+      new.velocity = (north, east, down)
     case .status(let status):
       new.status = status
     case .skyComplete:

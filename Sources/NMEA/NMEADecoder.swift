@@ -191,6 +191,13 @@ public struct NMEADecoder: Sendable {
         data = .garminErrors(
           horizontal: horizontal.double ?? 0, vertical: vertical.double ?? 0, spherical: spherical.double ?? 0)
       }
+    } else if address.elementsEqual("PGRMV".utf8) {
+      // gpsd takes the velocity (east, north, up, m/s) only with all three fields.
+      let east = f.next(), north = f.next(), up = f.next()
+      if !east.isEmpty && !north.isEmpty && !up.isEmpty {
+        data = .velocity(north: north.double ?? 0, east: east.double ?? 0, down: -(up.double ?? 0))
+        newData = true
+      }
     } else if type == typeCode("HDG") {
       data = Self.heading(&f)
       if case .heading = data { newData = true }

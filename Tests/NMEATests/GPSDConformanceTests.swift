@@ -102,7 +102,9 @@ struct GPSDConformanceTests {
   /// The options gpsd effectively ran with.
   static let asGPSDRan = NMEAEpochAssembler.Options(rolloverReference: NMEADate(year: 2025, month: 6, day: 1))
 
-  static let directory = Bundle.module.url(forResource: "Fixtures/gpsd-nmea", withExtension: nil)!
+  static let directory: URL =
+    ProcessInfo.processInfo.environment["LOCEMU_GPSD_LOGS"].map { URL(fileURLWithPath: $0) }
+    ?? Bundle.module.url(forResource: "Fixtures/gpsd-nmea", withExtension: nil)!
 
   static var logs: [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
