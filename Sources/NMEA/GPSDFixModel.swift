@@ -45,6 +45,10 @@ struct GPSDFixModel: Sendable {
     /// gpsd's status (`STATUS_*`): only raised within a cycle.
     var status = 0
     var climb = Double.nan
+    /// gpsd's `NED` velocity, m/s (`$PGRMV`).
+    var velocityNorth = Double.nan
+    var velocityEast = Double.nan
+    var velocityDown = Double.nan
     /// gpsd's error members (`gpsd_error_model`).
     var ept = Double.nan
     var epx = Double.nan
@@ -500,6 +504,11 @@ struct GPSDFixModel: Sendable {
     if let eph = new.eph, eph.isFinite { fix.eph = eph }
     if let eps = new.eps, eps.isFinite { fix.eps = eps }
     if let epd = new.epd, epd.isFinite { fix.epd = epd }
+    if let velocity = new.velocity {
+      fix.velocityNorth = velocity.north
+      fix.velocityEast = velocity.east
+      fix.velocityDown = velocity.down
+    }
     if new.completesSky { sky.fillDOPs(&dops) }
     deriveMembers(receiverGaveHorizontalErrors: new.epx != nil, receiverGaveSpeedError: new.eps != nil)
   }
@@ -516,6 +525,19 @@ struct GPSDFixModel: Sendable {
       }
     }
     if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+    // A velocity gives the climb, speed and track a sentence did not.
+    for keyPath in [\Fix.velocityNorth, \Fix.velocityEast, \Fix.velocityDown] where abs(fix[keyPath: keyPath]) > 9999.9 {
+      fix[keyPath: keyPath] = .nan
+    }
+    if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+    if fix.velocityDown.isFinite && !fix.climb.isFinite { fix.climb = -fix.velocityDown }
+    if fix.velocityNorth.isFinite && fix.velocityEast.isFinite {
+      if !fix.speed.isFinite {
+        fix.speed = (fix.velocityNorth * fix.velocityNorth + fix.velocityEast * fix.velocityEast).squareRoot()
+        fix.derivedSpeed = nil
+      }
+      if !fix.track.isFinite { fix.track = atan2(fix.velocityEast, fix.velocityNorth) * 180 / .pi }
+    }
     if fix.latitude.isFinite, fix.longitude.isFinite {
       if !fix.geoidSeparation.isFinite {
         fix.geoidSeparation = WGS84Geoid.separation(latitude: fix.latitude, longitude: fix.longitude)

@@ -124,12 +124,19 @@ struct GPSDSky: Sendable {
       }
       let prn = Self.prn(talker: s.talker, satellite.id, system: gnssID)
       let snr = Double(satellite.snr ?? 0)
+      // Both elevation and azimuth, or neither (NaN: out of the geometry); an elevation beyond
+      // ±90° or an azimuth outside 0–359° (360 is 0) stays unknown too.
+      var elevation = Double.nan, azimuth = Double.nan
+      if let el = satellite.elevation, let az = satellite.azimuth {
+        if abs(el) <= 90 { elevation = Double(el) }
+        let a = az == 360 ? 0 : az
+        if (0..<360).contains(a) { azimuth = Double(a) }
+      }
       satellites.append(
-        Satellite(
-          prn: prn, elevation: Double(satellite.elevation ?? 0), azimuth: Double(satellite.azimuth ?? 0), snr: snr,
-          used: prn > 0 && snr > 0 && used.contains(prn)))
+        Satellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: snr, used: prn > 0 && snr > 0 && used.contains(prn)))
     }
     if part < (s.totalMessages ?? 0) { return false }
+    // gpsd's sanity check: some azimuth not 0 (an unknown one counts, as NaN != 0).
     guard satellites.contains(where: { $0.azimuth != 0 }) else {
       zero()
       return false
