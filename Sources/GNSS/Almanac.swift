@@ -16,12 +16,16 @@ public struct ECEF: Hashable, Sendable {
   public var radius: Double { (x * x + y * y + z * z).squareRoot() }
 }
 
-/// One GPS satellite's almanac: the coarse Keplerian orbit the satellites broadcast for every
-/// satellite, good to a few kilometres over days, as YUMA and SEM files give it. Angles in
+/// One satellite's almanac: the coarse Keplerian orbit the satellites broadcast for every
+/// satellite, good to a few kilometres over days, as YUMA and SEM files give it for GPS (the
+/// other systems' nominal constellations use the same elements, on GPS time). Angles in
 /// radians, rates in radians per second.
 public struct AlmanacEntry: Hashable, Sendable {
-  /// The satellite's PRN (1–32 for GPS).
+  /// The satellite's number in its system (GPS's PRN 1–32, GLONASS's slot 1–24, Galileo's and
+  /// BeiDou's PRN).
   public var prn: Int
+  /// Its system (GPS for YUMA and SEM files).
+  public var system: GNSSSystem
   /// 0 when the satellite is healthy.
   public var health: Int
   public var eccentricity: Double
@@ -43,9 +47,10 @@ public struct AlmanacEntry: Hashable, Sendable {
   public init(
     prn: Int, health: Int = 0, eccentricity: Double, reference: GPSTime, inclination: Double,
     rateOfRightAscension: Double, sqrtSemiMajorAxis: Double, longitudeOfAscendingNode: Double,
-    argumentOfPerigee: Double, meanAnomaly: Double, clockBias: Double = 0, clockDrift: Double = 0
+    argumentOfPerigee: Double, meanAnomaly: Double, clockBias: Double = 0, clockDrift: Double = 0, system: GNSSSystem = .gps
   ) {
     self.prn = prn
+    self.system = system
     self.health = health
     self.eccentricity = eccentricity
     self.reference = reference

@@ -46,7 +46,9 @@ public struct ReceiverPosition: Hashable, Sendable {
 
 /// One satellite as a receiver sees it.
 public struct SatelliteView: Hashable, Sendable {
+  /// The satellite's number in its system (see ``AlmanacEntry/prn``).
   public var prn: Int
+  public var system: GNSSSystem
   /// Degrees from true north.
   public var azimuth: Double
   /// Degrees above the horizon.
@@ -54,8 +56,9 @@ public struct SatelliteView: Hashable, Sendable {
   /// Metres.
   public var range: Double
 
-  public init(prn: Int, azimuth: Double, elevation: Double, range: Double) {
+  public init(prn: Int, azimuth: Double, elevation: Double, range: Double, system: GNSSSystem = .gps) {
     self.prn = prn
+    self.system = system
     self.azimuth = azimuth
     self.elevation = elevation
     self.range = range
@@ -73,12 +76,12 @@ public struct Sky: Sendable {
     self.elevationMask = elevationMask
   }
 
-  /// The healthy satellites at or above the mask at `time` from `position`, by PRN.
+  /// The healthy satellites at or above the mask at `time` from `position`, by system and PRN.
   public func satellites(at time: GPSTime, from position: ReceiverPosition) -> [SatelliteView] {
     almanac.filter { $0.health == 0 }.compactMap { entry in
       let look = position.lookAngles(to: entry.position(at: time))
       guard look.elevation >= elevationMask else { return nil }
-      return SatelliteView(prn: entry.prn, azimuth: look.azimuth, elevation: look.elevation, range: look.range)
-    }.sorted { $0.prn < $1.prn }
+      return SatelliteView(prn: entry.prn, azimuth: look.azimuth, elevation: look.elevation, range: look.range, system: entry.system)
+    }.sorted { ($0.system, $0.prn) < ($1.system, $1.prn) }
   }
 }

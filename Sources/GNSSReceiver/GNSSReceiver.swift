@@ -51,7 +51,9 @@ public struct GNSSReceiver: Sendable {
     public var start: Start
     /// A phone's assisted GNSS (time to first fix of seconds) rather than a standalone receiver.
     public var assisted: Bool
-    /// The satellites: the nominal 24-slot constellation unless a YUMA or SEM almanac is given.
+    /// The satellites: each of the profile's systems (``ReceiverProfile/systems``) from the
+    /// entries given for it here (a YUMA or SEM almanac gives GPS's), else from its nominal
+    /// constellation (``NominalConstellation``).
     public var almanac: [AlmanacEntry]
     /// How often the sky and signals are recomputed, seconds (satellites move about 0.5° a minute).
     public var skyInterval: Double
@@ -121,8 +123,14 @@ public struct GNSSReceiver: Sendable {
       start = options.start
       assisted = options.assisted
       skyInterval = options.skyInterval
-      sky = Sky(almanac: options.almanac, elevationMask: 0)
-      almanacKey = options.almanac.hashValue
+      // Each system from the almanac given for it (a YUMA or SEM file is GPS's), else from its
+      // nominal constellation.
+      let entries = options.profile.systems.flatMap { system -> [AlmanacEntry] in
+        let given = options.almanac.filter { $0.system == system }
+        return given.isEmpty ? NominalConstellation.almanac(for: system) : given
+      }
+      sky = Sky(almanac: entries, elevationMask: 0)
+      almanacKey = entries.hashValue
       skylineTangent = tan(options.profile.skyline * Double.pi / 180)
       street = (sin(options.profile.streetAzimuth * Double.pi / 180), cos(options.profile.streetAzimuth * Double.pi / 180))
     }
@@ -375,12 +383,13 @@ public struct GNSSReceiver: Sendable {
             latitude: Double(cell.latitude) / 100, longitude: Double(cell.longitude) / 100, height: Double(cell.height) * 100)),
         latitude: Double(cell.latitude) / 100)
     }
-    // Each satellite's signal flickers by a standard normal of the slot; PRNs 2k and 2k + 1
-    // share one normal pair (the sky lists satellites by PRN, so a pair is drawn once).
+    // Each satellite's signal flickers by a standard normal of the slot; PRNs 2k and 2k + 1 of a
+    // system share one normal pair (the sky lists satellites by system and PRN, so a pair is
+    // drawn once; GPS's draws are those of a GPS-only receiver).
     var pair: (draw: UInt64, normals: (Double, Double)) = (.max, (0, 0))
     var views = geometry.satellites.map { satellite -> TrackedSatellite in
       let view = satellite.view, sinElevation = satellite.sinElevation
-      let draw = UInt64(view.prn / 2)
+      let draw = UInt64(view.system.nmeaSystemID - 1) << 32 | UInt64(view.prn / 2)
       if pair.draw != draw { pair = (draw, random.gaussianPair(.signal, epoch: slot, draw: draw)) }
       let flicker = view.prn % 2 == 0 ? pair.normals.0 : pair.normals.1
       let hidden = isBehindSkyline(satellite)
@@ -467,6 +476,7 @@ public struct TrackedSatellite: Hashable, Sendable {
   }
 
   public var prn: Int { view.prn }
+  public var system: GNSSSystem { view.system }
   public var azimuth: Double { view.azimuth }
   public var elevation: Double { view.elevation }
 }
@@ -498,7 +508,7 @@ public struct ReceiverEpoch: Sendable {
   /// What it reports (mode `.noFix` and no coordinate without a fix).
   public var fix: LocationFix
   public var state: FixState
-  /// The satellites above the horizon, by PRN.
+  /// The satellites above the horizon, by system and PRN.
   public var satellites: [TrackedSatellite]
   /// The DOPs of the used set, with a fix.
   public var dop: DilutionOfPrecision?

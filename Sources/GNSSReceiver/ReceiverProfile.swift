@@ -1,4 +1,5 @@
 public import Foundation
+public import GNSS
 
 /// How a receiver's environment and hardware shape what it reports: signal, errors, their
 /// correlation, multipath, outages and the time to a first fix.
@@ -81,12 +82,21 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   /// The reported accuracy is the honest one times this: 1 honest, below 1 over-confident (as
   /// phones are in cities, where multipath is not in their error model).
   public var overconfidence: Double
+  /// The systems chosen, when not all (``systems``).
+  public var selectedSystems: [GNSSSystem]? = nil
+
+  /// The satellite systems the receiver tracks: GPS, GLONASS, Galileo and BeiDou unless a
+  /// profile chooses fewer (GPS alone stays available), as phones sold in the last decade do.
+  public var systems: [GNSSSystem] {
+    get { selectedSystems ?? GNSSSystem.allCases }
+    set { selectedSystems = Set(newValue) == Set(GNSSSystem.allCases) ? nil : Array(Set(newValue)).sorted() }
+  }
 
   /// The open sky: a field, a beach, a road between fields.
   public static let openSky = ReceiverProfile(
     name: "open-sky", rangeBias: 3.0, biasCorrelationTime: 120, rangeNoise: 0.8, velocityNoise: 0.08,
     stationarySpeed: 0.3, zenithSignal: 45, horizonLoss: 10, attenuation: 0, skyline: 0, streetAzimuth: 0,
-    blockedLoss: 0, signalFlicker: 1.5, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 12,
+    blockedLoss: 0, signalFlicker: 1.5, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 24,
     multipathPerMinute: 0, multipathSize: 0, multipathLength: 0, outagesPerHour: 0, outageLength: 0, coldStart: 40,
     warmStart: 30, hotStart: 2, assistedColdStart: 5, assistedWarmStart: 3, overconfidence: 1)
 
@@ -94,7 +104,7 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   public static let suburban = ReceiverProfile(
     name: "suburban", rangeBias: 4.0, biasCorrelationTime: 90, rangeNoise: 1.2, velocityNoise: 0.15,
     stationarySpeed: 0.4, zenithSignal: 45, horizonLoss: 12, attenuation: 3, skyline: 20, streetAzimuth: 30,
-    blockedLoss: 12, signalFlicker: 2, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 12,
+    blockedLoss: 12, signalFlicker: 2, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 24,
     multipathPerMinute: 0.5, multipathSize: 4, multipathLength: 5, outagesPerHour: 0, outageLength: 0, coldStart: 45,
     warmStart: 32, hotStart: 2, assistedColdStart: 6, assistedWarmStart: 4, overconfidence: 0.9)
 
@@ -103,7 +113,7 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   public static let urbanCanyon = ReceiverProfile(
     name: "urban-canyon", rangeBias: 7.0, biasCorrelationTime: 60, rangeNoise: 2.5, velocityNoise: 0.4,
     stationarySpeed: 0.6, zenithSignal: 44, horizonLoss: 12, attenuation: 4, skyline: 55, streetAzimuth: 30,
-    blockedLoss: 14, signalFlicker: 3, trackingThreshold: 20, usedThreshold: 25, elevationMask: 10, channels: 12,
+    blockedLoss: 14, signalFlicker: 3, trackingThreshold: 20, usedThreshold: 25, elevationMask: 10, channels: 24,
     multipathPerMinute: 3, multipathSize: 12, multipathLength: 8, outagesPerHour: 4, outageLength: 8, coldStart: 55,
     warmStart: 40, hotStart: 3, assistedColdStart: 8, assistedWarmStart: 5, overconfidence: 0.6)
 
@@ -111,7 +121,7 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   public static let indoor = ReceiverProfile(
     name: "indoor", rangeBias: 10.0, biasCorrelationTime: 60, rangeNoise: 4, velocityNoise: 0.6,
     stationarySpeed: 0.8, zenithSignal: 44, horizonLoss: 10, attenuation: 12, skyline: 60, streetAzimuth: 90,
-    blockedLoss: 10, signalFlicker: 3, trackingThreshold: 18, usedThreshold: 22, elevationMask: 10, channels: 12,
+    blockedLoss: 10, signalFlicker: 3, trackingThreshold: 18, usedThreshold: 22, elevationMask: 10, channels: 24,
     multipathPerMinute: 2, multipathSize: 15, multipathLength: 15, outagesPerHour: 6, outageLength: 30, coldStart: 90,
     warmStart: 60, hotStart: 5, assistedColdStart: 15, assistedWarmStart: 10, overconfidence: 0.5)
 
@@ -120,7 +130,7 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   public static let tunnel = ReceiverProfile(
     name: "tunnel", rangeBias: 3.0, biasCorrelationTime: 120, rangeNoise: 0.8, velocityNoise: 0.1,
     stationarySpeed: 0.3, zenithSignal: 45, horizonLoss: 10, attenuation: 0, skyline: 0, streetAzimuth: 0,
-    blockedLoss: 0, signalFlicker: 1.5, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 12,
+    blockedLoss: 0, signalFlicker: 1.5, trackingThreshold: 20, usedThreshold: 25, elevationMask: 5, channels: 24,
     multipathPerMinute: 0.2, multipathSize: 5, multipathLength: 3, outagesPerHour: 20, outageLength: 40, coldStart: 40,
     warmStart: 30, hotStart: 2, assistedColdStart: 5, assistedWarmStart: 3, overconfidence: 0.9)
 
@@ -168,7 +178,7 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
       ("hotStart", \.hotStart, 0...3600), ("assistedColdStart", \.assistedColdStart, 0...3600),
       ("assistedWarmStart", \.assistedWarmStart, 0...3600), ("overconfidence", \.overconfidence, 0.01...100),
     ]
-    let known = Set(numbers.map(\.0) + ["base", "name", "channels"])
+    let known = Set(numbers.map(\.0) + ["base", "name", "channels", "systems"])
     if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
       throw ReceiverProfileError(message: "unknown member '\(unknown)'")
     }
@@ -185,13 +195,27 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
       }
       profile.channels = n
     }
+    if let value = object["systems"] {
+      let names = ["gps", "glonass", "galileo", "beidou"]
+      guard case .list(let list) = value, !list.isEmpty else {
+        throw ReceiverProfileError(message: "systems must be a list of \(names.joined(separator: ", "))")
+      }
+      var systems: [GNSSSystem] = []
+      for name in list {
+        guard let system = GNSSSystem(name: name) else {
+          throw ReceiverProfileError(message: "no system '\(name)' (\(names.joined(separator: ", ")))")
+        }
+        systems.append(system)
+      }
+      profile.systems = systems
+    }
     return profile
   }
 
   /// A member's value in a profile's JSON: a number, a string, or anything else (refused where
   /// a number or a name is due).
   private enum Member: Decodable {
-    case number(Double), text(String), other
+    case number(Double), text(String), list([String]), other
 
     init(from decoder: any Decoder) throws {
       let value = try decoder.singleValueContainer()
@@ -202,6 +226,8 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
         self = .number(number)
       } else if let text = try? value.decode(String.self) {
         self = .text(text)
+      } else if let list = try? value.decode([String].self) {
+        self = .list(list)
       } else {
         self = .other
       }

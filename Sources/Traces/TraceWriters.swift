@@ -13,6 +13,11 @@ public enum NMEAWriter {
   /// - Parameter receiver: GGA's satellites used and fix quality as the source said them
   ///   (8 satellites and quality 1 for a fix, 0 and 0 without one, where it did not).
   public static func sentences(for fix: LocationFix, receiver: ReceiverDetails = .init()) -> [String] {
+    sentences(for: fix, receiver: receiver, talker: "GP")
+  }
+
+  /// ``sentences(for:receiver:)`` with another talker (`GN` for a receiver of several systems).
+  package static func sentences(for fix: LocationFix, receiver: ReceiverDetails, talker: String) -> [String] {
     guard let date = fix.timestamp else { return [] }
     let cs = Int64((date.timeIntervalSince1970 * 100).rounded())
     let days = Int(cs >= 0 ? cs / 8_640_000 : (cs - 8_639_999) / 8_640_000)
@@ -35,12 +40,12 @@ public enum NMEAWriter {
     let separation: String =
       if let msl = fix.altitudeMSL, let hae = fix.altitudeHAE { FixRecord.fixed(hae - msl, 1) } else { "" }
     let gga =
-      "GPGGA,\(time),\(lat),\(lon),\(quality),\(pad(satellites, 2)),\(hdop),"
+      "\(talker)GGA,\(time),\(lat),\(lon),\(quality),\(pad(satellites, 2)),\(hdop),"
       + "\(altitude ?? ""),\(altitude == nil ? "" : "M"),\(altitude == nil ? "" : separation),"
       + "\(altitude == nil || separation.isEmpty ? "" : "M"),,"
     let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
     let track = hasFix ? fix.course.map { FixRecord.fixed($0, 2) } ?? "" : ""
-    let rmc = "GPRMC,\(time),\(hasFix ? "A" : "V"),\(lat),\(lon),\(knots),\(track),\(dateField),,,\(hasFix ? "A" : "N")"
+    let rmc = "\(talker)RMC,\(time),\(hasFix ? "A" : "V"),\(lat),\(lon),\(knots),\(track),\(dateField),,,\(hasFix ? "A" : "N")"
     return [framed(gga), framed(rmc)]
   }
 
@@ -63,25 +68,29 @@ public enum NMEAWriter {
   }
 
   /// GSV sentences (four satellites a page, at least one page) for satellites given by PRN,
-  /// elevation and azimuth in whole degrees, and SNR (empty when not tracked).
-  package static func gsv(_ satellites: [(prn: Int, elevation: Int, azimuth: Int, snr: Int?)]) -> [String] {
+  /// elevation and azimuth in whole degrees, and SNR (empty when not tracked); with NMEA 4.10's
+  /// signal ID as the last field when `signalID` is given.
+  package static func gsv(
+    _ satellites: [(prn: Int, elevation: Int, azimuth: Int, snr: Int?)], talker: String = "GP", signalID: Int? = nil
+  ) -> [String] {
     let pages = max(1, (satellites.count + 3) / 4)
     return (0..<pages).map { page in
-      var body = "GPGSV,\(pages),\(page + 1),\(pad(satellites.count, 2))"
+      var body = "\(talker)GSV,\(pages),\(page + 1),\(pad(satellites.count, 2))"
       for s in satellites.dropFirst(page * 4).prefix(4) {
         body += ",\(pad(s.prn, 2)),\(pad(s.elevation, 2)),\(pad(s.azimuth, 3)),\(s.snr.map { pad($0, 2) } ?? "")"
       }
+      if let signalID { body += ",\(String(signalID, radix: 16, uppercase: true))" }
       return framed(body)
     }
   }
 
   /// The VTG sentence for `fix`: track, knots and km/h, status A; empty fields and N without a fix.
-  package static func vtg(for fix: LocationFix) -> String {
+  package static func vtg(for fix: LocationFix, talker: String = "GP") -> String {
     let hasFix = fix.hasFix
     let track = hasFix ? fix.course.map { FixRecord.fixed($0, 2) } ?? "" : ""
     let knots = hasFix ? fix.speed.map { FixRecord.fixed($0 / 0.514444, 3) } ?? "" : ""
     let kmh = hasFix ? fix.speed.map { FixRecord.fixed($0 * 3.6, 3) } ?? "" : ""
-    return framed("GPVTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")")
+    return framed("\(talker)VTG,\(track),T,,M,\(knots),N,\(kmh),K,\(hasFix ? "A" : "N")")
   }
 
   /// The satellites an emulated receiver sees: twelve GPS satellites spread over the sky,

@@ -94,7 +94,7 @@ struct ReceiverTests {
     #expect(a == bytes(seed: 1))
     #expect(a != bytes(seed: 2))
     #expect(a != bytes(seed: 1, phone: 1))
-    #expect(a.contains("$GPGST,") && a.contains("$GPGBS,") && a.contains("$GPGSV,"))
+    #expect(a.contains("$GNGST,") && a.contains("$GNGBS,") && a.contains("$GPGSV,") && a.contains("$GLGSV,"))
   }
 
   /// Time to first fix, over 300 receivers: a standalone receiver's cold start is the
