@@ -9,10 +9,12 @@ import Foundation
 /// |---|---|---|
 /// | GLONASS | 24, slots 1–24 | three planes 120° apart, 8 slots 45° apart (Walker 24/3/1), 64.8°, 25,510 km (ICD GLONASS 5.1) |
 /// | Galileo | 24, PRNs 1–24 | Walker 24/3/1, 56°, 29,600 km (Galileo OS SIS ICD) |
-/// | BeiDou | 30: GEO 1–3, IGSO 38–40, MEO 19–42 less those | GEO over 80°, 110.5°, 140° E; IGSO 55° with their node at 118° E; MEO Walker 24/3/1, 55°, 27,906 km (BDS-3 open service description) |
+/// | BeiDou | 30: GEO 1–3, IGSO 6–8, MEO 9–32 | GEO over 80°, 110.5°, 140° E; IGSO 55° with their node at 118° E; MEO Walker 24/3/1, 55°, 27,906 km (BDS-3 open service description) |
 ///
 /// GLONASS satellites are numbered by slot (NMEA writes slot + 64); GLONASS's frequency channel
-/// of each slot is ``glonassFrequencyChannel(slot:)``.
+/// of each slot is ``glonassFrequencyChannel(slot:)``. BeiDou's numbers stay within 1–32 (real
+/// ones go to 63): gpsd 3.22, Debian 12's, files a BeiDou GSV satellite above 32 under another
+/// system's number, and then cannot mark it used.
 extension NominalConstellation {
   /// The nominal almanac of `system`.
   public static func almanac(for system: GNSSSystem) -> [AlmanacEntry] {
@@ -42,13 +44,13 @@ extension NominalConstellation {
     }
     // One ground track (a figure eight over 118° E): planes 120° apart, each satellite 120° of
     // its orbit behind the one before, so each crosses the equator over 118° E eight hours later.
-    let inclined = [38, 39, 40].enumerated().map { k, number in
+    let inclined = [6, 7, 8].enumerated().map { k, number in
       entry(
         .beidou, number, rightAscension: 118 + greenwichHourAngle + 120 * Double(k),
         argumentOfLatitude: (360 - 120 * Double(k)).truncatingRemainder(dividingBy: 360), semiMajorAxis: geo, inclination: 55)
     }
     let medium = walker(
-      .beidou, numbers: Array(19...37) + Array(41...45), planes: 3, phasing: 1, semiMajorAxis: 27_906_100, inclination: 55,
+      .beidou, numbers: Array(9...32), planes: 3, phasing: 1, semiMajorAxis: 27_906_100, inclination: 55,
       firstNode: 40)
     return stationary + inclined + medium
   }()

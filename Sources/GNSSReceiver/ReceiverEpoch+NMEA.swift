@@ -11,11 +11,16 @@ extension ReceiverEpoch {
   /// fix: the same sentences empty, the satellites still in view. Empty without a timestamp.
   ///
   /// A GPS-only receiver writes them with talker GP, as such receivers do. One that tracks
-  /// several systems writes them as multi-GNSS receivers do (NMEA 4.10, as u-blox M8 and later
-  /// and phones' chips write it): GGA, RMC, VTG, GST and GBS with talker GN; one GSA per system
-  /// (talker GN, the system's used satellites, the common DOPs, and the system ID last); GSV per
-  /// system with its own talker (GP, GL, GA, GB) and the signal ID last; GLONASS's satellites as
-  /// 65–96.
+  /// several systems writes them as multi-GNSS receivers do: GGA, RMC, VTG, GST and GBS with
+  /// talker GN; one GSA per system with the system's talker (GP, GL, GA, GB: its used
+  /// satellites and the common DOPs); GSV per system with its talker and NMEA 4.10's signal ID
+  /// last; GLONASS's satellites as 65–96.
+  ///
+  /// The GSAs name their system by talker, as NMEA 4.0 receivers (MediaTek, Quectel, SiRF) write
+  /// them, not by NMEA 4.10's system-ID field after the DOPs (u-blox's `$GNGSA,…,3`): gpsd 3.22,
+  /// the gpsd of Debian 12 and Ubuntu 24.04, reads that field's GSA one field too far and takes
+  /// the PDOP for a satellite number, and takes GN's Galileo and BeiDou numbers for GPS's.
+  /// gpsd 3.25 and later, and our decoder, read both forms.
   public var nmeaSentences: [String] {
     let hasFix = fix.hasFix
     let used = hasFix ? self.used : []
@@ -34,8 +39,8 @@ extension ReceiverEpoch {
     func gsa(_ satellites: [TrackedSatellite], system: GNSSSystem?) -> String {
       let numbers = satellites.prefix(12).map { pad($0.system.nmeaNumber($0.prn), 2) }
       let fields = (0..<12).map { $0 < numbers.count ? numbers[$0] : "" }
-      let id = system.map { ",\($0.nmeaSystemID)" } ?? ""
-      return NMEAWriter.framed("\(talker)GSA,A,\(mode)," + fields.joined(separator: ",") + "," + dops.joined(separator: ",") + id)
+      return NMEAWriter.framed(
+        "\(system?.talker ?? "GP")GSA,A,\(mode)," + fields.joined(separator: ",") + "," + dops.joined(separator: ","))
     }
     func gsv(_ satellites: [TrackedSatellite], system: GNSSSystem?) -> [String] {
       NMEAWriter.gsv(

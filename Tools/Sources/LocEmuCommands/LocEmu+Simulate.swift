@@ -16,15 +16,18 @@ extension LocEmu {
         or a trace (TRACE: its fixes are the truth and realism goes on top). A \
         seeded receiver (--seed, --phone) in an environment (--realism: \
         open-sky, suburban, urban-canyon, indoor, tunnel, or a JSON file with a \
-        "base" profile and the members it changes) sees the satellites of the \
-        nominal GPS constellation (or --almanac FILE, YUMA or SEM) from the \
+        "base" profile and the members it changes) sees the satellites of GPS, \
+        GLONASS, Galileo and BeiDou (--systems to choose; each system's nominal \
+        constellation, or for GPS --almanac FILE, YUMA or SEM) from the \
         truth, picks the ones it can use, and reports a position with errors \
         that drift as a receiver's do (DOP times a Gauss-Markov bias and white \
         noise, multipath, outages), after its time to first fix (--start cold, \
         warm or hot; a phone's assisted GNSS unless --standalone).
 
         Output (OUT, or standard output): NMEA (GGA, GSA, GSV, GST, RMC, VTG, \
-        GBS per epoch, what gpsd reads) or --to jsonl (a fix record per epoch, \
+        GBS per epoch, what gpsd reads; talker GN with one GSA per system and \
+        GSV per system with its signal ID, as multi-GNSS receivers write them, \
+        or GP for GPS alone) or --to jsonl (a fix record per epoch, \
         with the receiver's state, satellites used and HDOP). As fast as it \
         can: the same seed and truth give the same bytes every run.
 
@@ -61,6 +64,11 @@ extension LocEmu {
     @Option(help: ArgumentHelp("The environment: a built-in profile or a JSON file.", valueName: "PROFILE"))
     var realism = "open-sky"
 
+    @Option(
+      help: ArgumentHelp(
+        "The satellite systems the receiver tracks (default the profile's: all four).", valueName: "gps,glonass,galileo,beidou"))
+    var systems: String?
+
     @Option(help: "The seed: the same seed and truth give the same output.")
     var seed: UInt64 = 1
 
@@ -94,6 +102,7 @@ extension LocEmu {
     var outputPath: String? { truthTrace != nil ? out : trace }
 
     func validate() throws {
+      if let systems { _ = try RealismOptions.systems(systems) }
       let sources = [truthTrace != nil, fixed != nil, !route.isEmpty].filter { $0 }.count
       if truthTrace == nil, let out {
         throw ValidationError("unexpected argument '\(out)': with --fixed or --route the one argument is OUT")
@@ -118,7 +127,8 @@ extension LocEmu {
     }
 
     func run() throws {
-      let profile = try RealismOptions.realismProfile(realism)
+      var profile = try RealismOptions.realismProfile(realism)
+      if let systems { profile.systems = try RealismOptions.systems(systems) }
       let first = ISO8601Time.parse(startTime)!
       let options = GNSSReceiver.Options(
         profile: profile, seed: seed, phone: phone, start: GNSSReceiver.Start(rawValue: start)!, assisted: !standalone,

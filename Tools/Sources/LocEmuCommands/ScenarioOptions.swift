@@ -1,6 +1,7 @@
 public import ArgumentParser
 package import Emulator
 import Foundation
+import GNSS
 import GNSSReceiver
 import LocationEmulatorClient
 import GPSD
@@ -362,15 +363,35 @@ struct RealismOptions: ParsableArguments {
   @Option(help: ArgumentHelp("With --realism: the receiver's seed (the same seed, the same output).", valueName: "N"))
   var seed: UInt64?
 
+  @Option(
+    help: ArgumentHelp(
+      "With --realism: the satellite systems the receiver tracks (default all four).", valueName: "gps,glonass,galileo,beidou"))
+  var systems: String?
+
   func validate() throws {
     if seed != nil, realism == nil { throw ValidationError("--seed goes with --realism") }
+    if systems != nil, realism == nil { throw ValidationError("--systems goes with --realism") }
+    if let systems { _ = try Self.systems(systems) }
+  }
+
+  /// The systems of a `--systems` list (`gps,glonass,galileo,beidou`, any of them, any case).
+  static func systems(_ list: String) throws -> [GNSSSystem] {
+    let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard !names.isEmpty else { throw ValidationError("--systems wants a list such as gps,galileo") }
+    return try names.map { name in
+      guard let system = GNSSSystem(name: name) else {
+        throw ValidationError("--systems: no system '\(name)' (gps, glonass, galileo, beidou)")
+      }
+      return system
+    }
   }
 
   /// The receiver `--realism` and `--seed` ask for (nil without `--realism`), said on standard
   /// error as `locemu COMMAND: realism PROFILE, seed N`.
   func receiver(command: String) throws -> GNSSReceiver.Options? {
     guard let realism else { return nil }
-    let profile = try Self.realismProfile(realism)
+    var profile = try Self.realismProfile(realism)
+    if let systems { profile.systems = try Self.systems(systems) }
     let seed = self.seed ?? 1
     printError("locemu \(command): realism \(profile.name), seed \(seed)")
     return GNSSReceiver.Options(profile: profile, seed: seed)

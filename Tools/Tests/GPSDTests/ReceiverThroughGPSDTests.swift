@@ -14,9 +14,9 @@ import Traces
 /// gpsd's own client that prints its JSON reports (Debian's gpsd-clients).
 let gpspipePath: String? = ["/usr/bin/gpspipe", "/usr/local/bin/gpspipe"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-/// A simulated receiver's NMEA through a real gpsd (issue 25): gpsd's SKY reports our
-/// satellites, the count it uses and our DOPs, and its TPV's epx, epy and epv are the errors
-/// our GBS gives, epoch for epoch.
+/// A simulated receiver's NMEA through a real gpsd (issue 25; multi-GNSS since issue 34): gpsd's
+/// SKY reports our satellites of every system with the used ones our GSAs name, and our DOPs,
+/// and its TPV's epx, epy and epv are the errors our GBS gives, epoch for epoch.
 @Suite("A simulated receiver through a real gpsd", .enabled(if: GPSDHarness.gpsdPath != nil && gpspipePath != nil))
 struct ReceiverThroughGPSDTests {
   @Test func gpsdReportsOurSkyAndErrors() async throws {
@@ -89,8 +89,12 @@ struct ReceiverThroughGPSDTests {
         checkedTPV += 1
       case "SKY":
         guard let satellites = report["satellites"] as? [[String: Any]], let hdop = report["hdop"] as? Double else { continue }
+        // gpsd reports a SKY after each system's GSV set; the epoch's sky is whole after the
+        // last one, BeiDou's (PRNs from 401).
+        guard satellites.contains(where: { ($0["PRN"] as? Int ?? 0) > 400 }) else { continue }
         let used = satellites.filter { $0["used"] as? Bool == true }.compactMap { $0["PRN"] as? Int }.sorted()
-        let matching = epochs.values.filter { $0.fix.hasFix && $0.used.map(\.prn).sorted() == used }
+        // gpsd's PRNs: GPS 1-32, GLONASS 65-96, Galileo 301-, BeiDou 401-.
+        let matching = epochs.values.filter { $0.fix.hasFix && $0.used.map { $0.system.gpsdPRN($0.prn) }.sorted() == used }
         #expect(!matching.isEmpty, "a SKY whose used set \(used) is none of ours")
         #expect(matching.contains { abs(hdop - $0.dop!.horizontal) < 0.1 && satellites.count == $0.satellites.count }, "hdop \(hdop)")
         if let pdop = report["pdop"] as? Double { #expect(matching.contains { abs(pdop - $0.dop!.position) < 0.1 }, "pdop \(pdop)") }

@@ -20,7 +20,23 @@ struct SimulateCommandTests {
     let lines = a.stderr.split(separator: "\n")
     #expect(lines.first == "locemu simulate: seed 7, phone 0, profile urban-canyon, cold start, assisted")
     #expect(lines.last?.hasPrefix("locemu simulate: 301 epochs, ") == true && lines.last?.contains("horizontal error 50/80/95 %") == true)
-    for type in ["GGA", "GSA", "GSV", "GST", "RMC", "VTG", "GBS"] { #expect(a.stdout.contains("$GP\(type),"), "\(type)") }
+    for type in ["GGA", "GST", "RMC", "VTG", "GBS"] { #expect(a.stdout.contains("$GN\(type),"), "\(type)") }
+    for talker in ["GP", "GL", "GA", "GB"] {
+      #expect(a.stdout.contains("$\(talker)GSV,") && a.stdout.contains("$\(talker)GSA,"), "\(talker)")
+    }
+  }
+
+  /// `--systems` chooses what the receiver tracks: GPS alone writes GP as a GPS receiver does;
+  /// a system there is none of is bad usage.
+  @Test func systemsChooseTheConstellations() async throws {
+    let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--duration", "5", "--start", "hot"]
+    let gps = try await DecodeCommandTests.run(arguments + ["--systems", "gps"])
+    #expect(gps.status == 0, "\(gps.stderr)")
+    #expect(!gps.stdout.isEmpty && gps.lines.allSatisfy { $0.hasPrefix("$GP") })
+    let two = try await DecodeCommandTests.run(arguments + ["--systems", "GPS,galileo"])
+    #expect(two.stdout.contains("$GAGSV,") && !two.stdout.contains("$GLGSV,") && two.stdout.contains("$GAGSA,"))
+    let bad = try await DecodeCommandTests.run(arguments + ["--systems", "gps,navic"])
+    #expect(bad.status == 64 && bad.stderr.contains("no system 'navic' (gps, glonass, galileo, beidou)"), "\(bad.stderr)")
   }
 
   /// A trace is the truth: one record per trace epoch, at the trace's times, near its fixes.
@@ -53,7 +69,7 @@ struct SimulateCommandTests {
     // Had the command never opened the pipe, the reader would wait for ever: open it once.
     let release = open(fifo, O_WRONLY | O_NONBLOCK)
     if release >= 0 { close(release) }
-    #expect(await received.value.contains("$GPGGA,"))
+    #expect(await received.value.contains("$GNGGA,"))
     var info = stat()
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
   }

@@ -154,7 +154,7 @@ struct SourceCommandTests {
     #expect(simulated.status == 0, "\(simulated.stderr)")
     let lines = received.split(whereSeparator: \.isNewline)
     #expect(lines.count > 100 && lines == simulated.stdout.split(whereSeparator: \.isNewline))
-    #expect(received.contains("$GPGST,") && received.contains("$GPGBS,"))
+    #expect(received.contains("$GNGST,") && received.contains("$GNGBS,"))
     #expect(try await Self.run(["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--seed", "3"]).status == 64)
   }
 

@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import GNSS
 import GNSSReceiver
 import Geo
 import ToolsTestSupport
@@ -153,9 +154,14 @@ struct PhoneNMEAFeedTests {
     #expect(firstFix > 0 && sent[0].satellites.count > 4)
     let fixed = sent[firstFix]
     let fixLines = fixed.nmeaSentences
-    #expect(fixLines.map { String($0.dropFirst(3).prefix(3)) }.filter { $0 != "GSV" } == ["GGA", "GSA", "GST", "RMC", "VTG", "GBS"])
-    let usedPRNs = fixed.used.map { String(format: "%02d", $0.prn) }
-    #expect(fixLines[1].hasPrefix("$GPGSA,A,3," + usedPRNs.joined(separator: ",") + ","))
+    // A multi-GNSS receiver: a GSA per system (GP, GL, GA, GB), each naming its used satellites.
+    #expect(
+      fixLines.map { String($0.dropFirst(3).prefix(3)) }.filter { $0 != "GSV" } == [
+        "GGA", "GSA", "GSA", "GSA", "GSA", "GST", "RMC", "VTG", "GBS",
+      ]
+    )
+    let gpsUsed = fixed.used.filter { $0.system == .gps }.map { String(format: "%02d", $0.prn) }
+    #expect(fixLines[1].hasPrefix("$GPGSA,A,3," + gpsUsed.joined(separator: ",") + ","))
     serving.cancel()
     _ = await serving.result
     phone.shutdown()
@@ -191,7 +197,7 @@ struct PhoneNMEAFeedTests {
       var epoch = try #require(measured.last { $0.fix.coordinate == fix.coordinate && $0.fix.timestamp != fix.timestamp })
       #expect(fix.timestamp!.timeIntervalSince(epoch.fix.timestamp!) == 30)
       epoch.fix.timestamp = fix.timestamp
-      return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GPGST") })
+      return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GNGST") })
     }
     #expect(
       await waitUntil(.seconds(10)) { Set(expected).isSubset(of: Set(client.lines)) }, "\(expected) not in \(client.lines.suffix(20))")
