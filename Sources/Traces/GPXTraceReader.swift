@@ -35,7 +35,9 @@ public enum TracePace: Sendable, Hashable, CustomStringConvertible {
 /// The path is the tracks if there are any, else the routes, else the waypoints: routes and
 /// waypoints (small in practice) are held until the document shows it has no track.
 public final class GPXTraceReader: TraceReader {
-  private let stream: GPXPointStream
+  private var stream: any TracePointSource
+  /// What the points are, for the summary: GPX, KML or GeoJSON.
+  private let documentFormat: String
   private let path: String
   private let pace: TracePace
   private let interval: Double
@@ -64,13 +66,23 @@ public final class GPXTraceReader: TraceReader {
 
   init(input: ByteInput, pace: TracePace = .walk, interval: Double = 1) throws {
     stream = try GPXPointStream(input: input)
+    documentFormat = "GPX"
     self.path = input.path
     self.pace = pace
     self.interval = interval
   }
 
+  /// The points of a KML or GeoJSON document, read whole (see ``TracePointList``).
+  init(points: TracePointList, format: String, path: String, pace: TracePace, interval: Double = 1) {
+    stream = points
+    documentFormat = format
+    self.path = path
+    self.pace = pace
+    self.interval = interval
+  }
+
   public var summary: String {
-    var text = "\(pointsRead) GPX points\(timed == false ? " without times, moving at \(pace)" : "")"
+    var text = "\(pointsRead) \(documentFormat) points\(timed == false ? " without times, moving at \(pace)" : "")"
     if stream.invalidPoints > 0 { text += ", \(stream.invalidPoints) invalid skipped" }
     if untimedSkipped > 0 { text += ", \(untimedSkipped) without a time in a timed track skipped" }
     return text

@@ -15,6 +15,14 @@ public struct Trace: Sendable, Hashable {
     case gpx
     /// JSON lines of fix records, as `locemu decode`/`replay`/`watch` print them (and gpsd's TPV reports).
     case jsonl
+    /// KML (Google Earth's): `gx:Track` with times, `LineString`, `Point` (read, not written).
+    case kml
+    /// GeoJSON: `LineString`, `MultiLineString`, `Point`, features and collections, with times
+    /// from `properties.coordTimes` where given (read, not written).
+    case geojson
+
+    /// Whether traces can be written in this format (KML and GeoJSON are only read).
+    public var isWritable: Bool { self != .kml && self != .geojson }
 
     /// How messages name it: "NMEA", "GPX", "JSON lines".
     public var displayName: String {
@@ -22,6 +30,8 @@ public struct Trace: Sendable, Hashable {
       case .nmea: "NMEA"
       case .gpx: "GPX"
       case .jsonl: "JSON lines"
+      case .kml: "KML"
+      case .geojson: "GeoJSON"
       }
     }
   }
@@ -75,6 +85,8 @@ public struct Trace: Sendable, Hashable {
     case .nmea: NMEATraceReader(input: input, options: nmeaOptions, keepSentences: keepSentences)
     case .gpx: try GPXTraceReader(input: input, pace: pace)
     case .jsonl: FixRecordTraceReader(input: input)
+    case .kml: GPXTraceReader(points: try TracePointList.kml(input), format: "KML", path: path, pace: pace)
+    case .geojson: GPXTraceReader(points: try TracePointList.geoJSON(input), format: "GeoJSON", path: path, pace: pace)
     }
   }
 
@@ -82,14 +94,18 @@ public struct Trace: Sendable, Hashable {
   static func format(ofName path: String) -> Format? {
     let name = path.lowercased()
     if name.hasSuffix(".gpx") { return .gpx }
+    if name.hasSuffix(".kml") { return .kml }
+    if name.hasSuffix(".geojson") { return .geojson }
     if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") { return .jsonl }
     if name.hasSuffix(".nmea") { return .nmea }
     return nil
   }
 
-  /// The format from the file name's extension, else from its first non-blank bytes: `<` is GPX
-  /// (a KML or other XML document then fails with a message saying it is not GPX), `{` is JSON
-  /// lines of fix records, anything else NMEA; a pipe or FIFO (not read twice) is NMEA unless
+  /// The format from the file name's extension, else from its first non-blank bytes: `<` is KML
+  /// when a `<kml` element opens within them, else GPX (another XML document then fails with a
+  /// message saying it is not GPX); `{` is GeoJSON when a GeoJSON type (`"FeatureCollection"`,
+  /// `"Feature"`, a geometry) is named within them, else JSON lines of fix records; anything
+  /// else NMEA; a pipe or FIFO (not read twice) is NMEA unless
   /// its name says otherwise.
   /// - Throws: ``TraceFileError`` when the file cannot be opened or is a directory.
   public static func detectFormat(_ path: String) throws -> Format {
@@ -112,9 +128,12 @@ public struct Trace: Sendable, Hashable {
   static func format(ofHead head: [UInt8]) -> Format {
     var bytes = head[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    let text = String(decoding: bytes, as: UTF8.self)
     switch bytes.first(where: { !StandardInput.isBlank($0) }) {
-    case UInt8(ascii: "<"): return .gpx
-    case UInt8(ascii: "{"): return .jsonl
+    case UInt8(ascii: "<"): return text.contains("<kml") ? .kml : .gpx
+    case UInt8(ascii: "{"):
+      let types = ["FeatureCollection", "Feature", "LineString", "MultiLineString", "Point", "MultiPoint", "GeometryCollection"]
+      return types.contains { text.contains("\"type\":\"\($0)\"") || text.contains("\"type\": \"\($0)\"") } ? .geojson : .jsonl
     default: return .nmea
     }
   }

@@ -67,7 +67,9 @@ struct TraceFormatTests {
   }
 
   @Test(arguments: [
-    ("{\"mode\":1}", Trace.Format.jsonl), ("\u{FEFF}  <?xml version=\"1.0\"?><gpx/>", .gpx), ("<kml/>", .gpx),
+    ("{\"mode\":1}", Trace.Format.jsonl), ("\u{FEFF}  <?xml version=\"1.0\"?><gpx/>", .gpx), ("<kml/>", .kml),
+    ("<?xml version=\"1.0\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\">", .kml), ("<rss/>", .gpx),
+    ("{ \"type\": \"FeatureCollection\", \"features\": [] }", .geojson), ("{\"class\":\"TPV\",\"mode\":3}", .jsonl),
     ("$GPGGA,1*00", .nmea), ("", .nmea),
   ])
   func contentTellsTheFormatOfAFileWithNoTellingName(text: String, format: Trace.Format) throws {

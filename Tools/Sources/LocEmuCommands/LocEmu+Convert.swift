@@ -6,11 +6,13 @@ import Traces
 extension LocEmu {
   struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Convert a trace between NMEA, GPX and JSON lines of fix records.",
+      abstract: "Convert a trace between NMEA, GPX and JSON lines of fix records (and from KML and GeoJSON).",
       discussion: """
-        IN is an NMEA log, a GPX file, or JSON lines of fix records (what \
-        decode, replay and watch print); its format comes from its name or its \
-        content, or --format. \
+        IN is an NMEA log, a GPX file, a KML file (gx:Track with times, \
+        LineString, Point), a GeoJSON file (LineString, MultiLineString, Point, \
+        features; times from properties.coordTimes), or JSON lines of fix \
+        records (what decode, replay and watch print); its format comes from its \
+        name or its content, or --format. \
         → GPX writes a GPX 1.1 track, one trkpt per fix (ele, time, geoidheight, \
         fix, sat, hdop, vdop); a stretch without a fix starts a new trkseg. → NMEA \
         writes a GGA and an RMC sentence per point (with the satellites used and \
@@ -47,6 +49,9 @@ extension LocEmu {
     func validate() throws {
       if outputFormat == nil {
         throw ValidationError("cannot tell the output format from '\(output)': name it .gpx, .nmea or .jsonl, or give --to")
+      }
+      if let format = outputFormat, !format.isWritable {
+        throw ValidationError("\(format.displayName) is read, not written: convert to nmea, gpx or jsonl")
       }
     }
 
@@ -91,6 +96,7 @@ extension LocEmu {
           case .jsonl:
             try sink.write(FixRecord.json(replayed.fix) + "\n")
             written += 1
+          case .kml, .geojson: break  // refused in validate()
           case .nmea:
             let sentences = NMEAWriter.sentences(for: replayed.fix, receiver: replayed.epoch.receiver)
             if sentences.isEmpty { untimed += 1 } else { written += 1 }

@@ -156,7 +156,9 @@ extension LocEmu {
         @Option(help: ArgumentHelp("Trace seconds per clock second (default 1).", valueName: "X")) var speed: Double = 1
         @Flag(help: "Start again at the end.") var loop = false
         @Option(help: ArgumentHelp("Seconds of the trace to skip.", valueName: "S")) var offset: Double = 0
-        @Option(help: ArgumentHelp("The trace's format (by default from its name, else its first bytes).", valueName: "nmea|gpx|jsonl"))
+        @Option(
+          help: ArgumentHelp(
+            "The trace's format (by default from its name, else its first bytes).", valueName: "nmea|gpx|jsonl|kml|geojson"))
         var format: Trace.Format?
 
         func validate() throws {

@@ -8,7 +8,8 @@ package import Traces
 struct TraceOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The trace's format; by default from the name (.gpx, .jsonl, .nmea), else the first bytes.", valueName: "nmea|gpx|jsonl"))
+      "The trace's format; by default from the name (.gpx, .kml, .geojson, .jsonl, .nmea), else the first bytes.",
+      valueName: "nmea|gpx|jsonl|kml|geojson"))
   var format: Trace.Format?
 
   @OptionGroup(title: "NMEA decoding")

@@ -18,7 +18,7 @@ struct CommandContractTests {
     try await DecodeCommandTests.run(arguments, stdin: stdin, bound: .seconds(60))
   }
 
-  /// A scratch directory with an empty file, a KML file and a directory in it.
+  /// A scratch directory with an empty file, a KML document without a place and a directory in it.
   struct Scratch {
     let directory: URL
     init() throws {
@@ -192,7 +192,7 @@ struct CommandContractTests {
     let run = try await Self.run(["feed", scratch.path("places.kml"), "--listen", "127.0.0.1:0"])
     Self.expectOneLineAndFailure(run, ["feed", "places.kml"])
     #expect(!run.stderr.contains("listening"))
-    #expect(run.stderr.contains("not GPX (line "))
+    #expect(run.stderr.contains("no epochs read as KML"), "\(run.stderr)")
     let stdin = try await Self.run(["feed", "-", "--listen", "127.0.0.1:0"])
     #expect(stdin.status == 64)
   }

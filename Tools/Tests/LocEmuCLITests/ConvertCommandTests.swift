@@ -40,6 +40,34 @@ struct ConvertCommandTests {
     }
   }
 
+  /// KML and GeoJSON convert as a GPX does (to NMEA, GPX, fix records); they are read, not written.
+  @Test func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
+    try await Self.inDirectory { directory in
+      let kml = directory.appendingPathComponent("walk.kml").path
+      try """
+      <kml xmlns:gx="http://www.google.com/kml/ext/2.2"><Placemark><gx:Track>
+      <when>2026-05-16T09:00:00Z</when><when>2026-05-16T09:00:01Z</when>
+      <gx:coord>24.9384 60.1699 12</gx:coord><gx:coord>24.9384 60.16991 12</gx:coord>
+      </gx:Track></Placemark></kml>
+      """.write(toFile: kml, atomically: true, encoding: .utf8)
+      let nmea = directory.appendingPathComponent("walk.nmea").path
+      let run = try await DecodeCommandTests.run(["convert", kml, nmea])
+      #expect(run.status == 0, "\(run.stderr)")
+      let written = try String(contentsOfFile: nmea, encoding: .utf8)
+      #expect(written.contains("$GPGGA,090000.00,6010.194000,N,02456.304000,E,") && written.contains("$GPRMC,090001.00,A,"))
+      let geojson = directory.appendingPathComponent("walk.geojson").path
+      try #"{"type":"LineString","coordinates":[[24.9384,60.1699],[24.9385,60.1699]]}"#.write(
+        toFile: geojson, atomically: true, encoding: .utf8)
+      let jsonl = directory.appendingPathComponent("out.jsonl").path
+      let records = try await DecodeCommandTests.run(["convert", geojson, jsonl])
+      #expect(records.status == 0 && records.stderr.contains("written as JSON lines"), "\(records.stderr)")
+      let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
+      #expect(lines.count >= 2 && lines[0].contains("60.1699") && lines[0].contains("24.9384"), "\(lines.first ?? "")")
+      let refused = try await DecodeCommandTests.run(["convert", nmea, directory.appendingPathComponent("out.txt").path, "--to", "kml"])
+      #expect(refused.status == 64 && refused.stderr.contains("KML is read, not written"), "\(refused.stderr)")
+    }
+  }
+
   @Test func refusesTheInputThroughALink() async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent("trace.nmea").path
