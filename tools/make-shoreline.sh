@@ -8,7 +8,8 @@
 # GMT prints the world's shorelines cut at its bins ('gmt coast -Rd -D<res> -W -M'); 'locemu
 # basemap shoreline' joins them into polygons and cuts them into 1° cells (a few seconds; the
 # whole world at resolution i: about 6 MB). --region keeps only the cells that meet it.
-# The bundled file the main job draws under Helsinki was made with:
+# The bundled files (the world under every map 'locemu serve' draws, the Gulf under Helsinki):
+#   tools/make-shoreline.sh --resolution l data/shoreline/world-low.basemap
 #   tools/make-shoreline.sh --resolution h --region 59,61,22,28 data/shoreline/gulf-of-finland.basemap
 # Give the result to 'locemu preview --basemap OUT --basemap CITY' (or 'locemu serve').
 set -euo pipefail
@@ -23,7 +24,7 @@ while [ $# -gt 1 ]; do
   esac
 done
 if [ $# -ne 1 ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 64
 fi
 out="$1"

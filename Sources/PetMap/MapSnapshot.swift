@@ -62,6 +62,17 @@ public struct SnapshotProjection: Sendable, Hashable {
     scale = min(self.width / max(frame.width, 1e-12), self.height / max(frame.height, 1e-12))
   }
 
+  /// The projection of web map tile `z`/`x`/`y` (OpenStreetMap's numbering: x east from the
+  /// antimeridian, y south from the top of the world square), `size` pixels square.
+  /// - Precondition: `x` and `y` within `0..<2^z`, `z` within 0...30.
+  public init(tileZ z: Int, x: Int, y: Int, size: Int = 256) {
+    let n = Double(1 << z)
+    center = WebMercator.coordinate(x: (Double(x) + 0.5) / n, y: (Double(y) + 0.5) / n)
+    width = Double(size)
+    height = Double(size)
+    scale = Double(size) * n
+  }
+
   /// The pixel of `coordinate` (x right, y down, origin at the top left).
   public func point(for coordinate: Coordinate) -> (x: Double, y: Double) {
     let d = WebMercator.displacement(of: coordinate, from: center)

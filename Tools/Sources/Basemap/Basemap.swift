@@ -7,6 +7,8 @@ import Geo
 public final class Basemap: Sendable {
   /// The `format` the builder writes in its `meta` table.
   static let format = "locemu-basemap-1"
+  /// The file format's name (a cache of built files keys on it).
+  public static var formatName: String { format }
 
   public let path: String
   /// The extract's extent: south, north, west, east (degrees).
@@ -17,6 +19,9 @@ public final class Basemap: Sendable {
   /// What a shoreline file was made from (``ShorelineBuilder``: land, lakes, islands and ponds
   /// over the sea, for the whole world); nil for a city's streets.
   public let shoreline: String?
+  /// Whether a shoreline file holds a region's cells only (`--region`), so its sea is drawn
+  /// within its bounds and the world's shoreline beneath shows around them.
+  public var isRegionalShoreline: Bool { shoreline?.contains(", region ") ?? false }
   /// Whether the extract has a coastline (so its sea is drawn from it); nil for a file built
   /// before this was recorded.
   public let hasCoastline: Bool?

@@ -38,8 +38,8 @@ extension MBTiles: MapSnapshotLayer {
 /// than half a pixel dropped) and left out when they miss the frame, so a 10 km preview stays
 /// small.
 ///
-/// A shoreline file (``ShorelineBuilder``) is drawn as the sea over the whole frame with the
-/// land, lakes, islands and ponds over it, each level one path (so the 1° cells it is stored in
+/// A shoreline file (``ShorelineBuilder``) is drawn as the sea over the whole frame (a region's
+/// file: over its cells) with the land, lakes, islands and ponds over it, each level one path (so the 1° cells it is stored in
 /// show no seams). A city's basemap whose extract reaches the coast lays land under its own
 /// sea across the extract, so its exact coast wins over the coarser shoreline beneath.
 enum BasemapLayer {
@@ -92,8 +92,11 @@ enum BasemapLayer {
     let south = min(corners[0].latitude, corners[1].latitude), north = max(corners[0].latitude, corners[1].latitude)
     // West to east: one span, or two when the frame crosses the antimeridian (its west edge's
     // longitude then above its east edge's).
+    // A frame as wide as the world (a world-zoom tile) is the whole span: its edges wrap onto
+    // each other.
     let west = corners[0].longitude, east = corners[1].longitude
-    let spans = west <= east ? [(west, east)] : [(west, 180.0), (-180.0, east)]
+    let wholeWorld = (projection.width + 40) / projection.scale >= 1
+    let spans = wholeWorld ? [(-180.0, 180.0)] : west <= east ? [(west, east)] : [(west, 180.0), (-180.0, east)]
     guard spans.contains(where: { basemap.covers(south: south, north: north, west: $0.0, east: $0.1) }) else {
       return ("", 0, false)
     }
@@ -103,6 +106,8 @@ enum BasemapLayer {
     if mpp > 12 { kinds.remove(.footway) }
     if mpp > 30 { kinds.subtract([.service, .stream]) }
     if mpp > 60 { kinds.remove(.residential) }
+    // A city's names at country zoom would stand for a dot.
+    if mpp > 200 { kinds.subtract([.place, .station]) }
     var features: [BasemapFeature] = []
     for span in spans { features += try basemap.features(south: south, north: north, west: span.0, east: span.1, kinds: kinds) }
     // Two spans' features in drawing order again (by kind; each span's own order kept).
@@ -209,7 +214,21 @@ enum BasemapLayer {
     }
     var shoreline = ""
     if basemap.shoreline != nil {
-      shoreline = "<g class=\"shoreline\"><rect width=\"\(f(projection.width))\" height=\"\(f(projection.height))\" fill=\"\(water)\"/>\n"
+      // The sea over the frame, or over a region's cells only (a finer coast laid over the
+      // world's: the world's shows around it).
+      var sea = (minX: 0.0, minY: 0.0, maxX: projection.width, maxY: projection.height)
+      if basemap.isRegionalShoreline {
+        let b = basemap.bounds
+        if let nw = Coordinate(latitude: min(b.north, 85.05), longitude: b.west),
+          let se = Coordinate(latitude: max(b.south, -85.05), longitude: b.east)
+        {
+          let (a, c) = (projection.point(for: nw), projection.point(for: se))
+          sea = (max(0, a.x), max(0, a.y), min(projection.width, c.x), min(projection.height, c.y))
+        }
+      }
+      shoreline =
+        "<g class=\"shoreline\"><rect x=\"\(f(sea.minX))\" y=\"\(f(sea.minY))\" width=\"\(f(max(0, sea.maxX - sea.minX)))\" "
+        + "height=\"\(f(max(0, sea.maxY - sea.minY)))\" fill=\"\(water)\"/>\n"
       for kind in [BasemapKind.land, .lake, .lakeIsland, .pond] {
         guard let d = shore[kind] else { continue }
         shoreline += "<path class=\"\(kind)\" d=\"\(d)\" fill=\"\(style(kind, metersPerPixel: mpp).fill ?? "none")\"/>\n"

@@ -47,7 +47,11 @@ extension LocEmu {
 
         The web page at http://HOST:PORT/ (printed as 'page …' once ready) shows each \
         phone's state, its position and trail on a map, and drives it: click to set the \
-        location or lay a route, permission, prompt and app state, traces to play.
+        location or lay a route, permission, prompt and app state, traces to play. The map \
+        shows land, sea and lakes anywhere in the world and Helsinki's streets from the \
+        bundled maps (the repository's data/, or $LOCEMU_DATA); --basemap adds a city's. \
+        GET /tiles/Z/X/Y.svg serves the same map as 256-pixel Web Mercator tiles (OpenStreetMap's \
+        numbering) for any tile client.
 
         Listens on loopback by default. Any other address needs a token: --token, or one \
         is made and printed ('token …' on standard error); then every request must carry \
@@ -94,10 +98,14 @@ extension LocEmu {
 
     @Option(
       help: ArgumentHelp(
-        "Draw the phones' maps (map.svg, the web page) over this basemap ('locemu basemap build'); repeat to stack them, "
-          + "a shoreline first (data/shoreline/gulf-of-finland.basemap, or tools/make-shoreline.sh's), then a city's streets.",
+        "Draw this basemap ('locemu basemap build') over the bundled maps; repeat to stack them, "
+          + "a shoreline first (tools/make-shoreline.sh's), then a city's streets.",
         valueName: "FILE"))
     var basemap: [String] = []
+
+    @Flag(
+      help: "Leave out the bundled maps (the world's land and sea, Helsinki's streets): only --basemap, else a plain grid.")
+    var noBundledBasemaps = false
 
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
     var traces: String?
@@ -166,6 +174,12 @@ extension LocEmu {
       server.limits.maxPhones = maxPhones
       server.limits.maxEventClientsPerPhone = maxEventClients
       server.limits.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+      do {
+        if !noBundledBasemaps { server.basemaps = try BundledBasemaps.open() }
+      } catch {
+        await hub.shutdown()
+        throw CommandFailure("\(error)")
+      }
       for basemap in basemap {
         do {
           server.basemaps.append(try Basemap(path: basemap))

@@ -158,6 +158,33 @@ package struct PhoneServer: Sendable {
           body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
       }
     }
+    let tiles = MapTiles(basemaps: basemaps)
+    router.get("tiles/:z/:x/:y") { _, context in
+      try await Self.guarded {
+        // y is "Y.svg" (or bare Y).
+        let name = try context.parameters.require("y")
+        let yText = name.hasSuffix(".svg") ? String(name.dropLast(4)) : name
+        guard let z = Int(try context.parameters.require("z")), let x = Int(try context.parameters.require("x")), let y = Int(yText),
+          MapTiles.isValid(z: z, x: x, y: y)
+        else {
+          throw APIError.notFound("no such tile: zoom 0 to \(MapTiles.maximumZoom), x and y 0 to 2^zoom - 1 (/tiles/Z/X/Y.svg)")
+        }
+        let drawn: Result<Data, any Error>
+        do {
+          drawn = try await NIOThreadPool.singleton.runIfActive { Result { try tiles.tile(z: z, x: x, y: y) } }
+        } catch {
+          throw APIError.busy("the server is stopping")
+        }
+        let data: Data
+        switch drawn {
+        case .success(let drawn): data = drawn
+        case .failure(let error): throw APIError.failed("tile \(z)/\(x)/\(y): \(error)")
+        }
+        return Response(
+          status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=3600"],
+          body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+      }
+    }
     router.get("phones") { _, _ in
       Self.json(Wire.PhoneList(phones: hub.phones.map(\.state)))
     }
@@ -414,6 +441,8 @@ package struct PhoneServer: Sendable {
 
   enum APIError: Error {
     case bad(String), notFound(String), conflict(String), busy(String)
+    /// The server's own failure (a basemap it cannot read).
+    case failed(String)
     /// A body over `limit` bytes.
     case tooLarge(Int)
     /// A trace refused with its own status and message.
@@ -430,12 +459,13 @@ package struct PhoneServer: Sendable {
       case .tooLarge: .contentTooLarge
       case .trace(let error): HTTPResponse.Status(code: error.status)
       case .timeout: .requestTimeout
+      case .failed: .internalServerError
       }
     }
 
     var message: String {
       switch self {
-      case .bad(let m), .notFound(let m), .conflict(let m), .busy(let m): m
+      case .bad(let m), .notFound(let m), .conflict(let m), .busy(let m), .failed(let m): m
       case .tooLarge(let limit): "the body is over this server's limit of \(limit) bytes"
       case .trace(let error): error.message
       case .timeout(let limit): "the body did not arrive within \(limit.seconds) s"

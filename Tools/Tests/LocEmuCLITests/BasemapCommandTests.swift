@@ -131,4 +131,45 @@ struct BasemapCommandTests {
       #expect(served.contains("GSHHG (Wessel &amp; Smith, LGPL); © OpenStreetMap contributors"))
     }
   }
+
+  /// Issue 32 item 3: `locemu serve` with no options draws land and sea anywhere in the world
+  /// (the bundled GSHHG shoreline) and Helsinki's streets, on the phones' maps and as web map
+  /// tiles (`/tiles/Z/X/Y.svg`), checked in pixels through a real SVG renderer.
+  @Test(.enabled(if: SVGPixels.rsvg != nil)) func aFreshServerShowsLandAndSeaAnywhereAndServesTiles() async throws {
+    let server = try await ServeCommandTests.Server.start([])
+    defer { server.stop() }
+    func get(_ path: String) async throws -> (status: Int, body: String) {
+      let url = URL(string: server.url + path)!
+      return try await offPool {
+        let (status, data) = try LoopbackHTTPConnection(port: url.port!).request("GET", path, body: nil)
+        return (status, String(decoding: data, as: UTF8.self))
+      }
+    }
+    let colours = [("#AAD3DF", 6), ("#F2EFE9", 6)]  // sea, land
+    // Coasts on three continents, set from the API as a test would.
+    for place in ["-33.8568,151.2153", "38.7223,-9.1393", "-22.9068,-43.1729"] {
+      _ = try await server.object(["location", "set", place])
+      let map = try await get("/phones/1/map.svg?view=street&radius=20000")
+      #expect(map.status == 200 && map.body.contains("class=\"shoreline\""), "\(place)")
+      let seen = try SVGPixels.inspect(map.body, at: [], counting: colours)
+      #expect(
+        seen.counts[0] > seen.total / 20 && seen.counts[1] > seen.total / 20,
+        "\(place): sea \(seen.counts[0]), land \(seen.counts[1]) of \(seen.total)")
+    }
+    // The world at zoom 0: land and sea, and no city's names at that scale.
+    let world = try await get("/tiles/0/0/0.svg")
+    #expect(world.status == 200 && !world.body.contains("Kaartinkaupunki"))
+    let worldPixels = try SVGPixels.inspect(world.body, at: [], counting: colours)
+    #expect(
+      worldPixels.total == 256 * 256 && worldPixels.counts[0] > worldPixels.total / 3 && worldPixels.counts[1] > worldPixels.total / 10)
+    // Central Helsinki at zoom 16: the bundled extract's streets; the same tile again is the same.
+    let street = try await get("/tiles/16/37307/18969.svg")
+    #expect(street.status == 200 && street.body.contains("class=\"roads\"") && street.body.contains("stroke=\"#FFFFFF\""))
+    #expect(try await get("/tiles/16/37307/18969.svg").body == street.body)
+    // Not a tile: 404 with a reason.
+    for bad in ["/tiles/21/0/0.svg", "/tiles/1/2/0.svg", "/tiles/1/0/-1.svg", "/tiles/x/0/0.svg"] {
+      let answer = try await get(bad)
+      #expect(answer.status == 404 && answer.body.contains("no such tile"), "\(bad): \(answer)")
+    }
+  }
 }
