@@ -32,10 +32,11 @@ enum WebPage {
       main { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; }
       .phone { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; padding: .8em; width: 640px; }
       .phone h2 { font-size: 1em; margin: 0 0 .5em; display: flex; justify-content: space-between; }
-      table.state { border-collapse: collapse; margin-bottom: .5em; }
-      table.state td { padding: 1px 8px 1px 0; }
+      table.state { border-collapse: collapse; margin-bottom: .5em; table-layout: fixed; width: 100%; }
+      table.state td { padding: 1px 8px 1px 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+      table.state td:first-child { width: 9em; }
       table.state td:first-child { color: #666; }
-      .value { font-weight: 600; }
+      .value { font-weight: 600; font-variant-numeric: tabular-nums; }
       div.map { width: 640px; height: 360px; background: #e8e8e8; border-radius: 4px; overflow: hidden; cursor: crosshair; }
       div.map svg { display: block; }
       .controls { display: flex; flex-wrap: wrap; gap: .3em; margin: .5em 0; align-items: center; }
@@ -55,7 +56,7 @@ enum WebPage {
     <body>
     <header>
       <h1>locemu serve</h1>
-      <span id="clock">clock</span>
+      <span id="clock" style="min-width: 12em"></span>
       <span id="advance-box" hidden><input id="advance-seconds" value="1" size="4"> s <button id="advance">Advance</button></span>
       <span class="grow"></span>
       <span id="error"></span>
@@ -111,7 +112,7 @@ enum WebPage {
           <button data-action="clear-location" data-name="clear-location">Clear</button>
         </div>
         <div class="controls"><span>Trace</span>
-          <input type="file" data-input="trace-file" accept=".nmea,.gpx,.jsonl,.ndjson,.log,.txt" style="width: 14em">
+          <input type="file" data-input="trace-file" accept=".nmea,.gpx,.kml,.geojson,.json,.jsonl,.ndjson,.log,.txt" style="width: 14em">
           <select data-input="trace-name" style="width: 12em"><option value="">server's traces…</option></select>
           <input data-input="trace-speed" placeholder="speed ×">
           <label><input type="checkbox" data-input="trace-loop" style="width: auto"> loop</label>
@@ -129,7 +130,7 @@ enum WebPage {
           <span>applies to what the phone plays next</span>
         </div>
         <div class="controls"><span>Prompt</span>
-          <select data-input="answer">
+          <select data-input="answer" style="width: 11em">
             <option>allowWhileUsing</option><option>allowOnce</option><option>deny</option><option>none</option><option>allowAlways</option>
           </select>
           <input data-input="delay" placeholder="delay s">
@@ -162,14 +163,19 @@ enum WebPage {
       return json;
     }
 
+    // For people: degrees to 6 decimals (11 cm), metres and m/s to one; the exact values on hover.
     function fixText(fix) {
       if (!fix) return "none";
       if (fix.lat === undefined) return "no fix (mode " + fix.mode + ")";
       let text = fix.lat.toFixed(6) + ", " + fix.lon.toFixed(6);
-      if (fix.altMSL !== undefined) text += ", " + fix.altMSL + " m";
-      if (fix.speed !== undefined) text += ", " + fix.speed + " m/s";
-      if (fix.eph !== undefined) text += " ±" + fix.eph + " m";
+      if (fix.altMSL !== undefined) text += ", " + fix.altMSL.toFixed(1) + " m";
+      if (fix.speed !== undefined) text += ", " + fix.speed.toFixed(1) + " m/s";
+      if (fix.eph !== undefined) text += " ±" + fix.eph.toFixed(1) + " m";
       return text;
+    }
+    function fixExact(fix) {
+      if (!fix || fix.lat === undefined) return "";
+      return ["lat", "lon", "altMSL", "speed", "track", "eph", "epv"].filter((k) => fix[k] !== undefined).map((k) => k + " " + fix[k]).join(", ");
     }
 
     function render(state) {
@@ -182,6 +188,7 @@ enum WebPage {
       field("app").textContent = state.app;
       field("prompt").textContent = (state.promptOnScreen ? "on screen; " : "") + state.promptAnswer + " after " + state.promptDelay + " s";
       field("fix").textContent = state.fixLost ? "lost" : fixText(state.lastFix);
+      field("fix").title = state.fixLost ? "" : fixExact(state.lastFix);
       const p = state.playing;
       const r = state.realism;
       field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";

@@ -169,12 +169,17 @@ struct WebPageTests {
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "52.2297,21.0122"])
+    _ = try await server.object(["location", "set", "52.2297,21.0122", "--altitude", "101.25", "--speed", "1.3998033333333335"])
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#status-1", "authorizedWhenInUse"))
-    #expect(try await browser.text("#fix-1").hasPrefix("52.229700, 21.012200"))
+    // Rounded for people (6 decimals for degrees, one for metres and m/s), exact on hover.
+    let fix = try await browser.text("#fix-1")
+    #expect(fix.hasPrefix("52.229700, 21.012200, 101.3 m, 1.4 m/s"), "\(fix)")
+    let exact = try await browser.run("return document.querySelector('#fix-1').title") as? String ?? ""
+    #expect(exact.contains("speed 1.3998033333333335") && exact.contains("altMSL 101.25"), "\(exact)")
+    #expect(try await browser.waitFor("document.querySelector('#clock').textContent.includes('clock ')"))
     // The map is the street map (an SVG of 640×360 with its corners), centred on the phone.
     #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
     #expect(try await browser.run("return document.querySelector('#map-1 svg').getAttribute('width')") as? String == "640")
@@ -244,7 +249,8 @@ struct WebPageTests {
   /// A click on the map moves the phone there: at the middle of a phone without a location
   /// (the map's default centre), then off to the side of the map now centred on it.
   @Test(.enabled(if: WebPageTests.available)) func aClickOnTheMapMovesThePhone() async throws {
-    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    // Without the bundled maps (whose Helsinki would centre it): the grid around the default place.
+    let server = try await Server.start(["--permission", "authorizedWhenInUse", "--no-bundled-basemaps"])
     defer { server.stop() }
     let browser = try Browser()
     defer { browser.stop() }
