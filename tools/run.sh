@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 # librsvg2-bin: rsvg-convert turns the map snapshots into the PNGs the job promises.
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin libjs-leaflet
 echo "==> building locemu (release)" >&2
 swift build --package-path Tools -c release --product locemu >&2
 bin="$(swift build --package-path Tools -c release --show-bin-path)/locemu"

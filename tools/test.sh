@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
-# chromium + chromium-driver: the web page of `locemu serve` is tested in a real headless browser.
+# chromium + chromium-driver: the web pages of `locemu serve` are tested in a real headless browser;
+# libjs-leaflet: the map page (/map) loads Debian's Leaflet from the server.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver time
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time
 tools/check-format.sh
 echo "==> the library: building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors

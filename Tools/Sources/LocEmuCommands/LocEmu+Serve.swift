@@ -51,7 +51,9 @@ extension LocEmu {
         shows land, sea and lakes anywhere in the world and Helsinki's streets from the \
         bundled maps (the repository's data/, or $LOCEMU_DATA); --basemap adds a city's. \
         GET /tiles/Z/X/Y.svg serves the same map as 256-pixel Web Mercator tiles (OpenStreetMap's \
-        numbering) for any tile client.
+        numbering) for any tile client; http://HOST:PORT/map shows every phone on a web map \
+        over them (Leaflet, from Debian's libjs-leaflet on this machine): pan and zoom from \
+        the world to a street, a click sets the chosen phone's location.
 
         Listens on loopback by default. Any other address needs a token: --token, or one \
         is made and printed ('token …' on standard error); then every request must carry \

@@ -158,6 +158,26 @@ package struct PhoneServer: Sendable {
           body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
       }
     }
+    router.get("map") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: WorldMapPage.html)))
+    }
+    @Sendable func leaflet(_ name: String) throws -> Response {
+      guard let (data, type) = WorldMapPage.leafletFile(name) else {
+        throw APIError.notFound(
+          "no Leaflet file \(name): /map needs Debian's libjs-leaflet in \(WorldMapPage.leafletDirectory) (apt-get install libjs-leaflet)")
+      }
+      return Response(
+        status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=86400"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+    router.get("leaflet/:file") { _, context in
+      try await Self.guarded { try leaflet(try context.parameters.require("file")) }
+    }
+    router.get("leaflet/images/:file") { _, context in
+      try await Self.guarded { try leaflet("images/" + (try context.parameters.require("file"))) }
+    }
     let tiles = MapTiles(basemaps: basemaps)
     router.get("tiles/:z/:x/:y") { _, context in
       try await Self.guarded {
@@ -673,6 +693,13 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
   @concurrent
   func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
   {
+    // Leaflet's own files are public (Debian's library, nothing of the phones'): the page's
+    // <script> and <link> cannot carry the token.
+    // Only the exact names of its files, so no other route can be reached past the check.
+    let path = request.uri.path
+    if request.method == .get, path.hasPrefix("/leaflet/"), WorldMapPage.leafletFiles[String(path.dropFirst(9))] != nil {
+      return try await next(request, context)
+    }
     var given: Substring?
     if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
       given = header.dropFirst(7)

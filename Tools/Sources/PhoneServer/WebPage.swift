@@ -60,6 +60,7 @@ enum WebPage {
       <span id="advance-box" hidden><input id="advance-seconds" value="1" size="4"> s <button id="advance">Advance</button></span>
       <span class="grow"></span>
       <span id="error"></span>
+      <a id="world-map-link" href="map" style="color: #9cf">world map</a>
       <button id="new-phone">New phone</button>
     </header>
     <main id="phones"></main>
@@ -147,6 +148,7 @@ enum WebPage {
     "use strict";
     const token = new URLSearchParams(location.search).get("token");
     const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+    document.getElementById("world-map-link").href = withToken("map");
     const cards = new Map();
     let serverTraces = [];
 

@@ -499,6 +499,15 @@ struct ServeCommandTests {
     #expect(try await guarded.object(["status"])["status"] as? String == "notDetermined")
     let events = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "events", "--count", "1"])
     #expect(events.status == 1 && events.stderr.contains("401"))
+    // Only Leaflet's own files go without it (public library files the map page's tags load).
+    let port = try #require(URL(string: guarded.url)?.port)
+    for (path, status) in [
+      ("/tiles/0/0/0.svg", 401), ("/map", 401), ("/leaflet/../phones/1", 401), ("/leaflet/secret.js", 401),
+      ("/leaflet/leaflet.js", WebPageTests.leaflet ? 200 : 404),
+    ] {
+      let answer = try await offPool { try LoopbackHTTPConnection(port: port).request("GET", path) }
+      #expect(answer.status == status, "\(path)")
+    }
 
     let open = try await Server.start(listen: "0.0.0.0:0")
     defer { open.stop() }

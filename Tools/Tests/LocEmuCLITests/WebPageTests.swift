@@ -166,6 +166,55 @@ struct WebPageTests {
     }
   }
 
+  /// Debian's Leaflet (libjs-leaflet; tools/test.sh installs it), which /map loads from the server.
+  static var leaflet: Bool { FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js") }
+
+  /// Issue 32 item 4: `/map` is a real web map of a fresh server (no options): Leaflet from the
+  /// server over its own tiles, following the phone anywhere in the world with its marker and
+  /// accuracy circle as Leaflet layers; zoomed out to the world and in to a street, tiles of
+  /// each zoom load; a real click sets the location; no request goes to any other host.
+  @Test(.enabled(if: WebPageTests.available && WebPageTests.leaflet)) func theMapPageIsAWebMapOfAnywhere() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    _ = try await server.object(["location", "set", "-33.8568,151.2153", "--accuracy", "40"])
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.open(server.url + "/map")
+    #expect(try await browser.waitFor("document.body.dataset.ready === 'true' && window.locemuMap !== undefined"))
+    #expect(
+      try await browser.waitFor(
+        "(() => { const c = locemuMap.getCenter(); return Math.abs(c.lat + 33.8568) < 1e-3 && Math.abs(c.lng - 151.2153) < 1e-3 "
+          + "&& locemuMap.getZoom() === 16; })()"))
+    let layers = try await browser.run(
+      "const p = locemuPhones['1']; return [locemuMap.hasLayer(p.marker), locemuMap.hasLayer(p.accuracy), p.accuracy.getRadius()]")
+    #expect(
+      (layers as? [Any])?.count == 3 && (layers as? [Any])?[0] as? Bool == true && (layers as? [Any])?[2] as? Int == 40, "\(layers ?? "")")
+    let loaded = "[...document.querySelectorAll('#map img.leaflet-tile-loaded')]"
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4"))
+    #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.856800, 151.215300 ±40.0 m')"))
+
+    // Out to the whole world and in to a street of Helsinki: each zoom's tiles come.
+    _ = try await browser.run("locemuMap.setView([20, 0], 1, {animate: false})")
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/1/')).length >= 2"))
+    _ = try await browser.run("locemuMap.setView([60.1699, 24.9384], 17, {animate: false})")
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/17/')).length >= 4"))
+
+    // A real click 120 px right of the middle sets the phone there.
+    let target = try await browser.run(
+      "const p = locemuMap.containerPointToLatLng(locemuMap.getSize().divideBy(2).add([120, 0])); return [p.lat, p.lng]")
+    let expected = try #require(target as? [Double])
+    try await browser.click("#map", dx: 120, dy: 0)
+    #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: \(String(format: "%.4f", expected[0]))')"))
+    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
+    #expect(abs((fix["lat"] as? Double ?? 0) - expected[0]) < 2e-5 && abs((fix["lon"] as? Double ?? 0) - expected[1]) < 2e-5, "\(fix)")
+
+    // Leaflet came from the server; nothing was asked of any other host.
+    #expect(try await browser.run("return typeof L.map") as? String == "function")
+    let foreign = try await browser.run(
+      "return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin + '/'))")
+    #expect((foreign as? [Any])?.isEmpty == true, "\(foreign ?? "")")
+  }
+
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The page `locemu serve` serves at `/map`: every phone on a real web map (Leaflet, from
+/// Debian's `libjs-leaflet`, served by the server itself at `/leaflet/…`; no request leaves the
+/// machine) over the server's own tiles (`/tiles/{z}/{x}/{y}.svg`): pan and zoom from the
+/// whole world to the street with the mouse, the wheel and the keys (arrows, + and -); each
+/// phone's position, accuracy circle and the trail of the fixes seen since the page opened,
+/// kept current through the phone's event stream; a click sets the chosen phone's location.
+/// With a token, open `/map?token=TOKEN`: the page passes it on.
+///
+/// Elements a test can find: `#map` (Leaflet's container), `#phone-select` (the phone a click
+/// moves), `#follow` (keep the chosen phone in view), `#fix` (its last fix as text); and
+/// `window.locemuMap` (the Leaflet map) with `window.locemuPhones` (per phone id: `marker`,
+/// `accuracy`, `trail`).
+enum WorldMapPage {
+  /// Where Debian's libjs-leaflet puts Leaflet.
+  static let leafletDirectory = "/usr/share/javascript/leaflet"
+
+  /// The files of Leaflet the page needs, by the name it asks for, with their types.
+  static let leafletFiles: [String: String] = [
+    "leaflet.js": "text/javascript; charset=utf-8", "leaflet.css": "text/css; charset=utf-8",
+    "images/layers.png": "image/png", "images/layers-2x.png": "image/png", "images/marker-icon.png": "image/png",
+    "images/marker-icon-2x.png": "image/png", "images/marker-shadow.png": "image/png",
+  ]
+
+  /// One of Leaflet's files from `directory`, or nil when it is not one of ``leafletFiles`` or
+  /// not installed.
+  static func leafletFile(_ name: String, directory: String = leafletDirectory) -> (data: Data, type: String)? {
+    guard let type = leafletFiles[name], let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+    return (data, type)
+  }
+
+  static let html = #"""
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>locemu serve: map</title>
+    <link rel="stylesheet" href="leaflet/leaflet.css" id="leaflet-css">
+    <style>
+      html, body { height: 100%; margin: 0; font: 14px/1.4 system-ui, sans-serif; }
+      body { display: flex; flex-direction: column; }
+      header { display: flex; gap: 1em; align-items: center; padding: .5em 1em; background: #20242b; color: #fff; }
+      header h1 { font-size: 1.1em; margin: 0; }
+      header a { color: #9cf; }
+      header .grow { flex: 1; }
+      #fix { font-variant-numeric: tabular-nums; min-width: 28em; white-space: nowrap; }
+      #error { color: #ffb4b4; }
+      #map { flex: 1; cursor: crosshair; background: #AAD3DF; }
+      #missing { padding: 2em; }
+    </style>
+    </head>
+    <body>
+    <header>
+      <h1>locemu serve: map</h1>
+      <label>Phone <select id="phone-select"></select></label>
+      <label><input type="checkbox" id="follow" checked> follow</label>
+      <span id="fix"></span>
+      <span class="grow"></span>
+      <span id="error"></span>
+      <a id="controls-link" href="./">controls</a>
+    </header>
+    <div id="map" tabindex="0"></div>
+    <script src="leaflet/leaflet.js"></script>
+    <script>
+    "use strict";
+    const token = new URLSearchParams(location.search).get("token");
+    const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+    document.getElementById("controls-link").href = withToken("./");
+    const showError = (message) => { document.getElementById("error").textContent = message || ""; };
+    const phones = {};
+    window.locemuPhones = phones;
+
+    async function api(method, path, body) {
+      const response = await fetch(withToken(path), {
+        method, headers: body ? {"Content-Type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      const json = text ? JSON.parse(text) : null;
+      if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return null; }
+      showError("");
+      return json;
+    }
+
+    if (typeof L === "undefined") {
+      document.getElementById("map").innerHTML =
+        '<p id="missing">Leaflet is not installed on the server\'s machine: install Debian\'s libjs-leaflet ' +
+        '(<code>sudo apt-get install libjs-leaflet</code>) and reload. The <a href="./">controls page</a> draws its own map.</p>';
+    } else {
+      const map = L.map("map", {worldCopyJump: true, keyboard: true}).setView([20, 0], 2);
+      window.locemuMap = map;
+      L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
+        maxZoom: 20, tileSize: 256,
+        attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
+      }).addTo(map);
+      L.control.scale({imperial: false}).addTo(map);
+      const select = document.getElementById("phone-select");
+      let first = true;
+
+      const round = (v, d) => Number(v).toFixed(d);
+      function fixText(state) {
+        const fix = state.lastFix;
+        if (state.fixLost) return "phone " + state.id + ": fix lost";
+        if (!fix || fix.lat === undefined) return "phone " + state.id + ": no fix";
+        let text = "phone " + state.id + ": " + round(fix.lat, 6) + ", " + round(fix.lon, 6);
+        if (fix.eph !== undefined) text += " ±" + round(fix.eph, 1) + " m";
+        if (fix.speed !== undefined) text += ", " + round(fix.speed, 1) + " m/s";
+        return text;
+      }
+
+      function show(state) {
+        const phone = phones[state.id];
+        if (!phone) return;
+        phone.state = state;
+        const fix = state.lastFix;
+        const has = fix && fix.lat !== undefined && !state.fixLost;
+        if (has) {
+          const at = [fix.lat, fix.lon];
+          const last = phone.trail.getLatLngs().slice(-1)[0];
+          if (!last || last.lat !== fix.lat || last.lng !== fix.lon) phone.trail.addLatLng(at);
+          phone.marker.setLatLng(at).addTo(map);
+          phone.accuracy.setLatLng(at).setRadius(fix.eph || 0).addTo(map);
+          if (select.value === state.id && document.getElementById("follow").checked) {
+            if (first) { map.setView(at, 16); first = false; } else if (!map.getBounds().contains(at)) { map.panTo(at); }
+          }
+        } else {
+          phone.marker.remove();
+          phone.accuracy.remove();
+        }
+        if (select.value === state.id) document.getElementById("fix").textContent = fixText(state);
+      }
+
+      function add(state) {
+        if (phones[state.id]) return;
+        const phone = {
+          marker: L.circleMarker([0, 0], {radius: 6, color: "#FFFFFF", weight: 2, fillColor: "#1E88E5", fillOpacity: 1}),
+          accuracy: L.circle([0, 0], {radius: 0, color: "#1E88E5", weight: 1, opacity: 0.6, fillOpacity: 0.15}),
+          trail: L.polyline([], {color: "#E53935", weight: 3, opacity: 0.7}).addTo(map),
+          state,
+        };
+        phone.marker.bindTooltip("phone " + state.id);
+        phones[state.id] = phone;
+        select.add(new Option("phone " + state.id, state.id));
+        const events = new EventSource(withToken("phones/" + state.id + "/events"));
+        events.onmessage = async () => {
+          const fresh = await api("GET", "phones/" + state.id);
+          if (fresh) show(fresh);
+        };
+        events.onerror = () => {
+          if (events.readyState !== EventSource.CLOSED) return;
+          phone.marker.remove(); phone.accuracy.remove(); phone.trail.remove();
+          delete phones[state.id];
+          for (const option of [...select.options]) if (option.value === state.id) option.remove();
+        };
+        show(state);
+      }
+
+      select.addEventListener("change", () => {
+        first = true;
+        const phone = phones[select.value];
+        if (phone) show(phone.state);
+      });
+      map.on("click", async (event) => {
+        if (!select.value) { showError("no phone: make one on the controls page"); return; }
+        const ll = event.latlng.wrap();
+        const state = await api("POST", "phones/" + select.value + "/location", {lat: ll.lat, lon: ll.lng});
+        if (state) { first = false; show(state); }
+      });
+
+      (async () => {
+        const list = await api("GET", "phones");
+        if (list) for (const state of list.phones) add(state);
+        document.body.dataset.ready = "true";
+      })();
+    }
+    </script>
+    </body>
+    </html>
+    """#
+}
