@@ -49,8 +49,8 @@ public struct Trace: Sendable, Hashable {
   /// Whether NMEA epochs keep their raw sentences (for the feed).
   public var keepSentences: Bool
 
-  /// - Parameter format: nil to tell from the name (`.gpx`, `.jsonl`, `.nmea`) or else the first
-  ///   bytes (`<` GPX, `{` fix records, anything else NMEA); standard input (`-`) by its first bytes.
+  /// - Parameter format: nil to tell from the name (`.gpx`, `.kml`, `.geojson`, `.jsonl`, `.nmea`)
+  ///   or else the first bytes (as ``detectFormat(_:)`` does); standard input (`-`) by its first bytes.
   public init(
     path: String, format: Format? = nil, nmeaOptions: NMEAEpochAssembler.Options = .init(), pace: TracePace = .walk,
     keepSentences: Bool = false
