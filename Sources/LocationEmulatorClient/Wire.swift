@@ -362,6 +362,27 @@ public enum Wire {
     public init(phones: [PhoneState]) { self.phones = phones }
   }
 
+  /// `GET /places?q=TEXT`: what a search of the server's maps found, best first.
+  public struct PlaceList: Codable, Sendable, Hashable {
+    public var places: [Place]
+    public init(places: [Place]) { self.places = places }
+  }
+
+  /// A place a search found: a coordinate typed in (kind `coordinate`), or a named feature of
+  /// the server's maps (`place`, `station`, `water`, `park`, `street`, …).
+  public struct Place: Codable, Sendable, Hashable {
+    public var name: String
+    public var kind: String
+    public var lat: Double
+    public var lon: Double
+    public init(name: String, kind: String, lat: Double, lon: Double) {
+      self.name = name
+      self.kind = kind
+      self.lat = lat
+      self.lon = lon
+    }
+  }
+
   /// `GET /traces`.
   public struct TraceList: Codable, Sendable, Hashable {
     /// Whether the server has a trace directory.

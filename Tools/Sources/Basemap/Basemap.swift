@@ -25,7 +25,7 @@ public final class Basemap: Sendable {
   /// Whether the extract has a coastline (so its sea is drawn from it); nil for a file built
   /// before this was recorded.
   public let hasCoastline: Bool?
-  private let queue: DatabaseQueue
+  let queue: DatabaseQueue
 
   /// - Throws: ``BasemapError`` when the file is missing or is not a basemap.
   public init(path: String) throws {

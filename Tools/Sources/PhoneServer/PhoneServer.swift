@@ -178,6 +178,24 @@ package struct PhoneServer: Sendable {
     router.get("leaflet/images/:file") { _, context in
       try await Self.guarded { try leaflet("images/" + (try context.parameters.require("file"))) }
     }
+    router.get("places") { request, _ in
+      try await Self.guarded {
+        let text = request.uri.queryParameters.get("q") ?? ""
+        guard !text.isEmpty, text.count <= 200 else { throw APIError.bad("q must be 1 to 200 characters: a name or a coordinate") }
+        let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 20
+        guard (1...100).contains(limit) else { throw APIError.bad("limit must be 1 to 100") }
+        let found: Result<[Wire.Place], any Error>
+        do {
+          found = try await NIOThreadPool.singleton.runIfActive { Result { try Self.places(text, limit: limit, basemaps: basemaps) } }
+        } catch {
+          throw APIError.busy("the server is stopping")
+        }
+        switch found {
+        case .success(let places): return Self.json(Wire.PlaceList(places: places))
+        case .failure(let error): throw APIError.failed("\(error)")
+        }
+      }
+    }
     let tiles = MapTiles(basemaps: basemaps)
     router.get("tiles/:z/:x/:y") { _, context in
       try await Self.guarded {
@@ -491,6 +509,25 @@ package struct PhoneServer: Sendable {
       case .timeout(let limit): "the body did not arrive within \(limit.seconds) s"
       }
     }
+  }
+
+  /// What `GET /places?q=` answers: a coordinate typed in (``CoordinateText``) first, then the
+  /// basemaps' named places, stations, water, parks and streets whose names hold the text.
+  static func places(_ text: String, limit: Int, basemaps: [Basemap]) throws -> [Wire.Place] {
+    var places: [Wire.Place] = []
+    if let c = CoordinateText.parse(text) {
+      let name = String(format: "%.6f, %.6f", c.latitude, c.longitude)
+      places.append(Wire.Place(name: name, kind: "coordinate", lat: c.latitude, lon: c.longitude))
+    }
+    var seen = Set<String>()
+    for basemap in basemaps.reversed() where basemap.shoreline == nil {
+      for place in try basemap.search(text, limit: limit) where places.count < limit {
+        guard seen.insert("\(place.name)|\(place.kindName)").inserted else { continue }
+        places.append(
+          Wire.Place(name: place.name, kind: place.kindName, lat: place.coordinate.latitude, lon: place.coordinate.longitude))
+      }
+    }
+    return places
   }
 
   /// Runs `body`; API errors become their status with `{"error": …}`.

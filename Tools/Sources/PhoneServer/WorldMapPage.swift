@@ -8,8 +8,13 @@ import Foundation
 /// kept current through the phone's event stream; a click sets the chosen phone's location.
 /// With a token, open `/map?token=TOKEN`: the page passes it on.
 ///
+/// A search box finds a coordinate typed in any common form or a name on the server's maps
+/// (`GET /places`) and moves the map there; saved points (named, kept in the browser's
+/// `localStorage` across reloads) move the map and the chosen phone when clicked.
+///
 /// Elements a test can find: `#map` (Leaflet's container), `#phone-select` (the phone a click
-/// moves), `#follow` (keep the chosen phone in view), `#fix` (its last fix as text); and
+/// moves), `#follow` (keep the chosen phone in view), `#fix` (its last fix as text), `#search`
+/// and `#results` (`li.result`), `#save-point`, `#show-saved` and `#saved` (`li.saved-point`); and
 /// `window.locemuMap` (the Leaflet map) with `window.locemuPhones` (per phone id: `marker`,
 /// `accuracy`, `trail`).
 enum WorldMapPage {
@@ -49,11 +54,24 @@ enum WorldMapPage {
       #error { color: #ffb4b4; }
       #map { flex: 1; cursor: crosshair; background: #AAD3DF; }
       #missing { padding: 2em; }
+      #search-box { position: relative; }
+      #search { width: 18em; font: inherit; }
+      #results, #saved { position: absolute; z-index: 1000; background: #fff; color: #1d1f23; list-style: none; margin: 0;
+        padding: 0; box-shadow: 0 2px 8px #0004; border-radius: 4px; max-height: 60vh; overflow-y: auto; min-width: 22em; }
+      #results li, #saved li { padding: .3em .6em; cursor: pointer; white-space: nowrap; display: flex; gap: .6em; }
+      #results li:hover, #saved li:hover { background: #e8ecf6; }
+      #results .kind, #saved .where { color: #777; margin-left: auto; }
+      #saved .remove { color: #a33; }
+      #saved-box { position: relative; }
     </style>
     </head>
     <body>
     <header>
       <h1>locemu serve: map</h1>
+      <span id="search-box"><input id="search" type="search" placeholder="search a place or a coordinate" autocomplete="off">
+        <ul id="results" hidden></ul></span>
+      <span id="saved-box"><button id="save-point" title="save the map's centre as a named point">Save point</button>
+        <button id="show-saved">Saved points</button><ul id="saved" hidden></ul></span>
       <label>Phone <select id="phone-select"></select></label>
       <label><input type="checkbox" id="follow" checked> follow</label>
       <span id="fix"></span>
@@ -167,6 +185,90 @@ enum WorldMapPage {
         const state = await api("POST", "phones/" + select.value + "/location", {lat: ll.lat, lon: ll.lng});
         if (state) { first = false; show(state); }
       });
+
+      // Search: a coordinate in any common form, or a name on the server's maps; Enter searches,
+      // a result (or Enter again) moves the map there.
+      const search = document.getElementById("search");
+      const results = document.getElementById("results");
+      const goTo = (lat, lon, zoom) => { map.setView([lat, lon], zoom, {animate: false}); };
+      search.addEventListener("keydown", async (event) => {
+        if (event.key === "Escape") { results.hidden = true; return; }
+        if (event.key !== "Enter" || !search.value.trim()) return;
+        const found = await api("GET", "places?q=" + encodeURIComponent(search.value.trim()));
+        results.replaceChildren();
+        if (!found) return;
+        if (found.places.length === 0) { showError("nothing called '" + search.value.trim() + "' on this server's maps"); return; }
+        for (const place of found.places) {
+          const item = document.createElement("li");
+          item.className = "result";
+          const name = document.createElement("span");
+          name.textContent = place.name;
+          const kind = document.createElement("span");
+          kind.className = "kind";
+          kind.textContent = place.kind;
+          item.append(name, kind);
+          item.addEventListener("click", () => { results.hidden = true; goTo(place.lat, place.lon, place.kind === "place" ? 15 : 17); });
+          results.appendChild(item);
+        }
+        results.hidden = false;
+        const best = found.places[0];
+        goTo(best.lat, best.lon, best.kind === "place" ? 15 : 17);
+      });
+
+      // Saved points: named, kept in this browser (localStorage) across reloads; a click moves
+      // the map there and sets the chosen phone's location.
+      const savedKey = "locemu.savedPoints";
+      const saved = document.getElementById("saved");
+      const loadSaved = () => { try { return JSON.parse(localStorage.getItem(savedKey) || "[]"); } catch (e) { return []; } };
+      const storeSaved = (points) => localStorage.setItem(savedKey, JSON.stringify(points));
+      function drawSaved() {
+        saved.replaceChildren();
+        const points = loadSaved();
+        if (points.length === 0) {
+          const empty = document.createElement("li");
+          empty.textContent = "no saved points: move the map and press Save point";
+          saved.appendChild(empty);
+        }
+        points.forEach((point, index) => {
+          const item = document.createElement("li");
+          item.className = "saved-point";
+          const name = document.createElement("span");
+          name.textContent = point.name;
+          const where = document.createElement("span");
+          where.className = "where";
+          where.textContent = point.lat.toFixed(6) + ", " + point.lon.toFixed(6);
+          const remove = document.createElement("span");
+          remove.className = "remove";
+          remove.textContent = "✕";
+          remove.title = "forget this point";
+          remove.addEventListener("click", (event) => {
+            event.stopPropagation();
+            const kept = loadSaved();
+            kept.splice(index, 1);
+            storeSaved(kept);
+            drawSaved();
+          });
+          item.append(name, where, remove);
+          item.addEventListener("click", async () => {
+            saved.hidden = true;
+            goTo(point.lat, point.lon, Math.max(map.getZoom(), 15));
+            if (select.value) {
+              const state = await api("POST", "phones/" + select.value + "/location", {lat: point.lat, lon: point.lon});
+              if (state) { first = false; show(state); }
+            }
+          });
+          saved.appendChild(item);
+        });
+      }
+      document.getElementById("save-point").addEventListener("click", () => {
+        const c = map.getCenter().wrap();
+        const name = (window.prompt("Name of the point", search.value.trim() || c.lat.toFixed(5) + ", " + c.lng.toFixed(5)) || "").trim();
+        if (!name) return;
+        storeSaved([...loadSaved(), {name, lat: c.lat, lon: c.lng}]);
+        drawSaved();
+      });
+      document.getElementById("show-saved").addEventListener("click", () => { drawSaved(); saved.hidden = !saved.hidden; });
+      drawSaved();
 
       (async () => {
         const list = await api("GET", "phones");

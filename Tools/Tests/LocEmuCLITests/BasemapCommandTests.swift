@@ -166,6 +166,19 @@ struct BasemapCommandTests {
     let street = try await get("/tiles/16/37307/18969.svg")
     #expect(street.status == 200 && street.body.contains("class=\"roads\"") && street.body.contains("stroke=\"#FFFFFF\""))
     #expect(try await get("/tiles/16/37307/18969.svg").body == street.body)
+    // Search (issue 32 item 5): names on the bundled maps, case and accents ignored, best
+    // first; a coordinate typed in first; nothing found is an empty list; no text is a 400.
+    let places = try await get("/places?q=kaartin")
+    #expect(places.status == 200 && places.body.contains(#""name":"Kaartinkaupunki""#) && places.body.contains(#""kind":"place""#))
+    let streets = try await get("/places?q=toolonlahden")
+    #expect(streets.body.contains("Töölönlahdenkatu") && streets.body.contains(#""kind":"street""#), "\(streets.body)")
+    #expect(streets.body.components(separatedBy: "Töölönlahdenkatu").count == 2, "one street of many ways: \(streets.body)")
+    let typed = try await get("/places?q=60%C2%B010.194'N%2024%C2%B056.304'E")
+    #expect(
+      typed.body.hasPrefix(#"{"places":[{"kind":"coordinate","lat":60.1699"#) || typed.body.contains(#""name":"60.169900, 24.938400""#),
+      "\(typed.body)")
+    #expect(try await get("/places?q=Atlantis").body == "{\"places\":[]}\n")
+    #expect(try await get("/places?q=").status == 400)
     // Not a tile: 404 with a reason.
     for bad in ["/tiles/21/0/0.svg", "/tiles/1/2/0.svg", "/tiles/1/0/-1.svg", "/tiles/x/0/0.svg"] {
       let answer = try await get(bad)

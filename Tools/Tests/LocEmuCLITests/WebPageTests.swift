@@ -215,6 +215,49 @@ struct WebPageTests {
     #expect((foreign as? [Any])?.isEmpty == true, "\(foreign ?? "")")
   }
 
+  /// Issue 32 item 5 on `/map`: a place search (a name on the bundled maps, then a coordinate
+  /// typed as degrees, minutes and seconds) moves the map; a saved point survives a reload and,
+  /// clicked, moves the phone there.
+  @Test(.enabled(if: WebPageTests.available && WebPageTests.leaflet)) func theMapPageSearchesAndKeepsSavedPoints() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let port = try #require(URL(string: server.url)?.port)
+    let answer = try await offPool { try LoopbackHTTPConnection(port: port).request("GET", "/places?q=hakaniemi") }
+    let places = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])["places"] as? [[String: Any]]
+    let hakaniemi = try #require(places?.first { $0["name"] as? String == "Hakaniemi" })
+    let (lat, lon) = (try #require(hakaniemi["lat"] as? Double), try #require(hakaniemi["lon"] as? Double))
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.open(server.url + "/map")
+    #expect(try await browser.waitFor("document.body.dataset.ready === 'true' && window.locemuMap !== undefined"))
+
+    try await browser.type("#search", "hakaniemi\u{E007}")
+    #expect(
+      try await browser.waitFor(
+        "document.querySelectorAll('#results li.result').length > 0 && Math.abs(locemuMap.getCenter().lat - \(lat)) < 1e-6 "
+          + "&& Math.abs(locemuMap.getCenter().lng - \(lon)) < 1e-6"))
+    #expect(try await browser.text("#results li.result").hasPrefix("Hakaniemi"))
+    _ = try await browser.run("document.querySelector('#search').value = ''")
+    try await browser.type("#search", "33°52′7.68″S 151°12′33.48″E\u{E007}")
+    #expect(
+      try await browser.waitFor(
+        "Math.abs(locemuMap.getCenter().lat + 33.8688) < 1e-6 && Math.abs(locemuMap.getCenter().lng - 151.2093) < 1e-6"))
+
+    // Saved here under a name (the page asks with window.prompt), it is there after a reload.
+    _ = try await browser.run("window.prompt = () => 'Opera House'")
+    try await browser.click("#save-point")
+    try await browser.command("POST", "/session/\(browser.session)/refresh", [:])
+    #expect(try await browser.waitFor("document.body.dataset.ready === 'true' && window.locemuMap !== undefined"))
+    try await browser.click("#show-saved")
+    #expect(
+      try await browser.waitFor(
+        "[...document.querySelectorAll('#saved li.saved-point')].some(l => l.textContent.startsWith('Opera House'))"))
+    try await browser.click("#saved li.saved-point")
+    #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.86880')"))
+    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
+    #expect(abs((fix["lat"] as? Double ?? 0) + 33.8688) < 1e-5 && abs((fix["lon"] as? Double ?? 0) - 151.2093) < 1e-5, "\(fix)")
+  }
+
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
