@@ -96,6 +96,14 @@ public final class RemotePhone: Sendable {
     try await post("playback", Wire.Playback(paused: paused))
   }
 
+  /// Jumps within the trace or route the phone plays (paused or playing) to its fix `fix`
+  /// (an index from 0) or to `seconds` after its start: give one.
+  /// - Throws: ``EmulatorClientError`` (HTTP 409 when no trace or route plays).
+  @discardableResult
+  public func seek(fix: Int? = nil, seconds: Double? = nil) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("seek", Wire.Seek(fix: fix, seconds: seconds))
+  }
+
   @discardableResult
   public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("accuracy", Wire.Accuracy(accuracy: accuracy))

@@ -220,15 +220,19 @@ public enum Wire {
     /// The trace's name, the source's description, or the route's waypoint count.
     public var name: String
     public var fixes: Int
-    /// Fixes expected in all (a route's); nil when open-ended.
+    /// Fixes in all (a route's fixes, a trace's epochs); nil when open-ended (a source).
     public var total: Int?
     public var ended: Bool
     public var error: String?
     /// Paused (`POST /phones/{id}/playback`); nil when not.
     public var paused: Bool?
+    /// Where a seek bar stands: the index (from 0, of ``total``) of the trace's epoch or the
+    /// route's fix that plays next; nil for a source (`POST /phones/{id}/seek` moves it).
+    public var position: Int?
 
     public init(
-      kind: Kind, name: String, fixes: Int = 0, total: Int? = nil, ended: Bool = false, error: String? = nil, paused: Bool? = nil
+      kind: Kind, name: String, fixes: Int = 0, total: Int? = nil, ended: Bool = false, error: String? = nil, paused: Bool? = nil,
+      position: Int? = nil
     ) {
       self.kind = kind
       self.name = name
@@ -237,6 +241,19 @@ public enum Wire {
       self.ended = ended
       self.error = error
       self.paused = paused
+      self.position = position
+    }
+  }
+
+  /// `POST /phones/{id}/seek`: jump within the trace or route the phone plays, paused or
+  /// playing, to a fix (its index, from 0) or a time (seconds from its start); one of the two.
+  public struct Seek: Codable, Sendable, Hashable {
+    public var fix: Int?
+    public var seconds: Double?
+
+    public init(fix: Int? = nil, seconds: Double? = nil) {
+      self.fix = fix
+      self.seconds = seconds
     }
   }
 

@@ -96,7 +96,7 @@ extension LocEmu {
     struct Location: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
         abstract: "Set, walk, play, pause or clear the phone's location.",
-        subcommands: [Set.self, Start.self, Run.self, Pause.self, Resume.self, Clear.self])
+        subcommands: [Set.self, Start.self, Run.self, Pause.self, Resume.self, Seek.self, Clear.self])
 
       struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A fix now (what played stops; a lost fix is back).")
@@ -209,6 +209,29 @@ extension LocEmu {
         func run() async throws {
           let phone = ctl.client.phone(ctl.phone)
           try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setPlaybackPaused(false) }
+        }
+      }
+
+      struct Seek: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+          abstract:
+            "Jump within the trace or route that plays, paused or playing: to a fix (--fix, an index from 0) or a time (--seconds from its start). Exit 1 when none plays."
+        )
+        @ParentCommand var ctl: Ctl
+        @Option(help: ArgumentHelp("The fix to play next: its index from 0 (the state's playing.position).", valueName: "N"))
+        var fix: Int?
+        @Option(help: ArgumentHelp("Seconds from the start of the trace or route.", valueName: "S")) var seconds: Double?
+
+        func validate() throws {
+          if (fix == nil) == (seconds == nil) { throw ValidationError("give --fix N or --seconds S, one of them") }
+          if let fix, fix < 0 { throw ValidationError("--fix must be 0 or more") }
+          if let seconds, !(seconds >= 0) { throw ValidationError("--seconds must be 0 or more") }
+        }
+
+        func run() async throws {
+          let phone = ctl.client.phone(ctl.phone)
+          let (fix, seconds) = (fix, seconds)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await phone.seek(fix: fix, seconds: seconds) }
         }
       }
 

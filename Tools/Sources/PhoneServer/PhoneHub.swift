@@ -147,6 +147,8 @@ package final class ServedPhone: Sendable {
   private let runStarted = Locked(false)
   /// What the phone's source is playing, counted as its fixes arrive.
   private let playback: Locked<Playback?>
+  /// The trace or route playing, whole, for a seek.
+  private let seekable = Locked<Seekable?>(nil)
   private let sourceObservation = Locked<PhoneObservation?>(nil)
   /// The realistic receiver under what the phone plays, and how the state shows it.
   private let realism = Locked<(options: GNSSReceiver.Options, wire: Wire.Realism)?>(nil)
@@ -180,6 +182,7 @@ package final class ServedPhone: Sendable {
   func start() async {
     let phone = self.phone
     let playback = self.playback
+    let seekable = self.seekable
     let trail = trailBox
     let observation = phone.observe([.sourceFix, .sourceEnded]) { event in
       if case .sourceFix(let fix) = event, fix.hasFix, let coordinate = fix.coordinate {
@@ -190,7 +193,14 @@ package final class ServedPhone: Sendable {
       }
       playback.withLock { p in
         switch event {
-        case .sourceFix: if p?.ended == false { p?.fixes += 1 }
+        case .sourceFix:
+          guard p?.ended == false else { break }
+          p?.fixes += 1
+          // The seek bar moves on; a looping trace comes round to its start again.
+          if let position = p?.position, let total = p?.total {
+            let loops = seekable.withLock { if case .trace(_, let options)? = $0 { options.loop } else { false } }
+            p?.position = position + 1 < total ? position + 1 : (loops ? 0 : total)
+          }
         case .sourceEnded(let error):
           p?.ended = true
           p?.error = error
@@ -306,9 +316,16 @@ extension ServedPhone {
   /// What a phone's source plays, as its state reports it.
   typealias Playback = Wire.Playing
 
+  /// What a seek plays again from another point.
+  enum Seekable: Sendable {
+    case trace(DecodedTrace, ReplayOptions)
+    case route(RouteWalk, [LocationFix])
+  }
+
   /// Plays `source` from now on the phone, in place of what it played (``PhoneSource/live(_:)``
   /// sources excepted); its fixes arrive as a receiver's would, through the permission gate.
-  func play(_ source: PhoneSource, _ playback: Playback) {
+  func play(_ source: PhoneSource, _ playback: Playback, seekable: Seekable? = nil) {
+    self.seekable.withLock { $0 = seekable }
     self.playback.withLock { $0 = playback }
     receiverEpochs.removeAll()
     let epochs = receiverEpochs
@@ -341,18 +358,74 @@ extension ServedPhone {
 
   /// Walks `route` on the phone's clock (as `simctl location start`), stamping each fix with
   /// the phone's date; what played before stops.
-  package func start(_ route: RouteWalk, fixes: [LocationFix]) {
-    play(.script(route.script(fixes)), Playback(kind: .route, name: "\(route.waypoints.count) waypoints", total: fixes.count))
+  package func start(_ route: RouteWalk, fixes: [LocationFix], from index: Int = 0, fixesSoFar: Int = 0) {
+    let rest = Array(fixes[min(index, fixes.count)...])
+    play(
+      .script(route.script(rest)),
+      Playback(kind: .route, name: "\(route.waypoints.count) waypoints", fixes: fixesSoFar, total: fixes.count, position: index),
+      seekable: .route(route, fixes))
   }
 
   /// Plays `trace` (decoded once, held in memory) with `options` from now; what played before stops.
-  package func start(_ trace: DecodedTrace, options: ReplayOptions) {
-    play(.replay(options: options) { trace.makeReader() }, Playback(kind: .trace, name: trace.name, total: nil))
+  package func start(_ trace: DecodedTrace, options: ReplayOptions, fixesSoFar: Int = 0) {
+    let epochs = trace.epochs
+    // Where the offset starts it (a timed trace), for the seek bar.
+    var position = 0
+    if options.startOffset > 0, let t0 = epochs.first?.traceTime {
+      position = epochs.firstIndex { ($0.traceTime ?? -.infinity) - t0 >= options.startOffset } ?? epochs.count
+    }
+    play(
+      .replay(options: options) { trace.makeReader() },
+      Playback(kind: .trace, name: trace.name, fixes: fixesSoFar, total: epochs.count, position: position),
+      seekable: .trace(trace, options))
+  }
+
+  /// Plays the trace or route playing again from its fix `fix` (an index from 0), or from
+  /// `seconds` after its start, paused if it was; the trace's speed and loop stay.
+  /// - Returns: nil when nothing seekable plays; the index it plays from.
+  package func seek(fix: Int?, seconds: Double?) -> Int? {
+    guard let seekable = seekable.withLock({ $0 }) else { return nil }
+    let wasPaused = phone.isSourcePaused
+    let soFar = playback.withLock { $0?.fixes ?? 0 }
+    let index: Int
+    switch seekable {
+    case .trace(let trace, var options):
+      let epochs = trace.epochs
+      guard !epochs.isEmpty else { return nil }
+      let t0 = epochs[0].traceTime
+      if let fix {
+        index = max(0, min(fix, epochs.count - 1))
+      } else {
+        let target = max(0, seconds ?? 0)
+        index = t0.flatMap { t0 in epochs.firstIndex { ($0.traceTime ?? -.infinity) - t0 >= target } } ?? epochs.count - 1
+      }
+      options.timeBase = .startingAt(phone.date)
+      if let t0, let t = epochs[index].traceTime {
+        // A timed trace starts at the offset, and a loop comes round to its start.
+        options.startOffset = t - t0
+        start(trace, options: options, fixesSoFar: soFar)
+      } else {
+        options.startOffset = 0
+        let rest = DecodedTrace(name: trace.name, format: trace.format, epochs: Array(epochs[index...]), summary: trace.summary)
+        play(
+          .replay(options: options) { rest.makeReader() },
+          Playback(kind: .trace, name: trace.name, fixes: soFar, total: epochs.count, position: index),
+          seekable: .trace(trace, options))
+      }
+    case .route(let route, let fixes):
+      guard !fixes.isEmpty else { return nil }
+      let step = route.interval.seconds
+      index = max(0, min(fix ?? Int(((seconds ?? 0) / step).rounded(.down)), fixes.count - 1))
+      start(route, fixes: fixes, from: index, fixesSoFar: soFar)
+    }
+    if wasPaused { phone.pauseSource() }
+    return index
   }
 
   /// Stops what the source plays (a route, a trace, the starting source); no effect when nothing does.
   package func stopPlaying() {
     phone.stopSource()
+    seekable.withLock { $0 = nil }
     playback.withLock { p in if p?.ended == false { p?.ended = true } }
   }
 

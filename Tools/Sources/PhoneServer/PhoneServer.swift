@@ -330,6 +330,20 @@ package struct PhoneServer: Sendable {
         return Self.json(phone.state)
       }
     }
+    router.post("phones/:id/seek") { request, context in
+      try await Self.guarded {
+        let phone = try Self.phone(hub, context)
+        let seek = try await body(request, as: Wire.Seek.self)
+        guard (seek.fix == nil) != (seek.seconds == nil) else { throw APIError.bad("give fix (an index from 0) or seconds, one of them") }
+        if let fix = seek.fix, fix < 0 { throw APIError.bad("fix must be 0 or more") }
+        if let seconds = seek.seconds, !(seconds >= 0 && seconds <= 1e9) { throw APIError.bad("seconds must be 0 to 1000000000") }
+        guard phone.seek(fix: seek.fix, seconds: seek.seconds) != nil else {
+          throw APIError.conflict("nothing seekable is playing: a trace or a route can be sought, a source cannot")
+        }
+        try await Self.settle(phone.phone.clock)
+        return Self.json(phone.state)
+      }
+    }
     router.post("phones/:id/realism") { request, context in
       try await Self.guarded {
         let phone = try Self.phone(hub, context)

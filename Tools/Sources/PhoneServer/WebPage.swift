@@ -10,7 +10,8 @@
 /// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
 /// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID` (the map; its inline SVG's `data-corners`),
 /// `#click-mode-ID` (`set` or `route`), `#route-speed-ID`, `#play-route-ID`, `#clear-route-ID`,
-/// `#route-info-ID`, `#pause-ID`, `#resume-ID`, `#playing-ID`, `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
+/// `#route-info-ID`, `#pause-ID`, `#resume-ID`, `#playing-ID`, `#seek-ID` (the seek bar: a range of
+/// the fixes of what plays, hidden for a source), `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
 /// `#always-ID`, `#revoke-ID`, `#reset-ID`, `#restrict-ID`, `#services-on-ID`, …, and for a
 /// trace `#trace-file-ID` (a file of the browser's machine, uploaded), `#trace-name-ID` (the
 /// server's `--traces`), `#trace-speed-ID`, `#trace-loop-ID`, `#play-trace-ID`, and for a
@@ -88,6 +89,10 @@ enum WebPage {
           <button data-post="playback" data-body='{"paused":true}' data-name="pause">Pause</button>
           <button data-post="playback" data-body='{"paused":false}' data-name="resume">Resume</button>
           <span data-role="route-info"></span>
+        </div>
+        <div class="controls" data-role="seek-row" hidden><span>Seek</span>
+          <input type="range" data-input="seek" min="0" max="0" value="0" style="width: 24em">
+          <span data-role="seek-info"></span>
         </div>
         <div class="controls"><span>Permission</span>
           <button data-post="privacy" data-body='{"action":"grant"}' data-name="grant">Grant</button>
@@ -194,7 +199,18 @@ enum WebPage {
       const p = state.playing;
       const r = state.realism;
       field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";
-      field("playing").textContent = p ? p.kind + " " + p.name + ": " + p.fixes + (p.total ? "/" + p.total : "") + " fixes" + (p.ended ? ", ended" : "") + (p.paused ? ", paused" : "") : "nothing";
+      const where = p && p.position !== undefined && p.position !== null && p.total ? "fix " + p.position + " of " + p.total : p ? p.fixes + " fixes" : "";
+      field("playing").textContent = p ? p.kind + " " + p.name + ": " + where + (p.ended ? ", ended" : "") + (p.paused ? ", paused" : "") : "nothing";
+      // The seek bar: where the trace or route stands; dragging it (or the arrow keys) jumps.
+      const seekRow = card.element.querySelector('[data-role="seek-row"]');
+      const seek = card.element.querySelector('[data-input="seek"]');
+      const seekable = p && p.kind !== "source" && p.total && p.position !== undefined && p.position !== null;
+      seekRow.hidden = !seekable;
+      if (seekable) {
+        seek.max = String(Math.max(0, p.total - 1));
+        if (!card.seeking) seek.value = String(Math.min(p.position, p.total - 1));
+        card.element.querySelector('[data-role="seek-info"]').textContent = "fix " + p.position + " of " + p.total;
+      }
       const fixKey = JSON.stringify(state.lastFix) + state.fixLost;
       if (fixKey !== card.fixKey) {
         card.fixKey = fixKey;
@@ -299,7 +315,7 @@ enum WebPage {
       element.querySelector('[data-role="route-info"]').id = "route-info-" + id;
       element.querySelector('[data-role="transcript"]').id = "transcript-" + id;
       for (const button of element.querySelectorAll("button[data-name]")) button.id = button.dataset.name + "-" + id;
-      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop", "realism-profile", "realism-seed", "realism-start", "click-mode", "route-speed"]) {
+      for (const name of ["trace-file", "trace-name", "trace-speed", "trace-loop", "realism-profile", "realism-seed", "realism-start", "click-mode", "route-speed", "seek"]) {
         element.querySelector('[data-input="' + name + '"]').id = name + "-" + id;
       }
       const names = element.querySelector('[data-input="trace-name"]');
@@ -370,6 +386,13 @@ enum WebPage {
         const card = cards.get(id);
         card.waypoints = [];
         drawWaypoints(card);
+      });
+      const seek = element.querySelector('[data-input="seek"]');
+      seek.addEventListener("input", () => { cards.get(id).seeking = true; });
+      seek.addEventListener("change", async () => {
+        const result = await api("POST", "/phones/" + id + "/seek", {fix: Number(seek.value)});
+        cards.get(id).seeking = false;
+        if (result) render(result);
       });
       element.querySelector('[data-action="set-realism"]').addEventListener("click", async () => {
         // The receiver goes under what the phone plays next (a location set, a route, a trace).

@@ -436,6 +436,54 @@ struct ServeCommandTests {
     #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
   }
 
+  /// A seek (issue 32 item 5) jumps within the trace that plays to a fix or a time, paused or
+  /// playing: the state's position says where it stands, the next fix is the trace's there, a
+  /// paused trace stays paused; a route seeks as well; a source cannot be sought.
+  @Test func aSeekJumpsWithinWhatPlays() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "80", Self.trace("city-walk.nmea")])
+    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    func same(_ a: Any?, _ b: Any?) -> Bool { abs(((a as? Double) ?? .nan) - ((b as? Double) ?? .nan)) < 1e-8 }
+    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea")])
+    var playing = try #require(state["playing"] as? [String: Any])
+    let total = try #require(playing["total"] as? Int)
+    #expect(total > 80 && playing["position"] as? Int == 1, "\(playing)")
+    _ = try await server.object(["clock", "advance", "4"])
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["position"] as? Int == 5)
+
+    // To a fix: it plays at once, and the trace goes on from there.
+    state = try await server.object(["location", "seek", "--fix", "60"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["position"] as? Int == 61 && same((state["lastFix"] as? [String: Any])?["lat"], records[60]["lat"]), "\(state)")
+    _ = try await server.object(["clock", "advance", "2"])
+    state = try await server.object(["status"])
+    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
+    // Paused, a seek to a time moves the bar and plays nothing until resumed.
+    _ = try await server.object(["location", "pause"])
+    state = try await server.object(["location", "seek", "--seconds", "30"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["paused"] as? Bool == true && playing["position"] as? Int == 30, "\(playing)")
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(same((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
+    state = try await server.object(["location", "resume"])
+    _ = try await server.object(["clock", "advance", "0"])
+    state = try await server.object(["status"])
+    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[30]["lat"]), "\(state)")
+
+    // A route seeks by its fixes too.
+    state = try await server.object(["location", "start", "60.1699,24.9384", "60.1799,24.9384", "--speed", "10"])
+    let routeTotal = try #require((state["playing"] as? [String: Any])?["total"] as? Int)
+    state = try await server.object(["location", "seek", "--fix", String(routeTotal - 1)])
+    #expect(abs(((state["lastFix"] as? [String: Any])?["lat"] as? Double ?? 0) - 60.1799) < 1e-6, "\(state)")
+    // A source (a location set) cannot be sought; one of --fix and --seconds.
+    _ = try await server.object(["location", "set", "52.1,21.1"])
+    let refused = try await server.ctl(["location", "seek", "--fix", "3"])
+    #expect(refused.status == 1 && refused.stderr.contains("nothing seekable is playing"), "\(refused.stderr)")
+    #expect(try await server.ctl(["location", "seek"]).status == 64)
+    #expect(try await server.ctl(["location", "seek", "--fix", "1", "--seconds", "2"]).status == 64)
+  }
+
   /// Traces by name come from the server's --traces directory only (issue 22): a name is
   /// played, a name that leads outside is "no such trace" whatever is there, and a server
   /// without a directory says how to send the trace instead.

@@ -258,6 +258,27 @@ struct WebPageTests {
     #expect(abs((fix["lat"] as? Double ?? 0) + 33.8688) < 1e-5 && abs((fix["lon"] as? Double ?? 0) - 151.2093) < 1e-5, "\(fix)")
   }
 
+  /// Issue 32 item 5: the seek bar of a playing trace stands at its position and, moved (the
+  /// keyboard's End key on the focused bar), jumps the trace there.
+  @Test(.enabled(if: WebPageTests.available)) func theSeekBarJumps() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let state = try await server.object(["location", "run", ServeCommandTests.trace("city-walk.nmea")])
+    let total = try #require((state["playing"] as? [String: Any])?["total"] as? Int)
+    _ = try await server.object(["clock", "advance", "9"])
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.open(server.url + "/")
+    #expect(try await browser.waitFor("document.querySelector('#seek-1') && !document.querySelector('#seek-1').closest('div').hidden"))
+    #expect(try await browser.run("return document.querySelector('#seek-1').value") as? String == "10")
+    #expect(try await browser.run("return document.querySelector('#seek-1').max") as? String == String(total - 1))
+    try await browser.click("#seek-1")
+    try await browser.type("#seek-1", "\u{E010}")  // End
+    #expect(try await browser.waitForText("#playing-1", where: "text.includes('fix \(total) of \(total)')"))
+    let playing = try #require(try await server.object(["status"])["playing"] as? [String: Any])
+    #expect(playing["position"] as? Int == total, "\(playing)")
+  }
+
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
