@@ -128,9 +128,16 @@ final class FileSink {
   /// either does not exist or is standard input/output (`-`).
   static func sameFile(_ a: String, _ b: String) -> Bool {
     guard a != "-", b != "-" else { return false }
-    var sa = stat(), sb = stat()
-    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+    // The device and inode of each, links followed.
+    func identity(_ path: String) -> (NSNumber, NSNumber)? {
+      let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+      guard let attributes = try? FileManager.default.attributesOfItem(atPath: target),
+        let device = attributes[.systemNumber] as? NSNumber, let inode = attributes[.systemFileNumber] as? NSNumber
+      else { return nil }
+      return (device, inode)
+    }
+    guard let ia = identity(a), let ib = identity(b) else { return false }
+    return ia == ib
   }
 }
 
