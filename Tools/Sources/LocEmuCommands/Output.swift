@@ -66,10 +66,13 @@ final class FileSink {
 
   init(path: String) throws {
     self.path = path
-    var existing = stat()
+    // What is there now, links followed (nil: nothing).
+    let existing =
+      (try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path))?[
+        .type] as? FileAttributeType
     if path == "-" {
       fd = 1
-    } else if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFDIR {
+    } else if let existing, existing != .typeRegular, existing != .typeDirectory {
       // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming a
       // temporary file over it would replace the device with a file.
       fd = open(path, O_WRONLY | O_CLOEXEC)
