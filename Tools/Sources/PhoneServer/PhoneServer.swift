@@ -138,10 +138,11 @@ package struct PhoneServer: Sendable {
       }
     }
     if let token { router.add(middleware: TokenCheck(token: token)) }
+    let page = WebPage.html(defaultCenter: StreetMap.center(basemaps: basemaps))
     router.get("/") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: WebPage.html)))
+        body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
     }
     router.get("phones/:id/map.svg") { request, context in
       try await Self.guarded {

@@ -14,16 +14,19 @@ enum StreetMap {
   /// Where a map without a fix or basemap is centred (`--fixed`'s default).
   static let defaultCenter = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 
+  /// Where a phone without a fix is shown: the middle of the last city basemap (a shoreline's
+  /// middle is the whole world's), else ``defaultCenter``.
+  static func center(basemaps: [Basemap]) -> Coordinate {
+    basemaps.last(where: { $0.shoreline == nil }).flatMap { b in
+      Coordinate(latitude: (b.bounds.south + b.bounds.north) / 2, longitude: (b.bounds.west + b.bounds.east) / 2)
+    } ?? defaultCenter
+  }
+
   /// - Parameter basemaps: drawn in order (a shoreline, then a city's streets); none: a grid.
   static func render(_ served: ServedPhone, radius: Double, basemaps: [Basemap]) -> String {
     let phone = served.phone
     let fix = phone.latestFix.flatMap { $0.hasFix && !phone.isFixLost ? $0 : nil }
-    // Before a fix: the middle of the last city basemap (a shoreline's middle is the whole world's).
-    let center =
-      fix?.coordinate
-      ?? basemaps.last(where: { $0.shoreline == nil }).flatMap { b in
-        Coordinate(latitude: (b.bounds.south + b.bounds.north) / 2, longitude: (b.bounds.west + b.bounds.east) / 2)
-      } ?? defaultCenter
+    let center = fix?.coordinate ?? Self.center(basemaps: basemaps)
     let region = center.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0)
     let trail = TrailLayer(trail: served.trail, position: fix?.coordinate, accuracy: fix?.horizontalAccuracy)
     let layers: [any MapSnapshotLayer] = (basemaps.isEmpty ? [GridLayer()] : basemaps) + [trail]

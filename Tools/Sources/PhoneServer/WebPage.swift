@@ -1,14 +1,20 @@
-/// The page `locemu serve` serves at `/`: every phone's state, a map that follows it at street
-/// zoom (`/phones/{id}/map.svg?view=street`, redrawn on each fix: the basemap or a grid, the
-/// trail of its fixes, the accuracy circle; a click sets the location, or lays a route's
-/// waypoints that play at a chosen speed), its transcript as readable lines as it happens (the
+import Foundation
+import Geo
+
+/// The page `locemu serve` serves at `/`: every phone's state, a map that follows it (Leaflet
+/// over the server's tiles, from the world to the street: the phone, its accuracy circle, the
+/// trail of the fixes seen since the page opened; without Debian's libjs-leaflet, the server's
+/// SVG street map, `/phones/{id}/map.svg?view=street`, redrawn on each fix; a click sets the
+/// location, or lays a route's waypoints that play at a chosen speed), its transcript as readable lines as it happens (the
 /// event stream; a click on a line shows its JSON), and buttons and fields for the controls of
 /// the API. Plain HTML and JavaScript, no
 /// build step, nothing fetched from elsewhere. With a token, open `/?token=TOKEN`: the page
 /// passes it on.
 ///
 /// Elements a test can find: `#phone-ID` (a phone's card), `#status-ID`, `#services-ID`,
-/// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID` (the map; its inline SVG's `data-corners`),
+/// `#accuracy-ID`, `#app-ID`, `#fix-ID`, `#map-ID` (the map: Leaflet's container, its layers' paths
+/// of class `user`, `accuracy`, `trail`, `waypoint` and `route`, the map itself in
+/// `window.locemuCardMaps[ID]`; without Leaflet, an inline SVG with `data-corners`),
 /// `#click-mode-ID` (`set` or `route`), `#route-speed-ID`, `#play-route-ID`, `#clear-route-ID`,
 /// `#route-info-ID`, `#pause-ID`, `#resume-ID`, `#playing-ID`, `#seek-ID` (the seek bar: a range of
 /// the fixes of what plays, hidden for a source), `#transcript-ID` (lines of class `line`), and buttons `#grant-ID`,
@@ -18,13 +24,19 @@
 /// realistic receiver `#receiver-ID` (what the state says), `#realism-profile-ID` (off or a
 /// built-in profile), `#realism-seed-ID`, `#realism-start-ID`, `#set-realism-ID`.
 enum WebPage {
-  static let html = #"""
+  /// The page, with `defaultCenter` where a phone without a fix is shown.
+  static func html(defaultCenter: Coordinate) -> String {
+    template.replacingOccurrences(of: "__DEFAULT_CENTER__", with: "[\(defaultCenter.latitude), \(defaultCenter.longitude)]")
+  }
+
+  static let template = #"""
     <!doctype html>
     <html lang="en">
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>locemu serve</title>
+    <link rel="stylesheet" href="leaflet/leaflet.css">
     <style>
       body { font: 14px/1.4 system-ui, sans-serif; margin: 0; background: #f4f5f7; color: #1d1f23; }
       header { display: flex; gap: 1em; align-items: center; padding: .6em 1em; background: #20242b; color: #fff; }
@@ -40,6 +52,7 @@ enum WebPage {
       .value { font-weight: 600; font-variant-numeric: tabular-nums; }
       div.map { width: 640px; height: 360px; background: #e8e8e8; border-radius: 4px; overflow: hidden; cursor: crosshair; }
       div.map svg { display: block; }
+      div.map.leaflet-container { cursor: crosshair; }
       .controls { display: flex; flex-wrap: wrap; gap: .3em; margin: .5em 0; align-items: center; }
       .controls span { color: #666; margin-left: .4em; }
       .controls span:first-child { min-width: 6.5em; margin-left: 0; }
@@ -149,8 +162,15 @@ enum WebPage {
         <div class="transcript" data-role="transcript"></div>
       </section>
     </template>
+    <script src="leaflet/leaflet.js"></script>
     <script>
     "use strict";
+    // Where a phone without a fix is shown: the middle of the server's city map, else --fixed's default.
+    const defaultCenter = __DEFAULT_CENTER__;
+    // Leaflet (Debian's libjs-leaflet, served by locemu serve) over the server's tiles; without
+    // it, the server's own SVG of the street map.
+    const leaflet = typeof L !== "undefined";
+    window.locemuCardMaps = {};
     const token = new URLSearchParams(location.search).get("token");
     const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
     document.getElementById("world-map-link").href = withToken("map");
@@ -214,7 +234,7 @@ enum WebPage {
       const fixKey = JSON.stringify(state.lastFix) + state.fixLost;
       if (fixKey !== card.fixKey) {
         card.fixKey = fixKey;
-        drawMap(state.id);
+        if (card.map) updateMap(card, state); else drawMap(state.id);
       }
     }
 
@@ -228,6 +248,37 @@ enum WebPage {
       const [n, w, s, e] = card.corners;
       const m = mercator(n) - y / card.height * (mercator(n) - mercator(s));
       return {lat: (2 * Math.atan(Math.exp(m)) - Math.PI / 2) * 180 / Math.PI, lon: w + x / card.width * (e - w)};
+    }
+
+    // The card's Leaflet map: the phone's position and accuracy circle, the trail of the fixes
+    // seen since the page opened, the waypoints laid; it follows the phone.
+    function makeMap(card, id) {
+      const box = card.element.querySelector('[data-role="map"]');
+      const map = L.map(box, {keyboard: true, zoomSnap: 1}).setView(defaultCenter, 17);
+      L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
+        maxZoom: 20, tileSize: 256, attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
+      }).addTo(map);
+      L.control.scale({imperial: false}).addTo(map);
+      card.map = map;
+      card.trail = L.polyline([], {className: "trail", color: "#E53935", weight: 3, opacity: 0.7}).addTo(map);
+      card.accuracyCircle = L.circle(defaultCenter, {className: "accuracy", radius: 0, color: "#1E88E5", weight: 1, opacity: 0.6, fillOpacity: 0.15});
+      card.user = L.circleMarker(defaultCenter, {className: "user", radius: 6, color: "#FFFFFF", weight: 2, fillColor: "#1E88E5", fillOpacity: 1});
+      card.waypointLayer = L.layerGroup().addTo(map);
+      window.locemuCardMaps[id] = map;
+    }
+
+    function updateMap(card, state) {
+      const fix = state.lastFix;
+      if (!fix || fix.lat === undefined || state.fixLost) { card.user.remove(); card.accuracyCircle.remove(); return; }
+      const at = [fix.lat, fix.lon];
+      const last = card.trail.getLatLngs().slice(-1)[0];
+      if (!last || last.lat !== fix.lat || last.lng !== fix.lon) card.trail.addLatLng(at);
+      card.user.setLatLng(at).addTo(card.map);
+      card.accuracyCircle.setLatLng(at).setRadius(fix.eph || 0);
+      if (fix.eph) card.accuracyCircle.addTo(card.map); else card.accuracyCircle.remove();
+      // The first fix centres the map; later ones pan it only when the phone leaves the view.
+      if (!card.placed) { card.map.setView(at, card.map.getZoom(), {animate: false}); card.placed = true; }
+      else if (!card.map.getBounds().pad(-0.1).contains(at)) card.map.panTo(at, {animate: false});
     }
 
     async function drawMap(id) {
@@ -251,6 +302,13 @@ enum WebPage {
       const svg = card.element.querySelector('[data-role="map"] svg');
       card.element.querySelector('[data-role="route-info"]').textContent =
         card.waypoints.length ? card.waypoints.length + " waypoint" + (card.waypoints.length > 1 ? "s" : "") : "";
+      if (card.map) {
+        card.waypointLayer.clearLayers();
+        const points = card.waypoints.map((p) => [p.lat, p.lon]);
+        if (points.length > 1) L.polyline(points, {className: "route", color: "#8E24AA", weight: 2, dashArray: "5 3"}).addTo(card.waypointLayer);
+        for (const p of points) L.circleMarker(p, {className: "waypoint", radius: 5, stroke: false, fillColor: "#8E24AA", fillOpacity: 1}).addTo(card.waypointLayer);
+        return;
+      }
       if (!svg || !card.corners) return;
       for (const old of svg.querySelectorAll(".waypoints")) old.remove();
       const g = document.createElementNS("http://www.w3.org/2000/svg", "g");
@@ -361,11 +419,9 @@ enum WebPage {
         }
         if (result) render(result);
       });
-      element.querySelector('[data-role="map"]').addEventListener("click", async (event) => {
+      // A click on the map: the location, or a waypoint.
+      async function clicked(point) {
         const card = cards.get(id);
-        if (!card || !card.corners) return;
-        const box = event.currentTarget.getBoundingClientRect();
-        const point = unproject(card, event.clientX - box.left, event.clientY - box.top);
         if (input("click-mode") === "route") {
           card.waypoints.push(point);
           drawWaypoints(card);
@@ -373,6 +429,12 @@ enum WebPage {
         }
         const result = await api("POST", "/phones/" + id + "/location", point);
         if (result) render(result);
+      }
+      element.querySelector('[data-role="map"]').addEventListener("click", async (event) => {
+        const card = cards.get(id);
+        if (!card || card.map || !card.corners) return;
+        const box = event.currentTarget.getBoundingClientRect();
+        await clicked(unproject(card, event.clientX - box.left, event.clientY - box.top));
       });
       element.querySelector('[data-action="play-route"]').addEventListener("click", async () => {
         const card = cards.get(id);
@@ -422,7 +484,12 @@ enum WebPage {
         refreshClock();
       };
       events.onerror = () => { if (events.readyState === EventSource.CLOSED) removeCard(id); };
-      cards.set(id, {element, events, fixKey: undefined, mapRequest: 0, corners: null, width: 640, height: 360, waypoints: []});
+      const card = {element, events, fixKey: undefined, mapRequest: 0, corners: null, width: 640, height: 360, waypoints: []};
+      cards.set(id, card);
+      if (leaflet) {
+        makeMap(card, id);
+        card.map.on("click", (event) => { const ll = event.latlng.wrap(); clicked({lat: ll.lat, lon: ll.lng}); });
+      }
       render(state);
     }
 
@@ -430,6 +497,7 @@ enum WebPage {
       const card = cards.get(id);
       if (!card) return;
       card.events.close();
+      if (card.map) { card.map.remove(); delete window.locemuCardMaps[id]; }
       card.element.remove();
       cards.delete(id);
     }

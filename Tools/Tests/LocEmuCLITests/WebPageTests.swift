@@ -293,9 +293,11 @@ struct WebPageTests {
     let exact = try await browser.run("return document.querySelector('#fix-1').title") as? String ?? ""
     #expect(exact.contains("speed 1.3998033333333335") && exact.contains("altMSL 101.25"), "\(exact)")
     #expect(try await browser.waitFor("document.querySelector('#clock').textContent.includes('clock ')"))
-    // The map is the street map (an SVG of 640×360 with its corners), centred on the phone.
-    #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
-    #expect(try await browser.run("return document.querySelector('#map-1 svg').getAttribute('width')") as? String == "640")
+    // The map is Leaflet over the server's tiles, centred on the phone, its tiles loaded.
+    #expect(try await browser.waitFor("document.querySelectorAll('#map-1 img.leaflet-tile-loaded').length >= 2"))
+    let centre = try await Self.coordinate(browser, dx: 0, dy: 0)
+    #expect(abs(centre.lat - 52.2297) < 1e-5 && abs(centre.lon - 21.0122) < 1e-5, "within a pixel: \(centre)")
+    #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
 
     try await browser.click("#revoke-1")
     #expect(try await browser.waitForText("#status-1", "denied"))
@@ -346,17 +348,13 @@ struct WebPageTests {
   }
 
   /// The map's corners on the page (north, west, south, east).
-  static func corners(_ browser: Browser) async throws -> [Double] {
-    let value = try await browser.run("return document.querySelector('#map-1 svg').dataset.corners")
-    return try #require(value as? String).split(separator: ",").compactMap { Double($0) }
-  }
-
-  /// Where the page's pixel (`x`, `y`) of a 640×360 map between `corners` is (Web Mercator).
-  static func coordinate(_ corners: [Double], x: Double, y: Double) -> (lat: Double, lon: Double) {
-    func mercator(_ lat: Double) -> Double { log(tan(Double.pi / 4 + lat * Double.pi / 360)) }
-    let (n, w, s, e) = (corners[0], corners[1], corners[2], corners[3])
-    let m = mercator(n) - y / 360 * (mercator(n) - mercator(s))
-    return ((2 * atan(exp(m)) - Double.pi / 2) * 180 / Double.pi, w + x / 640 * (e - w))
+  /// Where phone 1's map (Leaflet) shows the point `dx`, `dy` pixels from its middle now.
+  static func coordinate(_ browser: Browser, dx: Int, dy: Int) async throws -> (lat: Double, lon: Double) {
+    let value = try await browser.run(
+      "const m = locemuCardMaps['1']; const p = m.containerPointToLatLng(m.getSize().divideBy(2).add([\(dx), \(dy)])); "
+        + "return [p.lat, p.lng]")
+    let pair = try #require(value as? [Double])
+    return (pair[0], pair[1])
   }
 
   /// A click on the map moves the phone there: at the middle of a phone without a location
@@ -368,10 +366,11 @@ struct WebPageTests {
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
-    #expect(try await browser.waitFor("document.querySelector('#map-1 svg[data-corners]') !== null"))
-    // No fix yet: the map around the default place, a grid, no trail.
-    #expect(try await browser.run("return document.querySelector('#map-1 polyline.trail') === null") as? Bool == true)
-    #expect(try await browser.run("return document.querySelector('#map-1 path.grid') !== null") as? Bool == true)
+    #expect(try await browser.waitFor("window.locemuCardMaps && locemuCardMaps['1'] !== undefined"))
+    // No fix yet: the map around the default place, no phone on it.
+    let centre = try await Self.coordinate(browser, dx: 0, dy: 0)
+    #expect(abs(centre.lat - 52.2297) < 1e-5 && abs(centre.lon - 21.0122) < 1e-5, "within a pixel: \(centre)")
+    #expect(try await browser.run("return document.querySelector('#map-1 path.user') === null") as? Bool == true)
 
     try await browser.click("#map-1", dx: 0, dy: 0)
     let moved = try await browser.waitForText("#fix-1", where: "text.startsWith('52.2297')")
@@ -381,9 +380,8 @@ struct WebPageTests {
     #expect(abs((first["lat"] as? Double ?? 0) - 52.2297) < 2e-5 && abs((first["lon"] as? Double ?? 0) - 21.0122) < 2e-5, "\(first)")
 
     // The map follows the phone; a click 160 px right and 90 px up of its middle.
-    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.user') !== null"))
-    let corners = try await Self.corners(browser)
-    let expected = Self.coordinate(corners, x: 320 + 160, y: 180 - 90)
+    #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
+    let expected = try await Self.coordinate(browser, dx: 160, dy: -90)
     try await browser.click("#map-1", dx: 160, dy: -90)
     #expect(try await browser.waitFor("document.querySelector('#fix-1').textContent.startsWith('\(String(format: "%.4f", expected.lat))')"))
     let second = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
@@ -401,12 +399,12 @@ struct WebPageTests {
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
-    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.user') !== null"))
-    let corners = try await Self.corners(browser)
+    #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
+    let last = try await Self.coordinate(browser, dx: 200, dy: 60)
     try await browser.click("#click-mode-1 option[value='route']")
     for (dx, dy) in [(-200, 60), (0, -60), (200, 60)] { try await browser.click("#map-1", dx: dx, dy: dy) }
     #expect(try await browser.waitForText("#route-info-1", "3 waypoints"))
-    #expect(try await browser.run("return document.querySelectorAll('#map-1 .waypoints circle').length") as? Int == 3)
+    #expect(try await browser.run("return document.querySelectorAll('#map-1 path.waypoint').length") as? Int == 3)
     try await browser.type("#route-speed-1", "10")
     try await browser.click("#play-route-1")
     let playing = try await server.object(["status"])["playing"] as? [String: Any]
@@ -420,10 +418,9 @@ struct WebPageTests {
 
     // Walked on the virtual clock to its end: the phone at the last waypoint, the trail drawn.
     _ = try await server.object(["clock", "advance", "120"])
-    let last = Self.coordinate(corners, x: 320 + 200, y: 180 + 60)
     let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
     #expect(abs((fix["lat"] as? Double ?? 0) - last.lat) < 3e-5 && abs((fix["lon"] as? Double ?? 0) - last.lon) < 3e-5, "\(fix)")
-    #expect(try await browser.waitFor("document.querySelector('#map-1 polyline.trail') !== null"))
-    #expect(try await browser.waitFor("document.querySelector('#map-1 circle.accuracy') !== null"))
+    #expect(try await browser.waitFor("(document.querySelector('#map-1 path.trail')?.getAttribute('d') || '').length > 20"))
+    #expect(try await browser.waitFor("document.querySelector('#map-1 path.accuracy') !== null"))
   }
 }
