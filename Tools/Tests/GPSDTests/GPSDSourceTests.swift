@@ -164,8 +164,10 @@ struct GPSDSourceTests {
           for try await _ in source {}
         }
       }
+      // Not before the timeout; soon after it, with room for a loaded machine under
+      // ThreadSanitizer (3.8 s seen there, where 1.1 s is usual), well short of a hang.
       let took = ContinuousClock.now - started
-      #expect(took >= .milliseconds(900) && took < .seconds(3))
+      #expect(took >= .milliseconds(900) && took < .seconds(8), "\(took)")
       guard case .cannotConnect(let endpoint, let message)? = error else {
         Issue.record("expected cannotConnect, got \(String(describing: error))")
         return
