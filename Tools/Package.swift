@@ -129,7 +129,8 @@ let package = Package(
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [
-        "ToolsTestSupport", "LocEmuCommands", .product(name: "Traces", package: "LocationEmulator"),
+        "ToolsTestSupport", "LocEmuCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),

@@ -103,14 +103,15 @@ extension LocEmu {
         @ParentCommand var ctl: Ctl
         // Taken as it comes, so that a southern latitude (-33.87,151.21) is not read as an option.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where, e.g. 52.2297,21.0122 or -33.8688,151.2093.", valueName: "LAT,LON"))
-        var points: [Point]
-        var point: Point { points[0] }
+        var points: [String]
+        var point: Point { Point(argument: points[0])! }
         @Option(help: ArgumentHelp("Metres above mean sea level.", valueName: "M")) var altitude: Double?
         @Option(help: ArgumentHelp("Horizontal accuracy, metres (5 by default).", valueName: "M")) var accuracy: Double?
         @Option(help: ArgumentHelp("Speed, m/s.", valueName: "MPS")) var speed: Double?
         @Option(help: ArgumentHelp("Course, degrees true.", valueName: "DEG")) var course: Double?
 
         func validate() throws {
+          let points = try Point.parse(points, command: self)
           guard points.count == 1 else { throw ValidationError("give one point: LAT,LON") }
         }
 
@@ -130,10 +131,11 @@ extension LocEmu {
         @Option(help: ArgumentHelp("m/s.", valueName: "MPS")) var speed: Double?
         @Option(help: ArgumentHelp("Seconds between fixes.", valueName: "S")) var interval: Double?
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The waypoints (negative ones as they are).", valueName: "LAT,LON"))
-        var waypoints: [Point]
+        var points: [String]
+        var waypoints: [Point] { points.compactMap(Point.init(argument:)) }
 
         func validate() throws {
-          if waypoints.isEmpty { throw ValidationError("give the waypoints: LAT,LON LAT,LON …") }
+          if try Point.parse(points, command: self).isEmpty { throw ValidationError("give the waypoints: LAT,LON LAT,LON …") }
         }
 
         func run() async throws {
@@ -472,6 +474,19 @@ extension LocEmu {
 struct Point: ExpressibleByArgument {
   var latitude: Double
   var longitude: Double
+
+  /// The points of arguments taken as they come (`.allUnrecognized`, so that a negative
+  /// latitude is not read as an option): `--help` or `-h` among them asks for `command`'s help.
+  /// - Throws: `CleanExit` for help; `ValidationError` naming the first that is not `LAT,LON`.
+  static func parse(_ arguments: [String], command: some ParsableCommand) throws -> [Point] {
+    if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { throw CleanExit.helpRequest(command) }
+    return try arguments.map { argument in
+      guard let point = Point(argument: argument) else {
+        throw ValidationError("'\(argument)' is not LAT,LON (e.g. 52.2297,21.0122 or -33.8688,151.2093)")
+      }
+      return point
+    }
+  }
 
   init?(argument: String) {
     let parts = argument.split(separator: ",").map { Double($0) }

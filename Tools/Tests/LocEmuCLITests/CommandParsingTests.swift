@@ -1,0 +1,57 @@
+import ArgumentParser
+import Testing
+
+@testable import LocEmuCommands
+
+/// The commands as the library they are (issue 33): parsed and validated in this process, as
+/// the binary parses its arguments, with no process started. What a command then does is
+/// tested end to end in the other suites.
+@Suite("locemu's arguments, parsed in process")
+struct CommandParsingTests {
+  /// The exit status and message the binary would give for `arguments`, without running the
+  /// command: (0, "") parsed, (0, "help") a request for help, else the error's status and message.
+  static func parse(_ arguments: [String]) -> (status: Int32, message: String) {
+    do {
+      // A request for help parses as ArgumentParser's help command, which prints it.
+      let command = try LocEmu.parseAsRoot(arguments)
+      return (0, String(describing: type(of: command)).contains("HelpCommand") ? "help" : "")
+    } catch {
+      let status = LocEmu.exitCode(for: error).rawValue
+      return (status, status == 0 ? "help" : LocEmu.fullMessage(for: error))
+    }
+  }
+
+  /// A coordinate's arguments are taken as they come (a southern or western one is not an
+  /// option), and --help among them still asks for help.
+  @Test(arguments: [["location", "set"], ["location", "start"]])
+  func aCoordinateArgumentTakesNegativesAndStillGivesHelp(verb: [String]) {
+    #expect(Self.parse(["ctl"] + verb + ["--help"]) == (0, "help"))
+    #expect(Self.parse(["ctl"] + verb + ["52.2,21.0", "-h"]) == (0, "help"))
+    #expect(Self.parse(["ctl"] + verb + ["-33.8688,151.2093"]).status == 0)
+    let bad = Self.parse(["ctl"] + verb + ["Sydney"])
+    #expect(bad.status == 64 && bad.message.contains("'Sydney' is not LAT,LON"), "\(bad.message)")
+  }
+
+  @Test func seekTakesAFixOrATime() {
+    #expect(Self.parse(["ctl", "location", "seek", "--fix", "3"]).status == 0)
+    #expect(Self.parse(["ctl", "location", "seek", "--seconds", "2.5"]).status == 0)
+    let neither = Self.parse(["ctl", "location", "seek"])
+    #expect(neither.status == 64 && neither.message.contains("give --fix N or --seconds S"))
+    #expect(Self.parse(["ctl", "location", "seek", "--fix", "1", "--seconds", "2"]).status == 64)
+    #expect(Self.parse(["ctl", "location", "seek", "--fix", "-1"]).status == 64)
+  }
+
+  @Test func serveChecksItsTokenAndLimitsBeforeListening() {
+    let short = Self.parse(["serve", "--token", "short"])
+    #expect(short.status == 64 && short.message.contains("at least 16 characters"))
+    #expect(Self.parse(["serve", "--token", "0123456789abcdef"]).status == 0)
+    #expect(Self.parse(["serve", "--no-bundled-basemaps", "--basemap", "x.basemap"]).status == 0)
+    #expect(Self.parse(["serve", "--max-phones", "0"]).status == 64)
+  }
+
+  @Test func traceFormatsIncludeKMLAndGeoJSON() {
+    #expect(Self.parse(["replay", "walk.trace", "--format", "kml"]).status == 0)
+    #expect(Self.parse(["replay", "walk.trace", "--format", "geojson"]).status == 0)
+    #expect(Self.parse(["replay", "walk.trace", "--format", "shapefile"]).status == 64)
+  }
+}
