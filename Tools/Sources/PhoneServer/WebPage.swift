@@ -44,6 +44,9 @@ enum WebPage {
       header .grow { flex: 1; }
       main { display: flex; flex-wrap: wrap; gap: 1em; padding: 1em; }
       .phone { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; padding: .8em; width: 640px; }
+      /* With Leaflet the cards share the window's width (two side by side from about 1,400 px). */
+      body.leaflet main .phone { flex: 1 1 640px; width: auto; min-width: 640px; max-width: 1100px; }
+      body.leaflet div.map { width: 100%; height: 400px; }
       .phone h2 { font-size: 1em; margin: 0 0 .5em; display: flex; justify-content: space-between; }
       table.state { border-collapse: collapse; margin-bottom: .5em; table-layout: fixed; width: 100%; }
       table.state td { padding: 1px 8px 1px 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
@@ -170,6 +173,7 @@ enum WebPage {
     // Leaflet (Debian's libjs-leaflet, served by locemu serve) over the server's tiles; without
     // it, the server's own SVG of the street map.
     const leaflet = typeof L !== "undefined";
+    if (leaflet) document.body.classList.add("leaflet");
     window.locemuCardMaps = {};
     const token = new URLSearchParams(location.search).get("token");
     const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;

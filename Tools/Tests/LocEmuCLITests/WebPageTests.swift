@@ -298,6 +298,9 @@ struct WebPageTests {
     let centre = try await Self.coordinate(browser, dx: 0, dy: 0)
     #expect(abs(centre.lat - 52.2297) < 1e-5 && abs(centre.lon - 21.0122) < 1e-5, "within a pixel: \(centre)")
     #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
+    // The card and its map use the window's width (1,400 px here), not a fixed 640.
+    let width = try await browser.run("return document.querySelector('#map-1').getBoundingClientRect().width") as? Double ?? 0
+    #expect(width > 900, "\(width)")
 
     try await browser.click("#revoke-1")
     #expect(try await browser.waitForText("#status-1", "denied"))
