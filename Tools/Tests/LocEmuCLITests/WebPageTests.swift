@@ -337,6 +337,8 @@ struct WebPageTests {
     try await browser.type("#phone-1 [data-input='lat']", "60.1699")
     try await browser.type("#phone-1 [data-input='lon']", "24.9384")
     try await browser.click("#set-location-1")
+    // The page's request is answered before the clock moves on.
+    #expect(try await browser.waitForText("#playing-1", where: "text.includes('fixed 60.1699')"))
     _ = try await server.object(["clock", "advance", "30"])
     // The receiver's fix: near the set location, not at it, with an accuracy.
     let moved = try await browser.waitForText(
@@ -410,6 +412,8 @@ struct WebPageTests {
     #expect(try await browser.run("return document.querySelectorAll('#map-1 path.waypoint').length") as? Int == 3)
     try await browser.type("#route-speed-1", "10")
     try await browser.click("#play-route-1")
+    // The click's request is the page's to send: the page shows its answer first.
+    #expect(try await browser.waitForText("#playing-1", where: "text.startsWith('route')"))
     let playing = try await server.object(["status"])["playing"] as? [String: Any]
     #expect(playing?["kind"] as? String == "route", "\(String(describing: playing))")
     // Paused and resumed on the page.
