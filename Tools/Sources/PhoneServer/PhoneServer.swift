@@ -159,10 +159,11 @@ package struct PhoneServer: Sendable {
           body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
       }
     }
+    let worldPage = WorldMapPage.html(defaultCenter: StreetMap.center(basemaps: basemaps))
     router.get("map") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-        body: ResponseBody(byteBuffer: ByteBuffer(string: WorldMapPage.html)))
+        body: ResponseBody(byteBuffer: ByteBuffer(string: worldPage)))
     }
     @Sendable func leaflet(_ name: String) throws -> Response {
       guard let (data, type) = WorldMapPage.leafletFile(name) else {

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// The page `locemu serve` serves at `/map`: every phone on a real web map (Leaflet, from
 /// Debian's `libjs-leaflet`, served by the server itself at `/leaflet/…`; no request leaves the
@@ -35,7 +36,13 @@ enum WorldMapPage {
     return (data, type)
   }
 
-  static let html = #"""
+  /// The page, opening at `defaultCenter` at city zoom (the world's tiles only when zoomed out:
+  /// they are the costliest to draw).
+  static func html(defaultCenter: Coordinate) -> String {
+    template.replacingOccurrences(of: "__DEFAULT_CENTER__", with: "[\(defaultCenter.latitude), \(defaultCenter.longitude)]")
+  }
+
+  static let template = #"""
     <!doctype html>
     <html lang="en">
     <head>
@@ -106,7 +113,7 @@ enum WorldMapPage {
         '<p id="missing">Leaflet is not installed on the server\'s machine: install Debian\'s libjs-leaflet ' +
         '(<code>sudo apt-get install libjs-leaflet</code>) and reload. The <a href="./">controls page</a> draws its own map.</p>';
     } else {
-      const map = L.map("map", {worldCopyJump: true, keyboard: true}).setView([20, 0], 2);
+      const map = L.map("map", {worldCopyJump: true, keyboard: true}).setView(__DEFAULT_CENTER__, 13);
       window.locemuMap = map;
       L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
         maxZoom: 20, tileSize: 256,
