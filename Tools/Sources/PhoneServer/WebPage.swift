@@ -25,9 +25,69 @@ import Geo
 /// built-in profile), `#realism-seed-ID`, `#realism-start-ID`, `#set-realism-ID`.
 enum WebPage {
   /// The page, with `defaultCenter` where a phone without a fix is shown.
-  static func html(defaultCenter: Coordinate) -> String {
-    template.replacingOccurrences(of: "__DEFAULT_CENTER__", with: "[\(defaultCenter.latitude), \(defaultCenter.longitude)]")
+  static func html(defaultCenter: Coordinate) -> String { page(template, defaultCenter: defaultCenter) }
+
+  /// `template` (this page's or ``WorldMapPage``'s) with ``sharedScript`` in place of
+  /// `__SHARED_SCRIPT__` and `defaultCenter` in place of `__DEFAULT_CENTER__`.
+  static func page(_ template: String, defaultCenter: Coordinate) -> String {
+    template.replacingOccurrences(of: "__SHARED_SCRIPT__", with: sharedScript)
+      .replacingOccurrences(of: "__DEFAULT_CENTER__", with: "[\(defaultCenter.latitude), \(defaultCenter.longitude)]")
   }
+
+  /// What both pages' scripts start with: where a phone without a fix is shown, the token passed
+  /// on, the API with its errors shown in `#error`, and on Leaflet the server's tiles and a
+  /// phone's layers (paths of class `user`, `accuracy` and `trail`).
+  static let sharedScript = #"""
+    // Where a phone without a fix is shown: the middle of the server's city map, else --fixed's default.
+    const defaultCenter = __DEFAULT_CENTER__;
+    const token = new URLSearchParams(location.search).get("token");
+    const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+
+    function showError(message) { document.getElementById("error").textContent = message || ""; }
+
+    async function api(method, path, body) {
+      const response = await fetch(withToken(path), {
+        method, headers: body ? {"Content-Type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      const json = text ? JSON.parse(text) : null;
+      if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return null; }
+      showError("");
+      return json;
+    }
+
+    // The server's tiles (from the world to the street) and a scale bar on a Leaflet map.
+    function addServerTiles(map) {
+      L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
+        maxZoom: 20, tileSize: 256, attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
+      }).addTo(map);
+      L.control.scale({imperial: false}).addTo(map);
+    }
+
+    // A phone on a Leaflet map: its position, its accuracy circle (shown by placePhone) and the
+    // trail of the fixes seen since the page opened.
+    function phoneLayers(map) {
+      return {
+        marker: L.circleMarker(defaultCenter, {className: "user", radius: 6, color: "#FFFFFF", weight: 2, fillColor: "#1E88E5", fillOpacity: 1}),
+        accuracy: L.circle(defaultCenter, {className: "accuracy", radius: 0, color: "#1E88E5", weight: 1, opacity: 0.6, fillOpacity: 0.15}),
+        trail: L.polyline([], {className: "trail", color: "#E53935", weight: 3, opacity: 0.7}).addTo(map),
+      };
+    }
+
+    // Puts a phone's layers at its last fix, the trail one point longer when it moved; without a
+    // fix takes the marker and circle off. The fix's coordinate, or null.
+    function placePhone(layers, map, state) {
+      const fix = state.lastFix;
+      if (!fix || fix.lat === undefined || state.fixLost) { layers.marker.remove(); layers.accuracy.remove(); return null; }
+      const at = [fix.lat, fix.lon];
+      const last = layers.trail.getLatLngs().slice(-1)[0];
+      if (!last || last.lat !== fix.lat || last.lng !== fix.lon) layers.trail.addLatLng(at);
+      layers.marker.setLatLng(at).addTo(map);
+      layers.accuracy.setLatLng(at).setRadius(fix.eph || 0);
+      if (fix.eph) layers.accuracy.addTo(map); else layers.accuracy.remove();
+      return at;
+    }
+    """#
 
   static let template = #"""
     <!doctype html>
@@ -168,31 +228,15 @@ enum WebPage {
     <script src="leaflet/leaflet.js"></script>
     <script>
     "use strict";
-    // Where a phone without a fix is shown: the middle of the server's city map, else --fixed's default.
-    const defaultCenter = __DEFAULT_CENTER__;
+    __SHARED_SCRIPT__
     // Leaflet (Debian's libjs-leaflet, served by locemu serve) over the server's tiles; without
     // it, the server's own SVG of the street map.
     const leaflet = typeof L !== "undefined";
     if (leaflet) document.body.classList.add("leaflet");
     window.locemuCardMaps = {};
-    const token = new URLSearchParams(location.search).get("token");
-    const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
     document.getElementById("world-map-link").href = withToken("map");
     const cards = new Map();
     let serverTraces = [];
-
-    function showError(message) { document.getElementById("error").textContent = message || ""; }
-
-    async function api(method, path, body) {
-      const response = await fetch(withToken(path), {
-        method, headers: body ? {"Content-Type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      const json = text ? JSON.parse(text) : null;
-      if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return null; }
-      showError("");
-      return json;
-    }
 
     // For people: degrees to 6 decimals (11 cm), metres and m/s to one; the exact values on hover.
     function fixText(fix) {
@@ -259,27 +303,16 @@ enum WebPage {
     function makeMap(card, id) {
       const box = card.element.querySelector('[data-role="map"]');
       const map = L.map(box, {keyboard: true, zoomSnap: 1}).setView(defaultCenter, 17);
-      L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
-        maxZoom: 20, tileSize: 256, attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
-      }).addTo(map);
-      L.control.scale({imperial: false}).addTo(map);
+      addServerTiles(map);
       card.map = map;
-      card.trail = L.polyline([], {className: "trail", color: "#E53935", weight: 3, opacity: 0.7}).addTo(map);
-      card.accuracyCircle = L.circle(defaultCenter, {className: "accuracy", radius: 0, color: "#1E88E5", weight: 1, opacity: 0.6, fillOpacity: 0.15});
-      card.user = L.circleMarker(defaultCenter, {className: "user", radius: 6, color: "#FFFFFF", weight: 2, fillColor: "#1E88E5", fillOpacity: 1});
+      card.layers = phoneLayers(map);
       card.waypointLayer = L.layerGroup().addTo(map);
       window.locemuCardMaps[id] = map;
     }
 
     function updateMap(card, state) {
-      const fix = state.lastFix;
-      if (!fix || fix.lat === undefined || state.fixLost) { card.user.remove(); card.accuracyCircle.remove(); return; }
-      const at = [fix.lat, fix.lon];
-      const last = card.trail.getLatLngs().slice(-1)[0];
-      if (!last || last.lat !== fix.lat || last.lng !== fix.lon) card.trail.addLatLng(at);
-      card.user.setLatLng(at).addTo(card.map);
-      card.accuracyCircle.setLatLng(at).setRadius(fix.eph || 0);
-      if (fix.eph) card.accuracyCircle.addTo(card.map); else card.accuracyCircle.remove();
+      const at = placePhone(card.layers, card.map, state);
+      if (!at) return;
       // The first fix centres the map; later ones pan it only when the phone leaves the view.
       if (!card.placed) { card.map.setView(at, card.map.getZoom(), {animate: false}); card.placed = true; }
       else if (!card.map.getBounds().pad(-0.1).contains(at)) card.map.panTo(at, {animate: false});

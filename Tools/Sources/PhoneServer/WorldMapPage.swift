@@ -38,9 +38,7 @@ enum WorldMapPage {
 
   /// The page, opening at `defaultCenter` at city zoom (the world's tiles only when zoomed out:
   /// they are the costliest to draw).
-  static func html(defaultCenter: Coordinate) -> String {
-    template.replacingOccurrences(of: "__DEFAULT_CENTER__", with: "[\(defaultCenter.latitude), \(defaultCenter.longitude)]")
-  }
+  static func html(defaultCenter: Coordinate) -> String { WebPage.page(template, defaultCenter: defaultCenter) }
 
   static let template = #"""
     <!doctype html>
@@ -90,36 +88,19 @@ enum WorldMapPage {
     <script src="leaflet/leaflet.js"></script>
     <script>
     "use strict";
-    const token = new URLSearchParams(location.search).get("token");
-    const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+    __SHARED_SCRIPT__
     document.getElementById("controls-link").href = withToken("./");
-    const showError = (message) => { document.getElementById("error").textContent = message || ""; };
     const phones = {};
     window.locemuPhones = phones;
-
-    async function api(method, path, body) {
-      const response = await fetch(withToken(path), {
-        method, headers: body ? {"Content-Type": "application/json"} : {}, body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      const json = text ? JSON.parse(text) : null;
-      if (!response.ok) { showError(json && json.error ? json.error : "HTTP " + response.status); return null; }
-      showError("");
-      return json;
-    }
 
     if (typeof L === "undefined") {
       document.getElementById("map").innerHTML =
         '<p id="missing">Leaflet is not installed on the server\'s machine: install Debian\'s libjs-leaflet ' +
         '(<code>sudo apt-get install libjs-leaflet</code>) and reload. The <a href="./">controls page</a> draws its own map.</p>';
     } else {
-      const map = L.map("map", {worldCopyJump: true, keyboard: true}).setView(__DEFAULT_CENTER__, 13);
+      const map = L.map("map", {worldCopyJump: true, keyboard: true}).setView(defaultCenter, 13);
       window.locemuMap = map;
-      L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
-        maxZoom: 20, tileSize: 256,
-        attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
-      }).addTo(map);
-      L.control.scale({imperial: false}).addTo(map);
+      addServerTiles(map);
       const select = document.getElementById("phone-select");
       let first = true;
 
@@ -138,32 +119,16 @@ enum WorldMapPage {
         const phone = phones[state.id];
         if (!phone) return;
         phone.state = state;
-        const fix = state.lastFix;
-        const has = fix && fix.lat !== undefined && !state.fixLost;
-        if (has) {
-          const at = [fix.lat, fix.lon];
-          const last = phone.trail.getLatLngs().slice(-1)[0];
-          if (!last || last.lat !== fix.lat || last.lng !== fix.lon) phone.trail.addLatLng(at);
-          phone.marker.setLatLng(at).addTo(map);
-          phone.accuracy.setLatLng(at).setRadius(fix.eph || 0).addTo(map);
-          if (select.value === state.id && document.getElementById("follow").checked) {
-            if (first) { map.setView(at, 16); first = false; } else if (!map.getBounds().contains(at)) { map.panTo(at); }
-          }
-        } else {
-          phone.marker.remove();
-          phone.accuracy.remove();
+        const at = placePhone(phone, map, state);
+        if (at && select.value === state.id && document.getElementById("follow").checked) {
+          if (first) { map.setView(at, 16); first = false; } else if (!map.getBounds().contains(at)) { map.panTo(at); }
         }
         if (select.value === state.id) document.getElementById("fix").textContent = fixText(state);
       }
 
       function add(state) {
         if (phones[state.id]) return;
-        const phone = {
-          marker: L.circleMarker([0, 0], {radius: 6, color: "#FFFFFF", weight: 2, fillColor: "#1E88E5", fillOpacity: 1}),
-          accuracy: L.circle([0, 0], {radius: 0, color: "#1E88E5", weight: 1, opacity: 0.6, fillOpacity: 0.15}),
-          trail: L.polyline([], {color: "#E53935", weight: 3, opacity: 0.7}).addTo(map),
-          state,
-        };
+        const phone = {...phoneLayers(map), state};
         phone.marker.bindTooltip("phone " + state.id);
         phones[state.id] = phone;
         select.add(new Option("phone " + state.id, state.id));
