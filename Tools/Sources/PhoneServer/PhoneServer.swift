@@ -186,16 +186,8 @@ package struct PhoneServer: Sendable {
         guard !text.isEmpty, text.count <= 200 else { throw APIError.bad("q must be 1 to 200 characters: a name or a coordinate") }
         let limit = request.uri.queryParameters.get("limit", as: Int.self) ?? 20
         guard (1...100).contains(limit) else { throw APIError.bad("limit must be 1 to 100") }
-        let found: Result<[Wire.Place], any Error>
-        do {
-          found = try await NIOThreadPool.singleton.runIfActive { Result { try Self.places(text, limit: limit, basemaps: basemaps) } }
-        } catch {
-          throw APIError.busy("the server is stopping")
-        }
-        switch found {
-        case .success(let places): return Self.json(Wire.PlaceList(places: places))
-        case .failure(let error): throw APIError.failed("\(error)")
-        }
+        let places = try await Self.offLoop(nil) { try Self.places(text, limit: limit, basemaps: basemaps) }
+        return Self.json(Wire.PlaceList(places: places))
       }
     }
     let tiles = MapTiles(basemaps: basemaps)
@@ -209,17 +201,7 @@ package struct PhoneServer: Sendable {
         else {
           throw APIError.notFound("no such tile: zoom 0 to \(MapTiles.maximumZoom), x and y 0 to 2^zoom - 1 (/tiles/Z/X/Y.svg)")
         }
-        let drawn: Result<Data, any Error>
-        do {
-          drawn = try await NIOThreadPool.singleton.runIfActive { Result { try tiles.tile(z: z, x: x, y: y) } }
-        } catch {
-          throw APIError.busy("the server is stopping")
-        }
-        let data: Data
-        switch drawn {
-        case .success(let drawn): data = drawn
-        case .failure(let error): throw APIError.failed("tile \(z)/\(x)/\(y): \(error)")
-        }
+        let data = try await Self.offLoop("tile \(z)/\(x)/\(y)") { try tiles.tile(z: z, x: x, y: y) }
         return Response(
           status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=3600"],
           body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
@@ -544,6 +526,22 @@ package struct PhoneServer: Sendable {
       }
     }
     return places
+  }
+
+  /// `body` (reading the basemaps: blocking) on the blocking-I/O pool, off the event loop.
+  /// - Throws: ``APIError`` 429 when the server is stopping, 500 with `body`'s error (after
+  ///   `what`, when given) when it fails.
+  static func offLoop<T: Sendable>(_ what: String?, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    let result: Result<T, any Error>
+    do {
+      result = try await NIOThreadPool.singleton.runIfActive { Result { try body() } }
+    } catch {
+      throw APIError.busy("the server is stopping")
+    }
+    switch result {
+    case .success(let value): return value
+    case .failure(let error): throw APIError.failed(what.map { "\($0): \(error)" } ?? "\(error)")
+    }
   }
 
   /// Runs `body`; API errors become their status with `{"error": …}`.
