@@ -198,8 +198,12 @@ package final class ServedPhone: Sendable {
           p?.fixes += 1
           // The seek bar moves on; a looping trace comes round to its start again.
           if let position = p?.position, let total = p?.total {
-            let loops = seekable.withLock { if case .trace(_, let options)? = $0 { options.loop } else { false } }
-            p?.position = position + 1 < total ? position + 1 : (loops ? 0 : total)
+            if position + 1 < total {
+              p?.position = position + 1
+            } else {
+              let loops = seekable.withLock { if case .trace(_, let options)? = $0 { options.loop } else { false } }
+              p?.position = loops ? 0 : total
+            }
           }
         case .sourceEnded(let error):
           p?.ended = true
