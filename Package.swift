@@ -48,25 +48,25 @@ let package = Package(
     .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-    .target(name: "Traces", dependencies: ["NMEA", "Geo", "CLibXML2"]),
+    .target(name: "Traces", dependencies: ["NMEA", "Geo", "LocationServices", "CLibXML2"]),
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
-    .target(name: "GPSD", dependencies: ["CGPSShim", "Geo"]),
+    .target(name: "GPSD", dependencies: ["CGPSShim", "Geo", "LocationServices"]),
     .target(
       name: "Emulator",
       dependencies: [
-        "Geo", "Traces", "GNSSReceiver", .product(name: "DequeModule", package: "swift-collections"),
+        "Geo", "LocationServices", "Traces", "GNSSReceiver", .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
     .target(name: "PermissionHandling", dependencies: ["LocationServices", "Geo"]),
     // Scenarios of permission events on a phone, as `locemu permissions` runs them (transcripts).
-    .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo"]),
+    .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo", "LocationServices"]),
     .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling"]),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
-    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "Traces", "Scenarios"]),
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices", "Traces"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
-    .target(name: "EmulatorTesting", dependencies: ["Geo", "Emulator"]),
+    .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
       name: "SampleTraces", dependencies: ["Traces"], path: "traces",
@@ -79,14 +79,16 @@ let package = Package(
     ),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "Geo", "LocationServices", "Traces", "EmulatorTesting"],
+      dependencies: ["NMEA", "LocationServices", "Traces", "EmulatorTesting"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
     .testTarget(name: "GNSSTests", dependencies: ["GNSS"]),
-    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA", "Geo"]),
+    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA"]),
     .testTarget(
-      name: "EmulatorTests", dependencies: ["Emulator", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]),
+      name: "EmulatorTests",
+      dependencies: ["Emulator", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]
+    ),
     .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(
       name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
@@ -146,7 +148,7 @@ let package = Package(
     .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os"]),
     .testTarget(
       name: "CoreLocationTests",
-      dependencies: ["CoreLocation", "MapKit", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
+      dependencies: ["CoreLocation", "MapKit", "PetMap", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
     ),
   ]
 #endif

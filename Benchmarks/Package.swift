@@ -21,6 +21,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"), .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
       ],
       path: "Benchmarks/LocationEmulatorBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -32,7 +33,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "permission-benchmark",
-      dependencies: [.product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator")],
+      dependencies: [
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
+      ],
       path: "Sources/PermissionBenchmark"
     ),
     .executableTarget(
@@ -40,6 +44,7 @@ let package = Package(
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
       ],
       path: "Sources/FleetBenchmark"
     ),
@@ -55,6 +60,7 @@ let package = Package(
       name: "basemap-benchmark",
       dependencies: [
         .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"),
       ],
       path: "Sources/BasemapBenchmark"

@@ -142,6 +142,7 @@ let package = Package(
       name: "PhoneServerTests",
       dependencies: [
         "PhoneServer", "ToolsTestSupport", .product(name: "Emulator", package: "LocationEmulator"),
+        .product(name: "GNSS", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),

@@ -16,6 +16,8 @@ ensure_swift
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time
 tools/check-format.sh
+# The module graph: imports against the manifests, and docs/Architecture.md against both.
+tools/check-architecture.py
 echo "==> the library: building (debug, warnings are errors)" >&2
 swift build --build-tests -Xswiftc -warnings-as-errors
 echo "==> the library: running its tests" >&2

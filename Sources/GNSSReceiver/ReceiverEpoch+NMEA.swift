@@ -1,6 +1,7 @@
 import Foundation
 import GNSS
 import Geo
+import LocationServices
 import NMEA
 import Traces
 

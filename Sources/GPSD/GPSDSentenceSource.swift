@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 public import Foundation
 import Geo
+import LocationServices
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

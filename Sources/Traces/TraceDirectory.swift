@@ -1,4 +1,5 @@
 import Geo
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

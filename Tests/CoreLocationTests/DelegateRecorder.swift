@@ -1,6 +1,7 @@
 import CoreLocation
 import Foundation
 import Geo
+import LocationServices
 import Synchronization
 
 /// A delegate that writes down what it is told, in order, as a test reads it back.

@@ -3,6 +3,7 @@ import Emulator
 import EmulatorTesting
 import Foundation
 import Geo
+import LocationServices
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Geo
+import LocationServices
 import PetMap
 import Testing
 

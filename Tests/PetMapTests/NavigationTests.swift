@@ -1,5 +1,6 @@
 import Emulator
 import Geo
+import LocationServices
 import PetMap
 import Testing
 

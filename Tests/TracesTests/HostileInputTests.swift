@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationServices
 import NMEA
 import Testing
 import Traces

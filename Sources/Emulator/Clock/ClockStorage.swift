@@ -1,5 +1,6 @@
 import DequeModule
 import Geo
+import LocationServices
 
 /// A timer taken off the queue to fire.
 struct DueTimer {

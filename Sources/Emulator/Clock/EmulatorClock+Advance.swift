@@ -1,4 +1,5 @@
 import Geo
+import LocationServices
 
 /// Why a wait on an ``EmulatorClock`` failed.
 public struct EmulatorClockError: Error, Hashable, Sendable, CustomStringConvertible {

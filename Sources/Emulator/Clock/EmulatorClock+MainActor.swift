@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Geo
+import LocationServices
 
 #if canImport(Glibc)
   import Glibc

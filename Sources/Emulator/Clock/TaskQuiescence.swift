@@ -1,5 +1,6 @@
 import Dispatch
 import Geo
+import LocationServices
 import Synchronization
 
 #if canImport(Glibc)

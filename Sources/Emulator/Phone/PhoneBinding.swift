@@ -1,5 +1,6 @@
 import DequeModule
 import Geo
+import LocationServices
 
 /// Which code a phone made by ``withEmulatedPhone(_:clock:binding:isolation:_:)`` belongs to:
 /// whose `CLLocationManager`, `CLLocationManager.authorizationStatus()`, `liveUpdates` and

@@ -1,5 +1,5 @@
-public import Geo
-import LocationServices
+import Geo
+public import LocationServices
 
 /// What a feature of the basemap is, in the order the renderer draws them (areas first, then
 /// waterways, roads from small to large, railways, labels). A shoreline file

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationServices
 public import PetMap
 
 extension Basemap: MapSnapshotLayer {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
-public import Geo
+import Geo
+public import LocationServices
 
 /// A named place of a basemap that a search found.
 public struct BasemapPlace: Sendable, Hashable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Basemap
 import Foundation
 import Geo
+import LocationServices
 
 extension LocEmu {
   struct BasemapCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geo
+import LocationServices
 import PermissionHandling
 import Scenarios
 

@@ -4,6 +4,7 @@ import Basemap
 import Foundation
 import LocationEmulatorClient
 import Geo
+import LocationServices
 import PermissionHandling
 import Scenarios
 import PetMap

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emulator
 import Geo
+import LocationServices
 import Traces
 
 extension LocEmu {

@@ -3,6 +3,7 @@ import Basemap
 import Emulator
 import Foundation
 import Geo
+import LocationServices
 import PermissionHandling
 import PhoneServer
 import ServiceLifecycle

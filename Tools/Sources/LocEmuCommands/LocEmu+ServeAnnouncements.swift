@@ -2,6 +2,7 @@ import AnnouncementServer
 import ArgumentParser
 import Foundation
 import Geo
+import LocationServices
 import PetMap
 
 extension LocEmu {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GNSS
 import Geo
+import LocationServices
 
 extension LocEmu {
   struct Sky: ParsableCommand {

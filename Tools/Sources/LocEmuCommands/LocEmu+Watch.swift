@@ -1,6 +1,7 @@
 import ArgumentParser
 import GPSD
 import Geo
+import LocationServices
 
 extension LocEmu {
   struct Watch: AsyncParsableCommand {

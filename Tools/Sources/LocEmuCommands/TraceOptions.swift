@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Geo
+import LocationServices
 import NMEA
 package import Traces
 

@@ -1,6 +1,7 @@
 import Foundation
 package import GNSSReceiver
 import Geo
+import LocationServices
 import NIOCore
 import NIOPosix
 import NMEA

@@ -2,11 +2,11 @@ package import Emulator
 import Foundation
 package import GNSSReceiver
 package import LocationEmulatorClient
-package import Geo
+import Geo
 import PermissionHandling
 package import Scenarios
 package import Traces
-import LocationServices
+package import LocationServices
 
 /// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
 /// ``EmulatedPhone`` with no timeline of its own, driven by requests, and its transcript fanned

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
-package import Geo
-import LocationServices
+import Geo
+package import LocationServices
 
 /// A route of waypoints walked at a constant speed, one fix every `interval` (what
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle

@@ -1,6 +1,6 @@
 package import Foundation
-package import Geo
-import LocationServices
+import Geo
+package import LocationServices
 
 /// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).
 package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Geo
+import LocationServices
 import ToolsTestSupport
 import Foundation
 import PhoneServer

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import LocationServices
 import LocationEmulatorClient
 import ToolsTestSupport
 import Testing
