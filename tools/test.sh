@@ -9,48 +9,70 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+# Each stage's time, printed at the end (also when a stage fails).
+STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS
+end_stage() {
+  if [ -n "$STAGE_NAME" ]; then STAGE_TIMES+=("$(printf '%6ds  %s' $((SECONDS - STAGE_START)) "$STAGE_NAME")"); fi
+  STAGE_NAME=""
+}
+stage() {
+  end_stage
+  STAGE_NAME="$1" STAGE_START=$SECONDS
+  echo "==> $1" >&2
+}
+print_stage_times() {
+  end_stage
+  echo "==> stage times (total $SECONDS s)" >&2
+  printf '%s\n' "${STAGE_TIMES[@]}" >&2
+}
+trap print_stage_times EXIT
+stage "installing what the tests need"
 ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
 # chromium + chromium-driver: the web pages of `locemu serve` are tested in a real headless browser;
 # libjs-leaflet: the map page (/map) loads Debian's Leaflet from the server.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time
+stage "formatting and the module graph"
 tools/check-format.sh
 # The module graph: imports against the manifests, and docs/Architecture.md against both.
 tools/check-architecture.py
-echo "==> the library: building (debug, warnings are errors)" >&2
+stage "the library: building (debug, warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
-echo "==> the library: running its tests" >&2
+stage "the library: running its tests"
 run_bounded 1200 swift test --skip-build
-echo "==> the tools (Tools/): building (debug, warnings are errors)" >&2
+stage "the tools (Tools/): building (debug, warnings are errors)"
 swift build --package-path Tools --build-tests -Xswiftc -warnings-as-errors
-echo "==> the tools: running their tests (end to end: locemu, gpsd, chromium)" >&2
+stage "the tools: running their tests (end to end: locemu, gpsd, chromium)"
 run_bounded 1200 swift test --package-path Tools --skip-build
-echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)" >&2
+stage "fuzzing locemu serve's API from openapi.yaml (schemathesis)"
 tools/fuzz-serve.sh 20
-echo "==> hostile requests against locemu serve (tools/hostile-serve.py)" >&2
+stage "hostile requests against locemu serve (tools/hostile-serve.py)"
 run_bounded 600 python3 tools/hostile-serve.py "$(swift build --package-path Tools --show-bin-path)/locemu"
-echo "==> locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" >&2
+stage "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)"
 run_bounded 600 tools/check-sky.sh "$(swift build --package-path Tools --show-bin-path)/locemu"
-echo "==> the example app (Examples/NearbyPets): its own package, tested on the library's public API" >&2
+stage "the example app (Examples/NearbyPets): its own package, tested on the library's public API"
 run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
-echo "==> the lost-pets app written the iOS way (Examples/LostPets): import CoreLocation, MapKit, Combine" >&2
+stage "the lost-pets app written the iOS way (Examples/LostPets): import CoreLocation, MapKit, Combine"
 run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors
-echo "==> iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged" >&2
+stage "iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged"
 run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors
-echo "==> the README's quick start (Examples/QuickStart): its Package.swift, app code and test, as the README shows them" >&2
+stage "the README's quick start (Examples/QuickStart): its Package.swift, app code and test, as the README shows them"
 tools/check-readme-snippets.sh
 run_bounded 1200 swift test --package-path Examples/QuickStart -Xswiftc -warnings-as-errors
-echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" >&2
+stage "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)"
 tools/corelocation-api-coverage.sh --at-least 95
+stage "what an app resolves (tools/check-dependencies.sh)"
 tools/check-dependencies.sh
 # The same suites under ThreadSanitizer, in build folders of their own (skip with LOCEMU_SKIP_TSAN=1).
 if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
   export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
-  echo "==> the library under ThreadSanitizer (.build-tsan)" >&2
+  stage "the library under ThreadSanitizer (.build-tsan): building"
   swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
+  stage "the library under ThreadSanitizer: running its tests"
   run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
-  echo "==> the tools under ThreadSanitizer (Tools/.build-tsan)" >&2
+  stage "the tools under ThreadSanitizer (Tools/.build-tsan): building"
   swift build --package-path Tools --build-tests --sanitize=thread --scratch-path Tools/.build-tsan -Xswiftc -warnings-as-errors
+  stage "the tools under ThreadSanitizer: running their tests"
   run_bounded 1200 swift test --package-path Tools --skip-build --sanitize=thread --scratch-path Tools/.build-tsan
 fi
