@@ -1,0 +1,215 @@
+import Foundation
+import Geo
+import LocationServices
+import LocationEmulatorClient
+import ToolsTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// `locemu serve` playing to its phones: routes walked and paused, a receiver under a phone,
+// traces played, sought and named from the server's directory.
+extension ServeCommandTests {
+  /// `location start` walks a route at its speed on the server's virtual clock.
+  @Test func aRouteIsWalkedAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    // About 139 m east along the parallel at 10 m/s.
+    var state = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    #expect(state["walkingRoute"] as? Bool == true)
+    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == 21.0122)
+    _ = try await server.object(["clock", "advance", "5"])
+    state = try await server.object(["status"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    #expect(fix["speed"] as? Double == 10)
+    let lon = try #require(fix["lon"] as? Double)
+    // 50 m east at 52.23° N is about 0.000733° of longitude.
+    #expect(abs(lon - 21.0122 - 0.000733) < 0.00001)
+    _ = try await server.object(["clock", "advance", "60"])
+    state = try await server.object(["status"])
+    #expect(state["walkingRoute"] as? Bool == false)
+    #expect((state["lastFix"] as? [String: Any])?["speed"] as? Double == 0)
+    #expect(try await server.ctl(["location", "start", "north"]).status == 64)
+  }
+
+  /// A route paused stands where it was for as long as the pause, then carries on: it ends as
+  /// much later as it was paused (`ctl location pause|resume`, `POST /phones/{id}/playback`).
+  @Test func aPausedRouteCarriesOnWhereItWas() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    // Nothing plays: neither pause nor resume has anything to act on.
+    #expect(try await server.ctl(["location", "pause"]).status == 1)
+    #expect(try await server.ctl(["location", "resume"]).status == 1)
+    _ = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    _ = try await server.object(["clock", "advance", "5"])
+    var state = try await server.object(["location", "pause"])
+    #expect((state["playing"] as? [String: Any])?["paused"] as? Bool == true)
+    let fixes = (state["playing"] as? [String: Any])?["fixes"] as? Int
+    let lon = (state["lastFix"] as? [String: Any])?["lon"] as? Double
+    _ = try await server.object(["clock", "advance", "30"])
+    state = try await server.object(["status"])
+    #expect((state["playing"] as? [String: Any])?["fixes"] as? Int == fixes)
+    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == lon)
+    #expect(state["walkingRoute"] as? Bool == true)
+
+    state = try await server.object(["location", "resume"])
+    #expect((state["playing"] as? [String: Any])?["paused"] == nil)
+    // Resuming what plays unpaused is no change, as pausing twice is none.
+    #expect(try await server.ctl(["location", "resume"]).status == 0)
+    _ = try await server.object(["clock", "advance", "5"])
+    let moved = try #require((try await server.object(["status"])["lastFix"] as? [String: Any])?["lon"] as? Double)
+    #expect(abs(moved - 21.0122 - 2 * 0.000733) < 0.00002, "\(moved)")
+    // About 14 s of walking in all: not over 10 s after the resume, over by 15.
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == true)
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == false)
+  }
+
+  static let root = repositoryRoot
+  static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
+
+  /// A realistic receiver under a served phone (issue 25): a set location is the truth, the
+  /// phone stands there through a seeded receiver (fixes near it, not at it, the same every
+  /// run); `off` gives exact positions again; an unknown profile is refused.
+  @Test func realismPutsAReceiverUnderThePhone() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    var state = try await server.object(["realism", "suburban", "--seed", "5", "--start", "hot"])
+    #expect((state["realism"] as? [String: Any])?["profile"] as? String == "suburban")
+    _ = try await server.object(["location", "set", "60.17,24.94"])
+    _ = try await server.object(["clock", "advance", "30"])
+    state = try await server.object(["status"])
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+    #expect(lat != 60.17 || lon != 24.94)
+    #expect(abs(lat - 60.17) < 0.001 && abs(lon - 24.94) < 0.002, "\(lat),\(lon)")
+    #expect((fix["eph"] as? Double).map { $0 > 1 && $0 < 50 } == true)
+    state = try await server.object(["realism", "off"])
+    #expect(state["realism"] == nil)
+    _ = try await server.object(["location", "set", "60.18,24.95"])
+    state = try await server.object(["status"])
+    #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == 60.18)
+    let bad = try await server.ctl(["realism", "downtown"])
+    #expect(bad.status == 1 && bad.stderr.contains("profile: one of open-sky, suburban"), "\(bad.stderr)")
+    // A seed JSON cannot carry exactly (2⁵³, as schemathesis sent) is refused, not kept and echoed wrong.
+    let large = try await server.ctl(["realism", "suburban", "--seed", "9007199254740992"])
+    #expect(large.status == 1 && large.stderr.contains("seed: a whole number from 0 to 9007199254740991"), "\(large.stderr)")
+    #expect(try await server.ctl(["realism", "suburban", "--seed", "9007199254740991"]).status == 0)
+  }
+
+  /// `location run` plays a trace at its speed on the server's virtual clock: after 10 s at
+  /// twice its pace the phone is where the trace is at 20 s, with the phone's time.
+  @Test func aTraceRunsAtItsSpeedOnVirtualTime() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "25", Self.trace("city-walk.nmea")])
+    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--speed", "2"])
+    var playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["kind"] as? String == "trace" && playing["fixes"] as? Int == 1 && playing["ended"] as? Bool == false)
+    _ = try await server.object(["clock", "advance", "10"])
+    state = try await server.object(["status"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["fixes"] as? Int == 21)
+    let fix = try #require(state["lastFix"] as? [String: Any])
+    // The state has the fix's full precision; the replay's record rounds to 1e-9 degrees.
+    func same(_ a: Any?, _ b: Any?) -> Bool { abs(((a as? Double) ?? .nan) - ((b as? Double) ?? .nan)) < 1e-8 }
+    #expect(same(fix["lat"], records[20]["lat"]) && same(fix["lon"], records[20]["lon"]))
+    // Stamped by the phone (its start date on virtual time), at the trace's pace.
+    #expect(fix["time"] as? String == "2026-01-01T00:00:20.000Z")
+    // --offset skips into the trace; a set location stops it.
+    state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--offset", "20"])
+    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[20]["lat"]))
+    state = try await server.object(["location", "set", "52.1,21.1"])
+    #expect((state["playing"] as? [String: Any])?["ended"] as? Bool == true)
+    // A trace that cannot be read is refused and changes nothing.
+    let missing = try await server.ctl(["location", "run", "/nonexistent/walk.nmea"])
+    #expect(missing.status == 1 && missing.stderr == "locemu ctl: cannot read /nonexistent/walk.nmea: No such file or directory\n")
+    let notATrace = try await server.ctl(["location", "run", Self.trace("README.md")])
+    #expect(notATrace.status == 1 && notATrace.stderr.contains("'README.md': no epochs read as NMEA"), "\(notATrace.stderr)")
+    #expect(try await server.ctl(["location", "run", Self.trace("city-walk.nmea"), "--speed", "0"]).status == 1)
+    #expect(try await server.ctl(["location", "run"]).status == 64)
+    #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
+  }
+
+  /// A seek (issue 32 item 5) jumps within the trace that plays to a fix or a time, paused or
+  /// playing: the state's position says where it stands, the next fix is the trace's there, a
+  /// paused trace stays paused; a route seeks as well; a source cannot be sought.
+  @Test func aSeekJumpsWithinWhatPlays() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "80", Self.trace("city-walk.nmea")])
+    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    func same(_ a: Any?, _ b: Any?) -> Bool { abs(((a as? Double) ?? .nan) - ((b as? Double) ?? .nan)) < 1e-8 }
+    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea")])
+    var playing = try #require(state["playing"] as? [String: Any])
+    let total = try #require(playing["total"] as? Int)
+    #expect(total > 80 && playing["position"] as? Int == 1, "\(playing)")
+    _ = try await server.object(["clock", "advance", "4"])
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["position"] as? Int == 5)
+
+    // To a fix: it plays at once, and the trace goes on from there.
+    state = try await server.object(["location", "seek", "--fix", "60"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["position"] as? Int == 61 && same((state["lastFix"] as? [String: Any])?["lat"], records[60]["lat"]), "\(state)")
+    _ = try await server.object(["clock", "advance", "2"])
+    state = try await server.object(["status"])
+    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
+    // Paused, a seek to a time moves the bar and plays nothing until resumed.
+    _ = try await server.object(["location", "pause"])
+    state = try await server.object(["location", "seek", "--seconds", "30"])
+    playing = try #require(state["playing"] as? [String: Any])
+    #expect(playing["paused"] as? Bool == true && playing["position"] as? Int == 30, "\(playing)")
+    _ = try await server.object(["clock", "advance", "3"])
+    #expect(same((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
+    state = try await server.object(["location", "resume"])
+    _ = try await server.object(["clock", "advance", "0"])
+    state = try await server.object(["status"])
+    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[30]["lat"]), "\(state)")
+
+    // A route seeks by its fixes too.
+    state = try await server.object(["location", "start", "60.1699,24.9384", "60.1799,24.9384", "--speed", "10"])
+    let routeTotal = try #require((state["playing"] as? [String: Any])?["total"] as? Int)
+    state = try await server.object(["location", "seek", "--fix", String(routeTotal - 1)])
+    #expect(abs(((state["lastFix"] as? [String: Any])?["lat"] as? Double ?? 0) - 60.1799) < 1e-6, "\(state)")
+    // A source (a location set) cannot be sought; one of --fix and --seconds.
+    _ = try await server.object(["location", "set", "52.1,21.1"])
+    let refused = try await server.ctl(["location", "seek", "--fix", "3"])
+    #expect(refused.status == 1 && refused.stderr.contains("nothing seekable is playing"), "\(refused.stderr)")
+    #expect(try await server.ctl(["location", "seek"]).status == 64)
+    #expect(try await server.ctl(["location", "seek", "--fix", "1", "--seconds", "2"]).status == 64)
+  }
+
+  /// Traces by name come from the server's --traces directory only (issue 22): a name is
+  /// played, a name that leads outside is "no such trace" whatever is there, and a server
+  /// without a directory says how to send the trace instead.
+  @Test func namedTracesComeFromTheServersDirectoryOnly() async throws {
+    let server = try await Server.start([
+      "--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path,
+    ])
+    defer { server.stop() }
+    let listed = try await server.object(["traces"])
+    #expect((listed["names"] as? [String])?.contains("city-walk.nmea") == true && listed["maxBytes"] as? Int == 16 << 20)
+    let state = try await server.object(["location", "run", "--named", "city-walk.nmea", "--speed", "2", "--loop"])
+    #expect((state["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    for name in ["../Package.swift", Self.root.appendingPathComponent("Package.swift").path, "/etc/passwd", "nope.nmea"] {
+      let refused = try await server.ctl(["location", "run", "--named", name])
+      #expect(
+        refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"),
+        "\(name): \(refused.stderr)")
+    }
+    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    let plain = try await Server.start()
+    defer { plain.stop() }
+    let none = try await plain.ctl(["location", "run", "--named", "city-walk.nmea"])
+    #expect(none.status == 1 && none.stderr.contains("this server has no trace directory"), "\(none.stderr)")
+    #expect(try await plain.object(["traces"])["directory"] as? Bool == false)
+  }
+}
