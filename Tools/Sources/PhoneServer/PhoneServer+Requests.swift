@@ -301,7 +301,6 @@ extension PhoneServer {
   }
 }
 
-
 /// A request's JSON body as a value, within the limit of a JSON body.
 struct JSONBody: Sendable {
   let reader: BodyReader
