@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "Emulator", targets: ["Emulator"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
+    .library(name: "MapRendering", targets: ["MapRendering"]),
     .library(name: "PetMap", targets: ["PetMap"]),
     .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
     .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
@@ -62,7 +63,10 @@ let package = Package(
     .target(name: "PermissionHandling", dependencies: ["LocationServices", "Geo"]),
     // Scenarios of permission events on a phone, as `locemu permissions` runs them (transcripts).
     .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo", "LocationServices"]),
-    .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling"]),
+    // Maps drawn as SVG: the projection, the layers under a map (tiles, basemaps), pins, the user,
+    // a scale bar and a legend. Below the app's features, MapKit's snapshotter and the tools' basemaps.
+    .target(name: "MapRendering", dependencies: ["LocationServices", "Geo"]),
+    .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling", "MapRendering"]),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
     .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices", "Traces"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
@@ -94,7 +98,7 @@ let package = Package(
       name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
     .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
-      name: "PetMapTests", dependencies: ["PetMap", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
+      name: "PetMapTests", dependencies: ["PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
   ]
 )
 
@@ -137,7 +141,7 @@ let package = Package(
       ]
     ),
     // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
-    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "PetMap"]),
+    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "MapRendering"]),
     .target(
       name: "Combine",
       dependencies: [
@@ -148,7 +152,7 @@ let package = Package(
     .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os"]),
     .testTarget(
       name: "CoreLocationTests",
-      dependencies: ["CoreLocation", "MapKit", "PetMap", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
+      dependencies: ["CoreLocation", "MapKit", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
     ),
   ]
 #endif

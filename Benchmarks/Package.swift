@@ -21,7 +21,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"), .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
       ],
       path: "Benchmarks/LocationEmulatorBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -60,7 +60,7 @@ let package = Package(
       name: "basemap-benchmark",
       dependencies: [
         .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"),
       ],
       path: "Sources/BasemapBenchmark"

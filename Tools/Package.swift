@@ -39,7 +39,7 @@ let package = Package(
       name: "Basemap",
       dependencies: [
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
-        .product(name: "PetMap", package: "LocationEmulator"), "CZlib",
+        .product(name: "MapRendering", package: "LocationEmulator"), "CZlib",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["Proto"]
@@ -61,7 +61,7 @@ let package = Package(
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"), "Basemap",
+        .product(name: "NMEA", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"), "Basemap",
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -78,7 +78,8 @@ let package = Package(
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"),
-        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"),
+        .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
         "AnnouncementServer", "PhoneServer", "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -163,6 +164,7 @@ let package = Package(
       name: "BasemapTests",
       dependencies: [
         "Basemap", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]

@@ -1,7 +1,7 @@
 public import CoreLocation
 public import Foundation
 import Geo
-public import PetMap
+public import MapRendering
 import LocationServices
 import Dispatch
 

@@ -1,3 +1,4 @@
+public import MapRendering
 public import Geo
 public import LocationServices
 
@@ -77,7 +78,7 @@ public final class FullscreenMapViewModel: Sendable {
     renderer.radiusMeters = nil
     return try renderer.render(
       MapSnapshotRequest(
-        region: viewport.region, pins: pins, userLocation: userLocation, legend: legend, width: Int(viewport.size.width.rounded()),
+        region: viewport.region, pins: pins.map(\.mapPin), userLocation: userLocation, legend: legend.map(\.entry), width: Int(viewport.size.width.rounded()),
         height: Int(viewport.size.height.rounded())))
   }
 

@@ -1,5 +1,6 @@
 public import Geo
 public import LocationServices
+public import MapRendering
 public import PermissionHandling
 
 /// A pin on the map: the iOS app's `MapPreviewView.PinModel`, derived 1:1 from an ``Announcement``.
@@ -19,6 +20,11 @@ public struct PinModel: Sendable, Identifiable, Hashable {
   public init?(_ announcement: Announcement) {
     guard announcement.status.isPinEligible else { return nil }
     self.init(id: announcement.id, coordinate: announcement.coordinate, status: announcement.status)
+  }
+
+  /// The pin as the renderer draws it: red for a missing pet, green for a found one.
+  public var mapPin: MapPin {
+    MapPin(id: id, coordinate: coordinate, colorHex: LegendItem.kind(of: status).map(LegendItem.color(of:)) ?? "#9E9E9E")
   }
 
   public static func == (a: PinModel, b: PinModel) -> Bool { a.id == b.id }
@@ -257,7 +263,8 @@ private struct LoadWork: Sendable {
     if let snapshotter {
       do {
         snapshot = try await snapshotter.snapshot(
-          MapSnapshotRequest(region: region, pins: pins, userLocation: location, legend: LegendItem.legend(strings)))
+          MapSnapshotRequest(
+            region: region, pins: pins.map(\.mapPin), userLocation: location, legend: LegendItem.legend(strings).map(\.entry)))
       } catch {
         return Task.isCancelled ? nil : .failure(.snapshotFailed(String(describing: error)))
       }

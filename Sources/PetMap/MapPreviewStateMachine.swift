@@ -1,3 +1,4 @@
+package import MapRendering
 package import Geo
 package import LocationServices
 

@@ -1,3 +1,4 @@
+public import MapRendering
 /// The languages the map features are localized in.
 public enum MapLanguage: String, Sendable, Hashable, CaseIterable {
   case english = "en"
@@ -76,6 +77,9 @@ public struct LegendItem: Sendable, Hashable, Identifiable {
     case .closed: nil
     }
   }
+
+  /// The entry as the renderer draws it.
+  public var entry: MapLegendEntry { MapLegendEntry(label: label, colorHex: colorHex) }
 
   /// The legend of the map features: Missing, Found.
   public static func legend(_ strings: MapStrings) -> [LegendItem] {

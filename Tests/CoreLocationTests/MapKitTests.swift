@@ -1,7 +1,7 @@
+import MapRendering
 import CoreLocation
 import Foundation
 import MapKit
-import PetMap
 import Testing
 
 @Suite("MapKit: geometry, snapshotter, annotations, formatter")

@@ -1,3 +1,4 @@
+import MapRendering
 import Emulator
 import Foundation
 import Geo

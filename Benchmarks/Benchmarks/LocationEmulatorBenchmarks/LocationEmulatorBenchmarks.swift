@@ -9,6 +9,7 @@ import Emulator
 import Foundation
 import Geo
 import NMEA
+import MapRendering
 import PetMap
 import Traces
 import LocationServices
@@ -107,8 +108,8 @@ let benchmarks: @Sendable () -> Void = {
     pins.append(PinModel(id: "p\(i)", coordinate: Coordinate(latitude: latitude, longitude: longitude)!, status: status))
   }
   let request = MapSnapshotRequest(
-    region: centre.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0), pins: pins, userLocation: centre,
-    legend: LegendItem.legend(MapStrings()))
+    region: centre.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0), pins: pins.map(\.mapPin),
+    userLocation: centre, legend: LegendItem.legend(MapStrings()).map(\.entry))
   Benchmark("Snapshot: 10 km preview, 50 pins") { benchmark in
     let renderer = SVGMapSnapshotter()
     for _ in benchmark.scaledIterations {

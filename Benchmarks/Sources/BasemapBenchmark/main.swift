@@ -6,6 +6,7 @@
 import Basemap
 import Foundation
 import Geo
+import MapRendering
 import PetMap
 import LocationServices
 
@@ -42,7 +43,7 @@ let center = Coordinate(latitude: (b.south + b.north) / 2, longitude: (b.west + 
 let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first { FileManager.default.isExecutableFile(atPath: $0) }
 for radius in [2_000.0, 10_000, 50_000] {
   let region = center.mapRegion(radiusMeters: radius).fitted(aspectRatio: 16.0 / 9.0)
-  let request = MapSnapshotRequest(region: region, userLocation: center, legend: LegendItem.legend(MapStrings()))
+  let request = MapSnapshotRequest(region: region, userLocation: center, legend: LegendItem.legend(MapStrings()).map(\.entry))
   let renderer = SVGMapSnapshotter(layers: [map], radiusMeters: radius)
   var times: [Duration] = []
   var snapshot: MapSnapshot?

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import LocationServices
-public import PetMap
+public import MapRendering
 
 extension Basemap: MapSnapshotLayer {
   /// The basemap under a snapshot (see `BasemapLayer`), with its attribution; a region it does

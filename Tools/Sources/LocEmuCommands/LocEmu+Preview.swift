@@ -8,6 +8,7 @@ import LocationServices
 import PermissionHandling
 import Scenarios
 import PetMap
+import MapRendering
 
 extension LocEmu {
   struct Preview: AsyncParsableCommand {

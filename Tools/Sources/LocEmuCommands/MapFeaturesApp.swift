@@ -4,6 +4,7 @@ import Geo
 import LocationServices
 import PermissionHandling
 import PetMap
+import MapRendering
 import Scenarios
 
 /// The lost-pets app's map features wired together on the emulator, as a ``ScenarioApp``: the

@@ -1,6 +1,6 @@
 package import Basemap
 package import Foundation
-import PetMap
+import MapRendering
 import Synchronization
 
 /// The server's basemaps as web map tiles (`GET /tiles/{z}/{x}/{y}.svg`): 256-pixel SVG squares

@@ -8,7 +8,7 @@ import Logging
 import NIOCore
 import PermissionHandling
 import Scenarios
-import PetMap
+import MapRendering
 import Basemap
 import Traces
 import ServiceLifecycle

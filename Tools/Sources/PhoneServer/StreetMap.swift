@@ -3,7 +3,7 @@ import Emulator
 import Foundation
 import Geo
 import LocationServices
-import PetMap
+import MapRendering
 
 /// The web page's map of a phone (`/phones/{id}/map.svg?view=street`): at street zoom around
 /// its position (or, before its first fix, the basemap's middle, else the default fixed

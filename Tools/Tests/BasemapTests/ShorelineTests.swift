@@ -2,6 +2,7 @@
 import Foundation
 import Geo
 import LocationServices
+import MapRendering
 import PetMap
 import Testing
 import ToolsTestSupport
@@ -176,7 +177,7 @@ struct ShorelineTests {
     let (city, _) = try BasemapTests.built.get()
     let center = Coordinate(latitude: 60.1712049, longitude: 24.9417355)!
     let region = center.mapRegion(radiusMeters: 10_000).fitted(aspectRatio: 16.0 / 9.0)
-    let request = MapSnapshotRequest(region: region, userLocation: center, legend: LegendItem.legend(MapStrings()))
+    let request = MapSnapshotRequest(region: region, userLocation: center, legend: LegendItem.legend(MapStrings()).map(\.entry))
     let snapshot = try SVGMapSnapshotter(layers: [shore, city]).render(request)
     #expect(snapshot.svg.contains("GSHHG (Wessel &amp; Smith, LGPL); © OpenStreetMap contributors"))
     let p = snapshot.projection
@@ -205,7 +206,7 @@ struct ShorelineTests {
     let places = try city.features(south: 60.160, north: 60.183, west: 24.92, east: 24.97, kinds: [.place])
     #expect(places.count >= 3)
     let pins = places.enumerated().map { PinModel(id: "p\($0.offset)", coordinate: $0.element.rings[0][0], status: .active) }
-    let request = MapSnapshotRequest(region: region, pins: pins, userLocation: center)
+    let request = MapSnapshotRequest(region: region, pins: pins.map(\.mapPin), userLocation: center)
     let snapshot = try SVGMapSnapshotter(layers: [city], radiusMeters: nil).render(request)
     let p = snapshot.projection
     let pinBoxes = pins.map { SnapshotBox(around: p.point(for: $0.coordinate), radius: 7) }

@@ -1,6 +1,7 @@
 import Foundation
 import Basemap
 import Geo
+import MapRendering
 import PetMap
 import Testing
 import ToolsTestSupport
@@ -16,7 +17,8 @@ import LocationServices
     id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
   @Test func snapshot_FR002_pinsLandAtTheirCoordinatesInARealRenderer() throws {
-    let request = MapSnapshotRequest(region: region, pins: [missing, found], userLocation: warsaw, legend: LegendItem.legend(MapStrings()))
+    let request = MapSnapshotRequest(region: region, pins: [missing.mapPin, found.mapPin], userLocation: warsaw,
+      legend: LegendItem.legend(MapStrings()).map(\.entry))
     let snapshot = try SVGMapSnapshotter().render(request)
     let p = snapshot.projection
     let user = p.point(for: warsaw), m = p.point(for: missing.coordinate), f = p.point(for: found.coordinate)
@@ -57,7 +59,7 @@ import LocationServices
       }
     }
     let snapshot = try SVGMapSnapshotter(layers: [TileDirectoryLayer(path: tiles.path)]).render(
-      MapSnapshotRequest(region: region, pins: [missing]))
+      MapSnapshotRequest(region: region, pins: [missing.mapPin]))
     #expect(snapshot.tileCount > 0)
     let m = snapshot.projection.point(for: missing.coordinate)
     let colours = try SVGPixels.read(snapshot.svg, at: [(40, 40), (m.x, m.y)])
@@ -79,7 +81,7 @@ import LocationServices
       db.commit()
       """
     #expect(try runProcess("/usr/bin/env", ["python3", "-c", script, mbtiles, png]).status == 0)
-    let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(MapSnapshotRequest(region: region, pins: [missing]))
+    let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(MapSnapshotRequest(region: region, pins: [missing.mapPin]))
     #expect(fromFile.tileCount == snapshot.tileCount)
     let again = try SVGPixels.read(fromFile.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(again[0].prefix(3)) == [255, 0, 255])

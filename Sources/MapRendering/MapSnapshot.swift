@@ -6,18 +6,44 @@ public import LocationServices
   import Glibc
 #endif
 
+/// A pin to draw: where, in what colour, and the id the SVG gives it (`data-id`).
+public struct MapPin: Sendable, Hashable, Identifiable {
+  public var id: String
+  public var coordinate: Coordinate
+  /// The fill colour, `#RRGGBB`.
+  public var colorHex: String
+
+  public init(id: String, coordinate: Coordinate, colorHex: String) {
+    self.id = id
+    self.coordinate = coordinate
+    self.colorHex = colorHex
+  }
+}
+
+/// One row of a map's legend: a colour and what it means.
+public struct MapLegendEntry: Sendable, Hashable {
+  public var label: String
+  /// The colour, `#RRGGBB`.
+  public var colorHex: String
+
+  public init(label: String, colorHex: String) {
+    self.label = label
+    self.colorHex = colorHex
+  }
+}
+
 /// What to draw: the platform's equivalent of `MKMapSnapshotter.Options` plus the overlay.
 public struct MapSnapshotRequest: Sendable, Hashable {
   public var region: MapRegion
-  public var pins: [PinModel]
+  public var pins: [MapPin]
   public var userLocation: Coordinate?
-  public var legend: [LegendItem]
+  public var legend: [MapLegendEntry]
   /// Pixels (16:9 by default).
   public var width: Int
   public var height: Int
 
   public init(
-    region: MapRegion, pins: [PinModel] = [], userLocation: Coordinate? = nil, legend: [LegendItem] = [],
+    region: MapRegion, pins: [MapPin] = [], userLocation: Coordinate? = nil, legend: [MapLegendEntry] = [],
     width: Int = 640, height: Int = 360
   ) {
     self.region = region
@@ -306,7 +332,7 @@ public struct SVGMapSnapshotter: MapSnapshotting {
     }
     for pin in request.pins {
       let p = projection.point(for: pin.coordinate)
-      let color = LegendItem.kind(of: pin.status).map(LegendItem.color(of:)) ?? "#9E9E9E"
+      let color = pin.colorHex
       svg +=
         "<circle class=\"pin\" data-id=\(attr(pin.id)) cx=\(num(p.x)) cy=\(num(p.y)) r=\"7\" fill=\"\(color)\" stroke=\"#FFFFFF\" stroke-width=\"2\"/>\n"
     }
@@ -363,7 +389,7 @@ public struct SVGMapSnapshotter: MapSnapshotting {
       """
   }
 
-  private func legend(_ items: [LegendItem], width: Int, height: Int) -> String {
+  private func legend(_ items: [MapLegendEntry], width: Int, height: Int) -> String {
     guard !items.isEmpty else { return "" }
     let rowHeight = 18.0, boxWidth = 110.0
     let boxHeight = Double(items.count) * rowHeight + 8
