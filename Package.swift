@@ -98,7 +98,8 @@ let package = Package(
       name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
     .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
-      name: "PetMapTests", dependencies: ["PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
+      name: "PetMapTests",
+      dependencies: ["PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
   ]
 )
 

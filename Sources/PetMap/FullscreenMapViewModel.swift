@@ -78,7 +78,8 @@ public final class FullscreenMapViewModel: Sendable {
     renderer.radiusMeters = nil
     return try renderer.render(
       MapSnapshotRequest(
-        region: viewport.region, pins: pins.map(\.mapPin), userLocation: userLocation, legend: legend.map(\.entry), width: Int(viewport.size.width.rounded()),
+        region: viewport.region, pins: pins.map(\.mapPin), userLocation: userLocation, legend: legend.map(\.entry),
+        width: Int(viewport.size.width.rounded()),
         height: Int(viewport.size.height.rounded())))
   }
 

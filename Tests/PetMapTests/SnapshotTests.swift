@@ -14,7 +14,9 @@ import LocationServices
     id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
   @Test func snapshot_US2_AS3_FR008_legendStaysInACornerClearOfTheCentre() throws {
-    let svg = try SVGMapSnapshotter().render(MapSnapshotRequest(region: region, legend: LegendItem.legend(MapStrings(.polish)).map(\.entry))).svg
+    let svg = try SVGMapSnapshotter().render(
+      MapSnapshotRequest(region: region, legend: LegendItem.legend(MapStrings(.polish)).map(\.entry))
+    ).svg
     #expect(svg.contains("Zaginione") && svg.contains("Znalezione"))
     let legend = try #require(svg.range(of: "<g class=\"legend\"><rect "))
     let attributes = svg[legend.upperBound...].prefix(80)

@@ -44,7 +44,8 @@ struct BasemapTests {
     let center = Coordinate(latitude: 60.1716, longitude: 24.9440)!
     let region = center.mapRegion(radiusMeters: 400).fitted(aspectRatio: 16.0 / 9.0)
     let pin = PinModel(id: "p", coordinate: Coordinate(latitude: 60.1705, longitude: 24.9420)!, status: .active)
-    let request = MapSnapshotRequest(region: region, pins: [pin.mapPin], userLocation: center, legend: LegendItem.legend(MapStrings()).map(\.entry))
+    let request = MapSnapshotRequest(
+      region: region, pins: [pin.mapPin], userLocation: center, legend: LegendItem.legend(MapStrings()).map(\.entry))
     let snapshot = try SVGMapSnapshotter(layers: [map], radiusMeters: nil).render(request)
     let p = snapshot.projection
     #expect(snapshot.basemapFeatureCount > 100)

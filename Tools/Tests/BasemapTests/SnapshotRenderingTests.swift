@@ -17,7 +17,8 @@ import LocationServices
     id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
   @Test func snapshot_FR002_pinsLandAtTheirCoordinatesInARealRenderer() throws {
-    let request = MapSnapshotRequest(region: region, pins: [missing.mapPin, found.mapPin], userLocation: warsaw,
+    let request = MapSnapshotRequest(
+      region: region, pins: [missing.mapPin, found.mapPin], userLocation: warsaw,
       legend: LegendItem.legend(MapStrings()).map(\.entry))
     let snapshot = try SVGMapSnapshotter().render(request)
     let p = snapshot.projection
@@ -81,7 +82,8 @@ import LocationServices
       db.commit()
       """
     #expect(try runProcess("/usr/bin/env", ["python3", "-c", script, mbtiles, png]).status == 0)
-    let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(MapSnapshotRequest(region: region, pins: [missing.mapPin]))
+    let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(
+      MapSnapshotRequest(region: region, pins: [missing.mapPin]))
     #expect(fromFile.tileCount == snapshot.tileCount)
     let again = try SVGPixels.read(fromFile.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(again[0].prefix(3)) == [255, 0, 255])
