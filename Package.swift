@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "GPSD", targets: ["GPSD"]),
     .library(name: "Emulator", targets: ["Emulator"]),
+    .library(name: "PhoneSources", targets: ["PhoneSources"]),
     .library(name: "PermissionHandling", targets: ["PermissionHandling"]),
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "MapRendering", targets: ["MapRendering"]),
@@ -56,10 +57,12 @@ let package = Package(
     .target(
       name: "Emulator",
       dependencies: [
-        "Geo", "LocationServices", "Traces", "GNSSReceiver", .product(name: "DequeModule", package: "swift-collections"),
+        "Geo", "LocationServices", .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
+    // Sources that plug into a phone: trace files (libxml2 for GPX and KML) and a realistic receiver.
+    .target(name: "PhoneSources", dependencies: ["Emulator", "Traces", "GNSSReceiver", "LocationServices"]),
     .target(name: "PermissionHandling", dependencies: ["LocationServices", "Geo"]),
     // Scenarios of permission events on a phone, as `locemu permissions` runs them (transcripts).
     .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo", "LocationServices"]),
@@ -68,7 +71,7 @@ let package = Package(
     .target(name: "MapRendering", dependencies: ["LocationServices", "Geo"]),
     .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling", "MapRendering"]),
     // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
-    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices", "Traces"]),
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
     .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
@@ -91,7 +94,9 @@ let package = Package(
     .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA"]),
     .testTarget(
       name: "EmulatorTests",
-      dependencies: ["Emulator", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting"]
+      dependencies: [
+        "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting",
+      ]
     ),
     .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(

@@ -22,6 +22,7 @@ let package = Package(
         "NearbyPets", .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "PhoneSources", package: "LocationEmulator"),
         .product(name: "SampleTraces", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"),
       ]

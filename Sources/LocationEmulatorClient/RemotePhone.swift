@@ -1,6 +1,5 @@
 public import Emulator
 public import Foundation
-public import Traces
 import Geo
 public import LocationServices
 
@@ -132,7 +131,7 @@ public final class RemotePhone: Sendable {
   ///   server's `--max-trace-bytes`).
   @discardableResult
   public func playTrace(
-    _ contents: Data, name: String = "upload", format: Trace.Format? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
+    _ contents: Data, name: String = "upload", format: Wire.TraceFormat? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
   ) async throws(EmulatorClientError) -> RemotePhoneState {
     var query = URLComponents()
     query.queryItems =
@@ -149,7 +148,7 @@ public final class RemotePhone: Sendable {
   /// - Throws: ``EmulatorClientError``: `.refused` with 404 when the directory has no such trace.
   @discardableResult
   public func playTrace(
-    named name: String, format: Trace.Format? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
+    named name: String, format: Wire.TraceFormat? = nil, speed: Double = 1, loop: Bool = false, offset: Double = 0
   ) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("trace", Wire.TraceRun(name: name, format: format, speed: speed, loop: loop, offset: offset))
   }

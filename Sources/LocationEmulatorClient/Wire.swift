@@ -2,7 +2,6 @@ public import Emulator
 public import Foundation
 public import Geo
 public import LocationServices
-public import Traces
 
 /// The HTTP API of `locemu serve` (`openapi.yaml`) as Codable values: what the server decodes
 /// and encodes, what the Swift client and `locemu ctl` send and read. One model for all three,
@@ -119,6 +118,12 @@ public enum Wire {
     }
   }
 
+  /// A trace file's format, as the API names it (the trace library's formats, by the same names;
+  /// the wire model depends on no trace reader).
+  public enum TraceFormat: String, Codable, Sendable, Hashable, CaseIterable {
+    case nmea, gpx, jsonl, kml, geojson
+  }
+
   /// A trace to play and how (`POST /phones/{id}/trace` with JSON, a new phone's trace): a
   /// `name` of the server's `--traces` directory, or `data`, the trace's text.
   public struct TraceRun: Codable, Sendable, Hashable {
@@ -126,7 +131,7 @@ public enum Wire {
     public var data: String?
     /// Refused: a request names no file of the server's machine. Decoded to say so.
     public var path: String?
-    public var format: Trace.Format?
+    public var format: TraceFormat?
     /// Trace seconds per clock second (1 when nil).
     public var speed: Double?
     public var loop: Bool?
@@ -134,7 +139,7 @@ public enum Wire {
     public var offset: Double?
 
     public init(
-      name: String? = nil, data: String? = nil, format: Trace.Format? = nil, speed: Double? = nil, loop: Bool? = nil,
+      name: String? = nil, data: String? = nil, format: TraceFormat? = nil, speed: Double? = nil, loop: Bool? = nil,
       offset: Double? = nil
     ) {
       self.name = name
@@ -488,7 +493,7 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
       case "services": Wire.Switch.allCases.map(\.rawValue)
       case "promptAnswer", "answer": PromptAnswer.allCases.map(\.rawValue)
       case "action": Wire.Privacy.Action.allCases.map(\.rawValue)
-      case "format": Trace.Format.allCases.map(\.rawValue)
+      case "format": Wire.TraceFormat.allCases.map(\.rawValue)
       default: nil
       }
     return values.map { "one of \($0.joined(separator: ", "))" }

@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import Geo
+import PhoneSources
 import Testing
 import Traces
 import LocationServices

@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import GNSSReceiver
 import Geo
+import PhoneSources
 import LocationServices
 import Testing
 

@@ -1,14 +1,12 @@
-import Foundation
-public import GNSSReceiver
+public import Foundation
 public import Geo
-public import Traces
 public import LocationServices
 
 /// Where an ``EmulatedPhone``'s positions come from.
 ///
 /// Timeline sources (``fixed(_:horizontalAccuracy:altitude:interval:count:)``, ``script(_:)``,
-/// ``trace(_:options:)``, ``replay(options:makeReader:)``) are paced by the phone's own timers
-/// on its clock, one fix ahead: on a virtual clock a whole walk replays in order, instantly,
+/// any ``timeline(_:)``; the `PhoneSources` module adds trace files and a realistic receiver)
+/// are paced by the phone's own timers on its clock, one fix ahead: on a virtual clock a whole walk replays in order, instantly,
 /// the same on every run. A ``live(_:)`` source (gpsd, anything asynchronous) is read while
 /// the phone's `run()` runs; its fixes arrive when they come, at the clock's time then.
 public struct PhoneSource: Sendable {
@@ -42,94 +40,68 @@ public struct PhoneSource: Sendable {
     PhoneSource(kind: .timeline { start in ScriptTimeline(fixes: fixes, start: start) })
   }
 
-  /// A trace file (NMEA or GPX) replayed with `options` (speed, loop, offset, time base, gap filling).
-  public static func trace(_ trace: Trace, options: ReplayOptions = ReplayOptions()) -> PhoneSource {
-    replay(options: options) { try trace.makeReader() }
-  }
-
-  /// A replay of the epochs `makeReader` gives (an in-memory trace shared by a fleet, a test's list).
-  public static func replay(
-    options: ReplayOptions = ReplayOptions(), makeReader: @escaping @Sendable () throws -> any TraceReader
-  )
-    -> PhoneSource
-  {
-    PhoneSource(kind: .timeline { _ in ReplayTimeline(cursor: TraceReplayCursor(options: options, makeReader: makeReader)) })
+  /// A timeline of your own: `make` is called when the phone starts the source, with the
+  /// phone's start date, and the phone asks the timeline for one fix ahead of the clock.
+  public static func timeline(_ make: @escaping @Sendable (_ startDate: Date) throws -> any PhoneTimeline) -> PhoneSource {
+    PhoneSource(kind: .timeline(make))
   }
 
   /// Any ``LocationSource`` (a `GPSDSource`, say), read while the phone's `run()` runs.
   public static func live(_ source: any LocationSource) -> PhoneSource { PhoneSource(kind: .live(source)) }
 
-  /// `truth` as a realistic receiver reports it: each of its fixes is where the phone really
-  /// is, and the phone gets what a seeded ``GNSSReceiver`` makes of it (satellites, a time to
-  /// first fix, errors that drift, an honest or over-confident accuracy, outages).
-  ///
-  /// ```swift
-  /// let phone = EmulatedPhone(
-  ///   source: .realistic(.fixed(home), receiver: .init(profile: .urbanCanyon, seed: 7)), clock: clock)
-  /// ```
-  ///
-  /// The same seed and truth give the same fixes on every run; phones of one seed differ by
-  /// their ``GNSSReceiver/Options/phone``.
-  ///
-  /// - Parameter epochs: Given each of the receiver's whole epochs (satellites, DOPs, errors
-  ///   beside the fix), for whoever writes them out as a receiver's NMEA. A timeline's epoch is
-  ///   measured before the phone delivers its fix (the phone looks one fix ahead), under the
-  ///   phone's lock: keep the call short and do not call into the phone from it.
-  public static func realistic(
-    _ truth: PhoneSource, receiver options: GNSSReceiver.Options, epochs: (@Sendable (ReceiverEpoch) -> Void)? = nil
+  /// This source's fixes through `makeTransform()`'s function: one function is made each time
+  /// the source starts (so it may keep state, such as a receiver model's), and every fix
+  /// (no-fix reports included) goes through it, in order. A timeline's fixes are transformed
+  /// under the phone's lock, one ahead of the clock: keep the function short and do not call
+  /// into the phone from it.
+  public func transformed(
+    _ makeTransform: @escaping @Sendable () -> (LocationFix) -> LocationFix
   ) -> PhoneSource {
-    switch truth.kind {
+    switch kind {
     case .none:
-      return truth
+      return self
     case .timeline(let make):
-      return PhoneSource(
-        kind: .timeline { start in RealisticTimeline(truth: try make(start), receiver: GNSSReceiver(options: options), epochs: epochs) })
+      return PhoneSource(kind: .timeline { start in TransformedTimeline(truth: try make(start), transform: makeTransform()) })
     case .live(let source):
-      return PhoneSource(kind: .live(RealisticSource(truth: source, options: options, epochs: epochs)))
+      return PhoneSource(kind: .live(TransformedSource(truth: source, makeTransform: makeTransform)))
     }
   }
 }
 
-/// A timeline's fixes as a receiver reports them.
-final class RealisticTimeline: PhoneTimeline {
+/// A timeline's fixes through a function.
+final class TransformedTimeline: PhoneTimeline {
   let truth: any PhoneTimeline
-  var receiver: GNSSReceiver
-  let epochs: (@Sendable (ReceiverEpoch) -> Void)?
+  let transform: (LocationFix) -> LocationFix
 
-  init(truth: any PhoneTimeline, receiver: GNSSReceiver, epochs: (@Sendable (ReceiverEpoch) -> Void)?) {
+  init(truth: any PhoneTimeline, transform: @escaping (LocationFix) -> LocationFix) {
     self.truth = truth
-    self.receiver = receiver
-    self.epochs = epochs
+    self.transform = transform
   }
 
   func next() throws -> (at: Duration, fix: LocationFix)? {
     guard let (at, fix) = try truth.next() else { return nil }
-    return (at, receiver.measureFix(fix, epochs: epochs))
+    return (at, transform(fix))
   }
 
   func close() { truth.close() }
 }
 
-/// A live source's fixes as a receiver reports them.
-struct RealisticSource: LocationSource {
+/// A live source's fixes through a function.
+struct TransformedSource: LocationSource {
   let truth: any LocationSource
-  let options: GNSSReceiver.Options
-  let epochs: (@Sendable (ReceiverEpoch) -> Void)?
+  let makeTransform: @Sendable () -> (LocationFix) -> LocationFix
 
   struct AsyncIterator: AsyncIteratorProtocol {
     var truth: any AsyncIteratorProtocol<LocationFix, any Error>
-    var receiver: GNSSReceiver
-    let epochs: (@Sendable (ReceiverEpoch) -> Void)?
+    let transform: (LocationFix) -> LocationFix
 
     mutating func next() async throws -> LocationFix? {
       guard let fix = try await truth.next(isolation: nil) else { return nil }
-      return receiver.measureFix(fix, epochs: epochs)
+      return transform(fix)
     }
   }
 
-  func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(truth: truth.makeAsyncIterator(), receiver: GNSSReceiver(options: options), epochs: epochs)
-  }
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(truth: truth.makeAsyncIterator(), transform: makeTransform()) }
 }
 
 /// One fix of a ``PhoneSource/script(_:)``.
@@ -153,10 +125,14 @@ public struct ScriptedFix: Sendable, Hashable {
   public static func noFix(at: Duration) -> ScriptedFix { ScriptedFix(at: at, fix: LocationFix(mode: .noFix)) }
 }
 
-/// A source the phone paces itself: the next fix and its time since the source started. A class:
-/// the phone advances it in place, under its lock, without copying its state for every fix.
-protocol PhoneTimeline: AnyObject {
+/// A source the phone paces itself (``PhoneSource/timeline(_:)``): the next fix and its time
+/// since the source started. A class: the phone advances it in place, under its lock, without
+/// copying its state for every fix; it is called from one thread at a time.
+public protocol PhoneTimeline: AnyObject {
+  /// The next fix and when it is due, as time since the source started (times must not
+  /// decrease), or nil at the end. An error ends the source with it.
   func next() throws -> (at: Duration, fix: LocationFix)?
+  /// The phone stops the source: `next()` is not called again.
   func close()
 }
 
@@ -205,17 +181,4 @@ final class ScriptTimeline: PhoneTimeline {
   }
 
   func close() { index = fixes.count }
-}
-
-final class ReplayTimeline: PhoneTimeline {
-  var cursor: TraceReplayCursor
-
-  init(cursor: TraceReplayCursor) { self.cursor = cursor }
-
-  func next() throws -> (at: Duration, fix: LocationFix)? {
-    guard let step = try cursor.next() else { return nil }
-    return (step.scheduled, step.fix)
-  }
-
-  func close() { cursor.close() }
 }

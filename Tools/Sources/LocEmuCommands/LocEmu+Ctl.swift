@@ -161,7 +161,7 @@ extension LocEmu {
         @Option(
           help: ArgumentHelp(
             "The trace's format (by default from its name, else its first bytes).", valueName: "nmea|gpx|jsonl|kml|geojson"))
-        var format: Trace.Format?
+        var format: Wire.TraceFormat?
 
         func validate() throws {
           if (trace == nil) == (named == nil) { throw ValidationError("give a TRACE file or --named NAME, one of them") }
@@ -499,4 +499,5 @@ struct Point: ExpressibleByArgument {
 
 extension Wire.Privacy.Action: @retroactive ExpressibleByArgument {}
 extension Wire.Switch: @retroactive ExpressibleByArgument {}
+extension Wire.TraceFormat: @retroactive ExpressibleByArgument {}
 extension AppState: @retroactive ExpressibleByArgument {}

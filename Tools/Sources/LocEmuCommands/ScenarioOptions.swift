@@ -6,6 +6,7 @@ import GNSSReceiver
 import LocationEmulatorClient
 import GPSD
 import Geo
+import PhoneSources
 import PermissionHandling
 import Scenarios
 import Traces

@@ -1,4 +1,5 @@
 package import Emulator
+import PhoneSources
 import Foundation
 package import GNSSReceiver
 package import LocationEmulatorClient

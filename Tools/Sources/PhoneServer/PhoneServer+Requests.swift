@@ -198,7 +198,7 @@ extension PhoneServer {
         "a request cannot name a file of the server's machine: send the trace as the body, give its text as \"data\", or \"name\" a trace in the server's --traces directory"
       )
     }
-    let options = try traceOptions(format: run.format, speed: run.speed, loop: run.loop, offset: run.offset)
+    let options = try traceOptions(format: run.format.map(Trace.Format.init), speed: run.speed, loop: run.loop, offset: run.offset)
     let trace: DecodedTrace
     switch (run.name, run.data) {
     case (let name?, nil):
@@ -314,6 +314,19 @@ struct JSONBody: Sendable {
       return try Wire.decode(type, from: Data(bytes))
     } catch {
       throw PhoneServer.APIError.bad(error.message)
+    }
+  }
+}
+
+extension Trace.Format {
+  /// The format the API names.
+  init(_ format: Wire.TraceFormat) {
+    switch format {
+    case .nmea: self = .nmea
+    case .gpx: self = .gpx
+    case .jsonl: self = .jsonl
+    case .kml: self = .kml
+    case .geojson: self = .geojson
     }
   }
 }

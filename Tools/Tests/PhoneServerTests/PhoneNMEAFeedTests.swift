@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import GNSS
 import GNSSReceiver
+import PhoneSources
 import Geo
 import ToolsTestSupport
 import NMEA

@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import NearbyPets
+import PhoneSources
 import SampleTraces
 import Testing
 import Traces
