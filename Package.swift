@@ -34,6 +34,10 @@ let package = Package(
     // in every package built after it (GRDB, swift-dependencies, combine-schedulers…), which then
     // compile their Combine code against OpenCombine.
     .trait(name: "Combine", description: "import CoreLocation also gives Combine's ObservableObject and @Published (OpenCombine)"),
+    // `import CoreLocation` follows a phone of `locemu serve` when LOCEMU_SERVER is set (an HTTP
+    // client over FoundationNetworking). Opt-in: an app's tests that drive in-process phones do
+    // not compile the client.
+    .trait(name: "ServedPhone", description: "import CoreLocation binds to a phone of locemu serve when LOCEMU_SERVER is set"),
     .default(enabledTraits: []),
   ],
   dependencies: [
@@ -140,7 +144,8 @@ let package = Package(
     .target(
       name: "CoreLocation",
       dependencies: [
-        "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices", "LocationEmulatorClient",
+        "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices",
+        .target(name: "LocationEmulatorClient", condition: .when(traits: ["ServedPhone"])),
         // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
         // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
         .target(name: "Combine", condition: .when(traits: ["Combine"])),

@@ -15,7 +15,8 @@ let package = Package(
     .library(name: "Basemap", targets: ["Basemap"]),
   ],
   dependencies: [
-    .package(name: "LocationEmulator", path: ".."),
+    // ServedPhone: corelocation-probe's CoreLocation follows a served phone (LOCEMU_SERVER).
+    .package(name: "LocationEmulator", path: "..", traits: ["ServedPhone"]),
     // locemu's command line.
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     // The phone server and the announcements server (HTTP); no traits: no swift-configuration, no TLS.

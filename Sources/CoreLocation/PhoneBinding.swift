@@ -1,8 +1,21 @@
 import Emulator
 import Foundation
 import Geo
-import LocationEmulatorClient
 import LocationServices
+
+#if ServedPhone
+  import LocationEmulatorClient
+
+  extension RemotePhone: ServedPhoneRequests {}
+#endif
+
+/// What the app's requests ask of a served phone: a `RemotePhone` of the served-phone client,
+/// compiled with the package trait `ServedPhone`.
+protocol ServedPhoneRequests: Sendable {
+  func requestWhenInUseAuthorization() async -> LocationPermissionStatus
+  func requestAlwaysAuthorization() async -> LocationPermissionStatus
+  func requestLocationResult() async -> LocationRequestResult
+}
 
 /// The phone a CoreLocation object belongs to, and how its requests reach it: an in-process
 /// ``EmulatedPhone`` (made by `withEmulatedPhone`, or the process's own), or a phone of a
@@ -12,9 +25,9 @@ final class BoundPhone: Sendable {
   /// Where events are observed: the phone itself, or the mirror of a served one.
   let phone: EmulatedPhone
   /// The served phone, when the process is bound to one (`LOCEMU_SERVER`).
-  let remote: RemotePhone?
+  let remote: (any ServedPhoneRequests)?
 
-  init(phone: EmulatedPhone, remote: RemotePhone? = nil) {
+  init(phone: EmulatedPhone, remote: (any ServedPhoneRequests)? = nil) {
     self.phone = phone
     self.remote = remote
   }
@@ -60,9 +73,11 @@ final class BoundPhone: Sendable {
 
 /// The phone of a process that no test bound to one: from the environment.
 ///
-/// - `LOCEMU_SERVER` (and `LOCEMU_TOKEN`, `LOCEMU_PHONE`): a phone of that `locemu serve`,
+/// - `LOCEMU_SERVER` (and `LOCEMU_TOKEN`, `LOCEMU_PHONE`), with the package trait `ServedPhone`:
+///   a phone of that `locemu serve`,
 ///   driven with `locemu ctl` as `simctl location`/`simctl privacy` drive a simulator; a local
 ///   phone on the real clock follows it (``RemotePhone/mirror(into:)``).
+///   Without the trait, a line on standard error says how to turn it on.
 /// - Otherwise a fresh phone on the real clock: permission not determined, no location, as a
 ///   new iPhone.
 ///
@@ -71,21 +86,31 @@ enum ProcessPhone {
   static let shared: BoundPhone = {
     let environment = ProcessInfo.processInfo.environment
     let phone = EmulatedPhone(EmulatedPhone.Configuration(name: "process", startDate: Date()), clock: .realTime())
-    if let server = environment["LOCEMU_SERVER"], !server.isEmpty, let url = URL(string: server) {
-      let remote = EmulatorServer(url: url, token: environment["LOCEMU_TOKEN"]).phone(environment["LOCEMU_PHONE"] ?? "1")
-      Task.detached {
-        await withTaskGroup(of: Void.self) { group in
-          group.addTask { await phone.run() }
-          group.addTask {
-            do {
-              try await remote.mirror(into: phone)
-            } catch {
-              FileHandle.standardError.write(Data("CoreLocation (locemu): the served phone at \(server) is gone: \(error)\n".utf8))
+    if let server = environment["LOCEMU_SERVER"], !server.isEmpty {
+      #if ServedPhone
+        if let url = URL(string: server) {
+          let remote = EmulatorServer(url: url, token: environment["LOCEMU_TOKEN"]).phone(environment["LOCEMU_PHONE"] ?? "1")
+          Task.detached {
+            await withTaskGroup(of: Void.self) { group in
+              group.addTask { await phone.run() }
+              group.addTask {
+                do {
+                  try await remote.mirror(into: phone)
+                } catch {
+                  FileHandle.standardError.write(Data("CoreLocation (locemu): the served phone at \(server) is gone: \(error)\n".utf8))
+                }
+              }
             }
           }
+          return BoundPhone(phone: phone, remote: remote)
         }
-      }
-      return BoundPhone(phone: phone, remote: remote)
+      #else
+        FileHandle.standardError.write(
+          Data(
+            ("CoreLocation (locemu): LOCEMU_SERVER is set, but this build has no served-phone binding: enable the LocationEmulator "
+              + "package's trait ServedPhone (.package(name: \"LocationEmulator\", …, traits: [\"ServedPhone\"])); "
+              + "using a phone of this process\n").utf8))
+      #endif
     }
     Task.detached { await phone.run() }
     return BoundPhone(phone: phone)
