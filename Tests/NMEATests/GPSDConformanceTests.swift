@@ -89,6 +89,29 @@ struct GPSDConformanceTests {
     var reason: String
   }
 
+  /// A TPV line of a `.chk` file: its time and mode, and every member that is a number, by its name.
+  struct TPV: Decodable {
+    struct Name: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
+    var time: String?
+    var mode: Int?
+    var numbers: [String: Double] = [:]
+
+    init(from decoder: any Decoder) throws {
+      let members = try decoder.container(keyedBy: Name.self)
+      time = try? members.decode(String.self, forKey: Name(stringValue: "time"))
+      mode = try? members.decode(Int.self, forKey: Name(stringValue: "mode"))
+      for key in members.allKeys {
+        if let number = try? members.decode(Double.self, forKey: key) { numbers[key.stringValue] = number }
+      }
+    }
+  }
+
   struct MemberException: Decodable {
     var misses: [String: Int]
     var reason: String
@@ -121,15 +144,14 @@ struct GPSDConformanceTests {
     let text = try String(contentsOf: directory.appendingPathComponent(log + ".chk"), encoding: .utf8)
     var records: [Reference] = []
     for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
-      guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let mode = object["mode"] as? Int, mode >= 2, let time = object["time"] as? String
-      else { continue }
+      let tpv = try JSONDecoder().decode(TPV.self, from: Data(line.utf8))
+      guard let mode = tpv.mode, mode >= 2, let time = tpv.time else { continue }
       var members: [String: Double] = [:]
-      for name in memberNames { members[name] = (object[name] as? NSNumber)?.doubleValue }
+      for name in memberNames { members[name] = tpv.numbers[name] }
       records.append(
         Reference(
-          time: time, latitude: object["lat"] as? Double ?? .nan, longitude: object["lon"] as? Double ?? .nan,
-          mode: mode, members: members))
+          time: time, latitude: tpv.numbers["lat"] ?? .nan, longitude: tpv.numbers["lon"] ?? .nan, mode: mode,
+          members: members))
     }
     // expected.py --epochs: the last record of each run with the same time; then one per time stamp
     // (a time that comes back later, as in humminbird-M37, is compared once, with its last record).

@@ -8,12 +8,53 @@ import Testing
 /// VTG, ZDA, GST. pynmea2 parses without checking a checksum unless asked to,
 /// so an input whose checksum is wrong is skipped when pynmea2 did not check it.
 struct Pynmea2Tests {
-  nonisolated(unsafe) static let records: [[String: Any]] = {
+  /// A value pynmea2 recorded: a number, a string (pynmea2 keeps some fields as Decimal strings), or
+  /// something else (null, a boolean).
+  enum Value: Decodable, Sendable {
+    case number(Double)
+    case string(String)
+    case other
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if container.decodeNil() {
+        self = .other
+      } else if let number = try? container.decode(Double.self) {
+        self = .number(number)
+      } else if let string = try? container.decode(String.self) {
+        self = .string(string)
+      } else {
+        self = .other
+      }
+    }
+
+    /// The string, when it is one.
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+  }
+
+  /// One line of the corpus: a sentence and pynmea2's reading of it.
+  struct Record: Decodable, Sendable {
+    var input: String?
+    var check: Bool?
+    var result: String?
+    var `class`: String?
+    var sentenceType: String?
+    var fields: [String: Value]?
+    var derived: [String: Value]?
+
+    enum CodingKeys: String, CodingKey {
+      case input, check, result, `class`
+      case sentenceType = "sentence_type"
+      case fields, derived
+    }
+  }
+
+  static let records: [Record] = {
     let url = Bundle.module.url(forResource: "Fixtures/pynmea2/pynmea2-test-sentences", withExtension: "jsonl")!
     let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-    var out: [[String: Any]] = []
+    var out: [Record] = []
     for line in text.split(whereSeparator: \.isNewline) {
-      if let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] { out.append(object) }
+      if let record = try? JSONDecoder().decode(Record.self, from: Data(line.utf8)) { out.append(record) }
     }
     return out
   }()
@@ -23,26 +64,27 @@ struct Pynmea2Tests {
   static var cases: [Int] {
     var indices: [Int] = []
     for (i, r) in records.enumerated() {
-      let type = r["sentence_type"] as? String ?? ""
+      let type = r.sentenceType ?? ""
       // A query ($CCGPQ,GGA) names a sentence type without being one.
-      let isQuery = r["class"] as? String == "QuerySentence"
-      if r["result"] as? String == "ok" && compared.contains(type) && !isQuery { indices.append(i) }
+      let isQuery = r.class == "QuerySentence"
+      if r.result == "ok" && compared.contains(type) && !isQuery { indices.append(i) }
     }
     return indices
   }
 
   /// A pynmea2 value as a number: JSON numbers and numeric strings (pynmea2 keeps some fields as Decimal strings).
-  static func number(_ value: Any?) -> Double? {
-    if let d = value as? Double { return d }
-    if let i = value as? Int { return Double(i) }
-    if let s = value as? String { return Double(s) }
-    return nil
+  static func number(_ value: Value?) -> Double? {
+    switch value {
+    case .number(let n): n
+    case .string(let s): Double(s)
+    case .other, nil: nil
+    }
   }
 
   /// Whether pynmea2's value and ours agree; an empty pynmea2 value must be nil here.
-  static func same(_ theirs: Any?, _ ours: Double?) -> Bool {
+  static func same(_ theirs: Value?, _ ours: Double?) -> Bool {
     // pynmea2 records its own exceptions as "<ValueError>": nothing to compare with.
-    if let marker = theirs as? String, marker.hasPrefix("<") { return true }
+    if let marker = theirs?.string, marker.hasPrefix("<") { return true }
     guard let t = number(theirs) else { return ours == nil }
     guard let o = ours else { return false }
     let scale: Double = Swift.max(1.0, Swift.abs(t))
@@ -50,15 +92,15 @@ struct Pynmea2Tests {
     return difference <= 1e-9 * scale
   }
 
-  static func same(_ theirs: Any?, _ ours: Int?) -> Bool {
+  static func same(_ theirs: Value?, _ ours: Int?) -> Bool {
     var value: Double? = nil
     if let ours { value = Double(ours) }
     return same(theirs, value)
   }
 
   /// pynmea2 turns empty lat/lon fields into 0.0; we report no position.
-  static func samePosition(_ f: [String: Any], _ d: [String: Any], _ lat: Double?, _ lon: Double?) -> Bool {
-    if f["lat"] as? String == "" || f["lon"] as? String == "" { return lat == nil && lon == nil }
+  static func samePosition(_ f: [String: Value], _ d: [String: Value], _ lat: Double?, _ lon: Double?) -> Bool {
+    if f["lat"]?.string == "" || f["lon"]?.string == "" { return lat == nil && lon == nil }
     return same(d["latitude"], lat) && same(d["longitude"], lon)
   }
 
@@ -82,22 +124,22 @@ struct Pynmea2Tests {
   }
 
   /// The differences between pynmea2's reading of `record` and ours, as field names.
-  static func differences(_ record: [String: Any]) throws -> [String] {
-    let input = (record["input"] as? String ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+  static func differences(_ record: Record) throws -> [String] {
+    let input = (record.input ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     let line = input.hasPrefix("$") ? input : "$" + input
-    let checked = record["check"] as? Bool ?? false
+    let checked = record.check ?? false
     let message: NMEAMessage
     switch Result(catching: { () throws(NMEAParseError) -> NMEAMessage in try NMEAMessage(line) }) {
     case .success(let m): message = m
     case .failure(.checksumMismatch) where !checked: return []  // pynmea2 did not check it; we do.
     case .failure(let error): throw error
     }
-    let f = record["fields"] as? [String: Any] ?? [:]
-    let d = record["derived"] as? [String: Any] ?? [:]
+    let f = record.fields ?? [:]
+    let d = record.derived ?? [:]
     var report = Report()
     switch message {
     case .gga(let s):
-      report.check(isoTime(s.time) == (f["timestamp"] as? String), "timestamp")
+      report.check(isoTime(s.time) == f["timestamp"]?.string, "timestamp")
       report.check(samePosition(f, d, s.latitude, s.longitude), "position")
       report.check(same(f["gps_qual"], s.quality), "gps_qual")
       report.check(same(f["num_sats"], s.satellitesUsed), "num_sats")
@@ -105,20 +147,20 @@ struct Pynmea2Tests {
       report.check(same(f["altitude"], s.altitudeMSL), "altitude")
       report.check(same(f["geo_sep"], s.geoidSeparation), "geo_sep")
     case .rmc(let s):
-      report.check(isoTime(s.time) == (f["timestamp"] as? String), "timestamp")
-      let rmcStatus: String? = f["status"] as? String
+      report.check(isoTime(s.time) == f["timestamp"]?.string, "timestamp")
+      let rmcStatus: String? = f["status"]?.string
       report.check(s.isValid == (rmcStatus == "A"), "status")
       if s.latitude != nil || number(d["latitude"]) != nil { report.check(samePosition(f, d, s.latitude, s.longitude), "position") }
       report.check(same(f["spd_over_grnd"], s.speedKnots), "spd_over_grnd")
       report.check(same(f["true_course"], s.track), "true_course")
-      if let stamp = f["datestamp"] as? String, let date = s.date {
+      if let stamp = f["datestamp"]?.string, let date = s.date {
         let suffix = twoDigits(date.yearOfCentury) + "-" + twoDigits(date.month) + "-" + twoDigits(date.day)
         report.check(stamp.hasSuffix(suffix), "datestamp")
       }
     case .gll(let s):
       report.check(samePosition(f, d, s.latitude, s.longitude), "position")
-      report.check(isoTime(s.time) == (f["timestamp"] as? String), "timestamp")
-      let status: String? = f["status"] as? String
+      report.check(isoTime(s.time) == f["timestamp"]?.string, "timestamp")
+      let status: String? = f["status"]?.string
       let valid: Bool? = status == nil ? nil : status == "A"
       report.check(s.isValid == valid, "status")
     case .gsa(let s):
@@ -143,8 +185,8 @@ struct Pynmea2Tests {
       report.check(same(f["spd_over_grnd_kts"], s.speedKnots), "spd_over_grnd_kts")
       report.check(same(f["spd_over_grnd_kmph"], s.speedKmh), "spd_over_grnd_kmph")
     case .zda(let s):
-      report.check(isoTime(s.time) == (f["timestamp"] as? String), "timestamp")
-      let stamp: String? = d["datestamp"] as? String
+      report.check(isoTime(s.time) == f["timestamp"]?.string, "timestamp")
+      let stamp: String? = d["datestamp"]?.string
       report.check(s.date?.description == stamp, "datestamp")
     case .gst(let s):
       report.check(same(f["rms"], s.rms), "rms")
@@ -160,7 +202,7 @@ struct Pynmea2Tests {
   @Test(arguments: cases)
   func decodesLikePynmea2(index: Int) throws {
     let problems = try Self.differences(Self.records[index])
-    #expect(problems.isEmpty, "\(Self.records[index]["input"] ?? ""): \(problems)")
+    #expect(problems.isEmpty, "\(Self.records[index].input ?? ""): \(problems)")
   }
 
   @Test func comparesEnoughSentences() {

@@ -64,7 +64,7 @@ struct ReceiverThroughGPSDTests {
     watchdog.cancel()
 
     let reports = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap {
-      try? JSONSerialization.jsonObject(with: Data($0.trimmingCharacters(in: .whitespaces).utf8)) as? [String: Any]
+      GPSDReport(line: $0.trimmingCharacters(in: .whitespaces))
     }
     // gpsd 3.22 (Debian 12) reports no time for these epochs; a TPV is matched to our epoch
     // by its position, a SKY to the epochs with its used set.
@@ -75,35 +75,35 @@ struct ReceiverThroughGPSDTests {
     }
     var checkedTPV = 0, checkedSKY = 0
     for report in reports {
-      switch report["class"] as? String {
+      switch report.class {
       case "TPV":
-        guard let lat = report["lat"] as? Double, let lon = report["lon"] as? Double,
+        guard let lat = report.lat, let lon = report.lon,
           let epoch = byPosition[key(lat, lon)], let sigma = epoch.sigma
         else { continue }
         // gpsd 3.22 also reports an epoch before its GBS (with errors from its DOPs); the
         // report after it carries GBS's errors, all three.
-        guard let epx = report["epx"] as? Double, let epy = report["epy"] as? Double, let epv = report["epv"] as? Double,
+        guard let epx = report.epx, let epy = report.epy, let epv = report.epv,
           abs(epx - sigma.east) < 0.006
         else { continue }
         #expect(abs(epy - sigma.north) < 0.006 && abs(epv - (sigma.up ?? .nan)) < 0.006, "epy, epv at \(lat),\(lon)")
         checkedTPV += 1
       case "SKY":
-        guard let satellites = report["satellites"] as? [[String: Any]], let hdop = report["hdop"] as? Double else { continue }
+        guard let satellites = report.satellites, let hdop = report.hdop else { continue }
         // gpsd reports a SKY after each system's GSV set; the epoch's sky is whole after the
         // last one, BeiDou's (PRNs from 401).
-        guard satellites.contains(where: { ($0["PRN"] as? Int ?? 0) > 400 }) else { continue }
-        let used = satellites.filter { $0["used"] as? Bool == true }.compactMap { $0["PRN"] as? Int }.sorted()
+        guard satellites.contains(where: { ($0.prn ?? 0) > 400 }) else { continue }
+        let used = satellites.filter { $0.used == true }.compactMap(\.prn).sorted()
         // gpsd's PRNs: GPS 1-32, GLONASS 65-96, Galileo 301-, BeiDou 401-.
         let matching = epochs.values.filter { $0.fix.hasFix && $0.used.map { $0.system.gpsdPRN($0.prn) }.sorted() == used }
         #expect(!matching.isEmpty, "a SKY whose used set \(used) is none of ours")
         #expect(matching.contains { abs(hdop - $0.dop!.horizontal) < 0.1 && satellites.count == $0.satellites.count }, "hdop \(hdop)")
-        if let pdop = report["pdop"] as? Double { #expect(matching.contains { abs(pdop - $0.dop!.position) < 0.1 }, "pdop \(pdop)") }
+        if let pdop = report.pdop { #expect(matching.contains { abs(pdop - $0.dop!.position) < 0.1 }, "pdop \(pdop)") }
         checkedSKY += 1
       default: break
       }
     }
     #expect(checkedTPV >= 20, "TPVs with epx/epy: \(checkedTPV) of \(reports.count) reports")
-    let classes = reports.compactMap { $0["class"] as? String }
+    let classes = reports.compactMap { $0.class }
     #expect(
       checkedSKY >= 20,
       "SKYs checked: \(checkedSKY) of \(classes.count { $0 == "SKY" }); gpspipe printed: \(String(decoding: data.suffix(1500), as: UTF8.self))"

@@ -5,6 +5,15 @@ import Testing
 /// `locemu basemap` and `preview --basemap` end to end on the built binary (issue 15).
 @Suite("basemap")
 struct BasemapCommandTests {
+  /// What `locemu basemap info` prints of a basemap (one JSON object): the members the tests read.
+  struct Info: Decodable {
+    var features: Int
+    var south: Double
+    var attribution: String
+    /// The shoreline's source, in a shoreline basemap.
+    var shoreline: String?
+  }
+
   static let extract = SourceCommandTests.root.appendingPathComponent("data/helsinki/Helsinki.osm.pbf").path
 
   @Test func buildInfoAndPreviewWithABasemap() async throws {
@@ -16,8 +25,8 @@ struct BasemapCommandTests {
     #expect(built.status == 0, "\(built.stderr)")
     #expect(built.stderr.hasPrefix("locemu basemap: \(map): ") && built.stderr.contains(" features ("))
     let info = try await DecodeCommandTests.run(["basemap", "info", map])
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
-    #expect((object["features"] as? Int ?? 0) > 1000 && (object["south"] as? Double ?? 0) > 60)
+    let object = try JSONDecoder().decode(Info.self, from: Data(info.stdout.utf8))
+    #expect(object.features > 1000 && object.south > 60)
 
     // The preview over Helsinki draws it; over Warsaw it says the basemap does not reach and draws without it.
     let svg = dir.appendingPathComponent("h.svg").path
@@ -51,7 +60,7 @@ struct BasemapCommandTests {
     // A served phone's map over the basemap too.
     let server = try await ServeCommandTests.Server.start(["--basemap", map])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "60.1716,24.9440"])
+    _ = try await server.state(["location", "set", "60.1716,24.9440"])
     let url = URL(string: server.url + "/phones/1/map.svg?radius=500")!
     let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
     #expect(served.contains("class=\"basemap\"") && served.contains("class=\"user\""))
@@ -97,9 +106,9 @@ struct BasemapCommandTests {
     #expect(built.status == 0, "\(built.stderr)")
     #expect(built.stderr.contains("polygons: 2 of level 1") && built.stderr.contains("0 unclosed"))
     let info = try await DecodeCommandTests.run(["basemap", "info", shore])
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any])
-    #expect(object["shoreline"] as? String == "GSHHG (resolution h)" && object["features"] as? Int == 5)
-    #expect((object["attribution"] as? String)?.contains("GSHHG") == true)
+    let object = try JSONDecoder().decode(Info.self, from: Data(info.stdout.utf8))
+    #expect(object.shoreline == "GSHHG (resolution h)" && object.features == 5)
+    #expect(object.attribution.contains("GSHHG"))
 
     // A region keeps only its cells; standard input works as a file does.
     let regional = dir.appendingPathComponent("regional.basemap").path
@@ -123,7 +132,7 @@ struct BasemapCommandTests {
     #expect(try await DecodeCommandTests.run(["basemap", "build", Self.extract, city]).status == 0)
     let server = try await ServeCommandTests.Server.start(["--basemap", shore, "--basemap", city])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "60.1716,24.9440"])
+    _ = try await server.state(["location", "set", "60.1716,24.9440"])
     for view in ["", "&view=street"] {
       let url = URL(string: server.url + "/phones/1/map.svg?radius=500" + view)!
       let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
@@ -148,7 +157,7 @@ struct BasemapCommandTests {
     let colours = [("#AAD3DF", 6), ("#F2EFE9", 6)]  // sea, land
     // Coasts on three continents, set from the API as a test would.
     for place in ["-33.8568,151.2153", "38.7223,-9.1393", "-22.9068,-43.1729"] {
-      _ = try await server.object(["location", "set", place])
+      _ = try await server.state(["location", "set", place])
       let map = try await get("/phones/1/map.svg?view=street&radius=20000")
       #expect(map.status == 200 && map.body.contains("class=\"shoreline\""), "\(place)")
       let seen = try SVGPixels.inspect(map.body, at: [], counting: colours)

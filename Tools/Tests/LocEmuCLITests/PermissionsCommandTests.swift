@@ -8,8 +8,8 @@ struct PermissionsCommandTests {
     try await DecodeCommandTests.run(["permissions"] + arguments, stdin: stdin)
   }
 
-  static func objects(_ run: DecodeCommandTests.Run) throws -> [[String: Any]] {
-    try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+  static func objects(_ run: DecodeCommandTests.Run) throws -> [TranscriptRecord] {
+    try run.decoded(TranscriptRecord.self)
   }
 
   static let scenario = [
@@ -24,8 +24,8 @@ struct PermissionsCommandTests {
     #expect(first.status == 0)
     #expect(first.stdout == second.stdout)
     #expect(first.stderr.isEmpty)
-    let lines = try Self.objects(first).filter { $0["event"] as? String != "fix" }
-    let events = lines.map { "\($0["t"] as! Double) \($0["event"] as! String)" }
+    let lines = try Self.objects(first).filter { $0.event != "fix" }
+    let events = lines.map { "\($0.t) \($0.event)" }
     #expect(
       events == [
         "0.0 start", "1.0 authorize", "1.0 prompt", "3.0 promptAnswered", "3.0 authorizeResult", "3.0 statusChange",
@@ -34,12 +34,12 @@ struct PermissionsCommandTests {
         "12.0 services=off", "12.0 statusChange", "13.0 request", "13.0 requestResult", "14.0 services=on",
         "14.0 statusChange", "16.0 end",
       ])
-    let byEvent = { (name: String) in lines.filter { $0["event"] as? String == name } }
-    #expect(byEvent("requestResult").map { $0["result"] is NSNull } == [false, true])  // services off: null at once
-    #expect(byEvent("statusChange").compactMap { $0["reason"] as? String } == ["notDetermined", "servicesDisabled"])
-    #expect((byEvent("locateResult").first?["result"] as? [String: Any])?["lat"] as? Double == 52.2297)
+    let byEvent = { (name: String) in lines.filter { $0.event == name } }
+    #expect(byEvent("requestResult").map { $0.result == nil } == [false, true])  // services off: null at once
+    #expect(byEvent("statusChange").compactMap(\.reason) == ["notDetermined", "servicesDisabled"])
+    #expect(byEvent("locateResult").first?.result?.lat == 52.2297)
     // Fixes flow only while authorized: from 3 s to 6 s, 10 s to 12 s and 14 s to the end at 16 s.
-    let fixTimes = try Self.objects(first).filter { $0["event"] as? String == "fix" }.map { $0["t"] as! Double }
+    let fixTimes = try Self.objects(first).filter { $0.event == "fix" }.map(\.t)
     #expect(fixTimes == [3, 4, 5, 10, 11, 14, 15])
   }
 
@@ -61,9 +61,9 @@ struct PermissionsCommandTests {
     let run = try await Self.run([
       "--virtual-time", "--permission", "authorizedWhenInUse", "--accuracy", "reduced", "--at", "1=request", "--duration", "2",
     ])
-    let result = try #require(try Self.objects(run).first { $0["event"] as? String == "requestResult" }?["result"] as? [String: Any])
-    #expect((result["eph"] as? Double ?? 0) >= 3000)
-    #expect(result["lat"] as? Double != 52.2297)
+    let result = try #require(try Self.objects(run).first { $0.event == "requestResult" }?.result)
+    #expect((result.eph ?? 0) >= 3000)
+    #expect(result.lat != 52.2297)
   }
 
   /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
@@ -100,8 +100,8 @@ struct PermissionsCommandTests {
       ] + (declared ? ["--background-location-updates"] : []))
     #expect(run.status == 0)
     let events = try Self.objects(run)
-    let fixTimes = events.filter { $0["event"] as? String == "fix" }.compactMap { $0["t"] as? Double }
-    let resultTime = events.first { $0["event"] as? String == "requestResult" }?["t"] as? Double
+    let fixTimes = events.filter { $0.event == "fix" }.map(\.t)
+    let resultTime = events.first { $0.event == "requestResult" }?.t
     if declared {
       #expect(fixTimes == [0, 1, 2, 3, 4, 5, 6])
       #expect(resultTime == 3)
@@ -119,10 +119,10 @@ struct PermissionsCommandTests {
       "--duration", "1",
     ])
     #expect(run.status == 0)
-    let fix = try #require(try Self.objects(run).first { $0["event"] as? String == "fix" })
-    #expect(fix["lat"] as? Double == -33.8 && fix["lon"] as? Double == 151.2)
-    #expect(fix["altMSL"] as? Double == 42.5 && fix["mode"] as? Int == 3)
-    #expect(fix["eph"] as? Double == 12)
+    let fix = try #require(try Self.objects(run).first { $0.event == "fix" })
+    #expect(fix.lat == -33.8 && fix.lon == 151.2)
+    #expect(fix.altMSL == 42.5 && fix.mode == 3)
+    #expect(fix.eph == 12)
   }
 
   @Test(arguments: [
@@ -158,7 +158,7 @@ struct PermissionsCommandTests {
     let input = Data("# a harness toggling permission\npermission=authorizedWhenInUse\nnonsense\nrequest\n".utf8)
     let run = try await Self.run(["--control", "stdin", "--duration", "3", "--request-timeout", "2"], stdin: input)
     #expect(run.status == 0)
-    let events = try Self.objects(run).map { $0["event"] as! String }
+    let events = try Self.objects(run).map(\.event)
     #expect(events.contains("permission=authorizedWhenInUse"))
     #expect(events.contains("statusChange"))
     #expect(events.last == "end")

@@ -18,7 +18,7 @@ struct PreviewCommandTests {
   static let root = SourceCommandTests.root
   static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
   static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
-  static func objects(_ run: Run) throws -> [[String: Any]] { try SourceCommandTests.objects(run) }
+  static func objects(_ run: Run) throws -> [TranscriptRecord] { try run.decoded(TranscriptRecord.self) }
 
   static let mainJob = [
     "preview", "--virtual-time", "--json", "--trace", path("traces/city-walk.nmea"),
@@ -26,32 +26,32 @@ struct PreviewCommandTests {
     "--at", "6=back", "--at", "8=tap", "--at", "9=swipeBack", "--duration", "10",
   ]
 
-  static func lines(_ records: [[String: Any]], _ event: String) -> [[String: Any]] {
-    records.filter { $0["event"] as? String == event }
+  static func lines(_ records: [TranscriptRecord], _ event: String) -> [TranscriptRecord] {
+    records.filter { $0.event == event }
   }
 
   @Test func preview_theMainJobPrintsTheSameTransitionsEveryRun() async throws {
     let first = try await Self.run(Self.mainJob), second = try await Self.run(Self.mainJob)
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == second.stdout)
+    // Every line has its time, a number: decoding checks it.
     let records = try Self.objects(first)
-    #expect(records.allSatisfy { $0["t"] is Double })
     // Not authorized at first; authorized through the prompt another screen showed; then the map.
     let previews = Self.lines(records, "preview")
-    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    #expect(previews.map(\.preview) == ["permissionRequired", "loading", "map"])
     let map = try #require(previews.last)
-    #expect(map["radiusMeters"] as? Double == 10_000)
-    #expect(map["pins"] as? Int == 5)
-    #expect(map["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
-    let center = try #require(map["center"] as? [Double])
+    #expect(map.radiusMeters == 10_000)
+    #expect(map.pins == 5)
+    #expect(map.pinIds == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    let center = try #require(map.center)
     #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
     // Two taps 0.1 s apart push once; back pops; the next tap pushes again; the swipe pops.
     let navigation = Self.lines(records, "navigation")
-    #expect(navigation.map { $0["screen"] as? String } == ["fullscreenMap", "landing", "fullscreenMap", "landing"])
-    #expect(navigation.map { $0["trigger"] as? String } == ["tap", "back", "tap", "swipeBack"])
+    #expect(navigation.map(\.screen) == ["fullscreenMap", "landing", "fullscreenMap", "landing"])
+    #expect(navigation.map(\.trigger) == ["tap", "back", "tap", "swipeBack"])
     #expect(Self.lines(records, "tapIgnored").count == 1)
-    #expect(Self.lines(records, "fullscreenMap").first?["title"] as? String == "Pet Locations")
-    #expect(Self.lines(records, "log").contains { $0["message"] as? String == "map preview tapped" })
+    #expect(Self.lines(records, "fullscreenMap").first?.title == "Pet Locations")
+    #expect(Self.lines(records, "log").contains { $0.message == "map preview tapped" })
   }
 
   /// The main job of tools/run.sh (issue 15): Helsinki's walk, announcements and basemap; the
@@ -73,10 +73,10 @@ struct PreviewCommandTests {
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout == second.stdout)
     let previews = Self.lines(try Self.objects(first), "preview")
-    #expect(previews.map { $0["preview"] as? String } == ["permissionRequired", "loading", "map"])
+    #expect(previews.map(\.preview) == ["permissionRequired", "loading", "map"])
     let loaded = try #require(previews.last)
-    #expect(loaded["pinIds"] as? [String] == ["h-201", "h-202", "h-203", "h-204", "h-205"])
-    let center = try #require(loaded["center"] as? [Double])
+    #expect(loaded.pinIds == ["h-201", "h-202", "h-203", "h-204", "h-205"])
+    let center = try #require(loaded.center)
     #expect(abs(center[0] - 60.1712) < 0.001 && abs(center[1] - 24.9417) < 0.001)
     let drawn = try String(contentsOfFile: svg, encoding: .utf8)
     #expect(drawn.contains("class=\"basemap\"") && drawn.contains("© OpenStreetMap contributors"))
@@ -88,7 +88,7 @@ struct PreviewCommandTests {
     #expect(street.contains(">100 m</text>") && street.contains("width=\"390\" height=\"844\""))
     #expect(street.components(separatedBy: "<path ").count > 500)
     let opened = try #require(Self.lines(try Self.objects(first), "fullscreenMap").first)
-    #expect(abs((opened["zoom"] as? Double ?? 0) - 10.567) < 0.01)
+    #expect(abs((opened.zoom ?? 0) - 10.567) < 0.01)
   }
 
   @Test func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
@@ -162,9 +162,9 @@ struct PreviewCommandTests {
     #expect(run.status == 0, "\(run.stderr)")
     let records = try Self.objects(run)
     let previews = Self.lines(records, "preview")
-    #expect(previews.map { $0["preview"] as? String } == ["loading", "map"])
-    #expect(previews.last?["pinIds"] as? [String] == ["a-101", "a-102", "a-103", "a-104", "a-106"])
-    #expect(Self.lines(records, "navigation").first?["screen"] as? String == "fullscreenMap", "\(run.stdout)")
+    #expect(previews.map(\.preview) == ["loading", "map"])
+    #expect(previews.last?.pinIds == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    #expect(Self.lines(records, "navigation").first?.screen == "fullscreenMap", "\(run.stdout)")
   }
 
   @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
@@ -177,9 +177,9 @@ struct PreviewCommandTests {
     ])
     let records = try Self.objects(run)
     let map = try #require(Self.lines(records, "preview").last)
-    #expect(map["preview"] as? String == "map")
-    #expect(map["pins"] as? Int == 0)
-    #expect(Self.lines(records, "log").contains { ($0["message"] as? String)?.contains("HTTP 500") == true })
+    #expect(map.preview == "map")
+    #expect(map.pins == 0)
+    #expect(Self.lines(records, "log").contains { $0.message?.contains("HTTP 500") == true })
   }
 
   @Test func serveAnnouncements_answersQueriesAndRejectsBadOnes() async throws {
@@ -222,12 +222,12 @@ struct PreviewCommandTests {
     #expect(finished.status == 0, "\(stderr)")
     let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))
     let map = try #require(Self.lines(records, "preview").last)
-    #expect(map["preview"] as? String == "map", "\(stdout)")
+    #expect(map.preview == "map", "\(stdout)")
     // The walk starts at 52.2476,21.0137 and stays within a few hundred metres.
-    let center = try #require(map["center"] as? [Double])
+    let center = try #require(map.center)
     #expect(abs(center[0] - 52.2476) < 0.01 && abs(center[1] - 21.0137) < 0.01)
-    #expect(map["pins"] as? Int == 5)
-    #expect(Self.lines(records, "navigation").map { $0["screen"] as? String } == ["fullscreenMap", "landing"])
+    #expect(map.pins == 5)
+    #expect(Self.lines(records, "navigation").map(\.screen) == ["fullscreenMap", "landing"])
     let pids = stderr.matches(of: /pid (\d+)/).compactMap { Int32($0.1) }
     #expect(pids.count == 2 && pids.allSatisfy { kill($0, 0) != 0 })
   }

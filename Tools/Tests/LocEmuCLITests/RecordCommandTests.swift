@@ -1,4 +1,5 @@
 import Foundation
+import LocationEmulatorClient
 import ToolsTestSupport
 import Testing
 
@@ -13,8 +14,8 @@ struct RecordCommandTests {
   typealias Run = DecodeCommandTests.Run
   static func trace(_ name: String) -> String { SourceCommandTests.trace(name) }
 
-  static func records(_ run: Run) -> [[String: Any]] {
-    run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+  static func records(_ run: Run) -> [FixLine] {
+    run.lines.compactMap { try? JSONDecoder().decode(FixLine.self, from: Data($0.utf8)) }
   }
 
   @Test(.enabled(if: GPSDProcess.path != nil))
@@ -32,34 +33,38 @@ struct RecordCommandTests {
     #expect(finished.stderr.contains("\(nmea): 15 epochs"))
 
     let original = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", Self.trace("drive.nmea")]))
-    var byTime: [String: [String: Any]] = [:]
-    for record in original { if let time = record["time"] as? String { byTime[time] = record } }
+    var byTime: [String: FixLine] = [:]
+    for record in original { if let time = record.time { byTime[time] = record } }
 
     // The raw sentences: every epoch is the trace's, member for member.
     let text = try String(contentsOfFile: nmea, encoding: .utf8)
     #expect(text.hasPrefix("# Date: 2026-05-16\r\n"))
     let replayed = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", nmea]))
     #expect(replayed.count == 15)
+    let members: [(String, KeyPath<FixLine, Double?>)] = [
+      ("lat", \.lat), ("lon", \.lon), ("altMSL", \.altMSL), ("speed", \.speed), ("track", \.track),
+    ]
     for record in replayed {
-      let time = try #require(record["time"] as? String)
+      let time = try #require(record.time)
       let same = try #require(byTime[time], "\(time) is not in the trace")
-      for key in ["mode", "lat", "lon", "altMSL", "speed", "track"] {
-        #expect("\(record[key] ?? "none")" == "\(same[key] ?? "none")", "\(time) \(key)")
+      #expect(record.mode == same.mode, "\(time) mode")
+      for (key, member) in members {
+        #expect(record[keyPath: member] == same[keyPath: member], "\(time) \(key)")
       }
     }
     // Consecutive epochs: a stretch of the drive, one second apart.
-    let times = replayed.compactMap { $0["time"] as? String }
+    let times = replayed.compactMap(\.time)
     #expect(times == times.sorted() && Set(times).count == 15)
 
     // The GPX track: gpsd's fixes, at the trace's positions and heights.
     let track = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
     #expect(track.count == 8)
     for point in track {
-      let time = try #require(point["time"] as? String)
+      let time = try #require(point.time)
       let same = try #require(byTime[time], "\(time) is not in the trace")
-      #expect(abs((point["lat"] as? Double ?? 0) - (same["lat"] as? Double ?? 1)) < 1e-7)
-      #expect(abs((point["lon"] as? Double ?? 0) - (same["lon"] as? Double ?? 1)) < 1e-7)
-      #expect(abs((point["altMSL"] as? Double ?? 0) - (same["altMSL"] as? Double ?? 1)) < 0.001)
+      #expect(abs((point.lat ?? 0) - (same.lat ?? 1)) < 1e-7)
+      #expect(abs((point.lon ?? 0) - (same.lon ?? 1)) < 1e-7)
+      #expect(abs((point.altMSL ?? 0) - (same.altMSL ?? 1)) < 0.001)
     }
     // OUT is not replaced without --force; nothing listening is one line and exit 1, no file.
     let again = try await DecodeCommandTests.run(["record", "--gpsd", "127.0.0.1:1", nmea])
@@ -85,21 +90,20 @@ struct RecordCommandTests {
       try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(300))
     }
     var tries = 0
-    while try await server.object(["status"])["eventClients"] as? Int != 1 {
+    while try await server.state(["status"]).eventClients != 1 {
       tries += 1
       try #require(tries < 500, "record never connected")
       try await Task.sleep(for: .milliseconds(10))
     }
     for (i, lat) in [52.1, 52.2, 52.3].enumerated() {
-      _ = try await server.object(["location", "set", "\(lat),21.0", "--altitude", "\(100 + i)"])
-      _ = try await server.object(["clock", "advance", "1"])
+      _ = try await server.state(["location", "set", "\(lat),21.0", "--altitude", "\(100 + i)"])
+      _ = try await server.clock(["advance", "1"])
     }
     let run = try await recording.value
     #expect(run.status == 0, "\(run.stderr)")
     let points = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
-    #expect(points.compactMap { $0["lat"] as? Double } == [52.1, 52.2, 52.3])
-    #expect(points.compactMap { $0["altMSL"] as? Double } == [100, 101, 102])
-    #expect(
-      points.compactMap { $0["time"] as? String } == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z"])
+    #expect(points.compactMap(\.lat) == [52.1, 52.2, 52.3])
+    #expect(points.compactMap(\.altMSL) == [100, 101, 102])
+    #expect(points.compactMap(\.time) == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z", "2026-01-01T00:00:02.000Z"])
   }
 }

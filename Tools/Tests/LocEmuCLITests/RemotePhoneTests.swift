@@ -20,7 +20,7 @@ struct RemotePhoneTests {
   /// Waits (bounded: 500 reads of the state) until the server counts `count` event clients.
   func eventClients(_ server: Server, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
     var tries = 0
-    while try await server.object(["status"])["eventClients"] as? Int != count {
+    while try await server.state(["status"]).eventClients != count {
       tries += 1
       try #require(tries < 500, "the server never counted \(count) event clients", sourceLocation: sourceLocation)
       try await Task.sleep(for: .milliseconds(10))
@@ -75,7 +75,7 @@ struct RemotePhoneTests {
     // The prompt waits for its user, as a simulator's does: `ctl privacy grant` answers it.
     let asking = Task { await phone.requestWhenInUseAuthorization() }
     var tries = 0
-    while try await server.object(["status"])["promptOnScreen"] as? Bool != true {
+    while try await server.state(["status"]).promptOnScreen != true {
       tries += 1
       try #require(tries < 500, "the prompt never showed")
       try await Task.sleep(for: .milliseconds(10))
@@ -95,7 +95,7 @@ struct RemotePhoneTests {
       for await fix in phone.locations() { yield.yield(fix) }
     }
     try await eventClients(server, 2)
-    _ = try await server.object(["location", "set", "60.17,24.94", "--accuracy", "7"])
+    _ = try await server.state(["location", "set", "60.17,24.94", "--accuracy", "7"])
     let result = try await bounded("the one-shot request") { await request.value }
     #expect(result.status == .authorizedWhenInUse && result.fix?.coordinate?.latitude == 60.17 && result.reason == nil)
     #expect(result.fix?.horizontalAccuracy == 7)
@@ -118,14 +118,14 @@ struct RemotePhoneTests {
   @Test func previewRunsTheMapFeaturesOnAServedPhone() async throws {
     let server = try await Server.start()
     defer { server.stop() }
-    _ = try await server.object(["privacy", "grant"])
-    _ = try await server.object(["location", "set", "52.2297,21.0122"])
+    _ = try await server.state(["privacy", "grant"])
+    _ = try await server.state(["location", "set", "52.2297,21.0122"])
     let preview = try LiveProcess([
       "preview", "--server", server.url, "--json", "--control", "stdin", "--announcements", ServeCommandTests.trace("announcements.json"),
     ])
     defer { preview.kill() }
     #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "\(preview.lines)")
-    _ = try await server.object(["privacy", "revoke"])
+    _ = try await server.state(["privacy", "revoke"])
     #expect(
       await preview.waitForLine {
         $0.contains(#""preview":"permissionRequired""#) && preview.lines.contains { $0.contains(#""preview":"map""#) }
@@ -133,11 +133,11 @@ struct RemotePhoneTests {
     preview.closeInput()
     let status = await preview.finish()
     #expect(status == 0, "\(preview.stderr)")
-    let lines = preview.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-    let states = lines.filter { $0["event"] as? String == "preview" }.compactMap { $0["preview"] as? String }
+    let lines = preview.lines.compactMap { try? JSONDecoder().decode(TranscriptRecord.self, from: Data($0.utf8)) }
+    let states = lines.filter { $0.event == "preview" }.compactMap(\.preview)
     #expect(states.last == "permissionRequired" && states.contains("map"), "\(states)")
-    let map = try #require(lines.last { $0["preview"] as? String == "map" })
-    #expect((map["center"] as? [Double]) == [52.2297, 21.0122] && map["pins"] as? Int == 5)
+    let map = try #require(lines.last { $0.preview == "map" })
+    #expect(map.center == [52.2297, 21.0122] && map.pins == 5)
 
     // A server that is not there: one line, exit 1.
     let nobody = try await withUnreachablePort { port in

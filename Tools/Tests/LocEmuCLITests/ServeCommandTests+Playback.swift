@@ -21,20 +21,20 @@ extension ServeCommandTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     // About 139 m east along the parallel at 10 m/s.
-    var state = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
-    #expect(state["walkingRoute"] as? Bool == true)
-    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == 21.0122)
-    _ = try await server.object(["clock", "advance", "5"])
-    state = try await server.object(["status"])
-    let fix = try #require(state["lastFix"] as? [String: Any])
-    #expect(fix["speed"] as? Double == 10)
-    let lon = try #require(fix["lon"] as? Double)
+    var state = try await server.state(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    #expect(state.walkingRoute == true)
+    #expect(state.lastFix?.lon == 21.0122)
+    _ = try await server.clock(["advance", "5"])
+    state = try await server.state(["status"])
+    let fix = try #require(state.lastFix)
+    #expect(fix.speed == 10)
+    let lon = try #require(fix.lon)
     // 50 m east at 52.23° N is about 0.000733° of longitude.
     #expect(abs(lon - 21.0122 - 0.000733) < 0.00001)
-    _ = try await server.object(["clock", "advance", "60"])
-    state = try await server.object(["status"])
-    #expect(state["walkingRoute"] as? Bool == false)
-    #expect((state["lastFix"] as? [String: Any])?["speed"] as? Double == 0)
+    _ = try await server.clock(["advance", "60"])
+    state = try await server.state(["status"])
+    #expect(state.walkingRoute == false)
+    #expect(state.lastFix?.speed == 0)
     #expect(try await server.ctl(["location", "start", "north"]).status == 64)
   }
 
@@ -46,30 +46,30 @@ extension ServeCommandTests {
     // Nothing plays: neither pause nor resume has anything to act on.
     #expect(try await server.ctl(["location", "pause"]).status == 1)
     #expect(try await server.ctl(["location", "resume"]).status == 1)
-    _ = try await server.object(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
-    _ = try await server.object(["clock", "advance", "5"])
-    var state = try await server.object(["location", "pause"])
-    #expect((state["playing"] as? [String: Any])?["paused"] as? Bool == true)
-    let fixes = (state["playing"] as? [String: Any])?["fixes"] as? Int
-    let lon = (state["lastFix"] as? [String: Any])?["lon"] as? Double
-    _ = try await server.object(["clock", "advance", "30"])
-    state = try await server.object(["status"])
-    #expect((state["playing"] as? [String: Any])?["fixes"] as? Int == fixes)
-    #expect((state["lastFix"] as? [String: Any])?["lon"] as? Double == lon)
-    #expect(state["walkingRoute"] as? Bool == true)
+    _ = try await server.state(["location", "start", "--speed", "10", "52.2297,21.0122", "52.2297,21.0142"])
+    _ = try await server.clock(["advance", "5"])
+    var state = try await server.state(["location", "pause"])
+    #expect(state.playing?.paused == true)
+    let fixes = state.playing?.fixes
+    let lon = state.lastFix?.lon
+    _ = try await server.clock(["advance", "30"])
+    state = try await server.state(["status"])
+    #expect(state.playing?.fixes == fixes)
+    #expect(state.lastFix?.lon == lon)
+    #expect(state.walkingRoute == true)
 
-    state = try await server.object(["location", "resume"])
-    #expect((state["playing"] as? [String: Any])?["paused"] == nil)
+    state = try await server.state(["location", "resume"])
+    #expect(state.playing?.paused == nil)
     // Resuming what plays unpaused is no change, as pausing twice is none.
     #expect(try await server.ctl(["location", "resume"]).status == 0)
-    _ = try await server.object(["clock", "advance", "5"])
-    let moved = try #require((try await server.object(["status"])["lastFix"] as? [String: Any])?["lon"] as? Double)
+    _ = try await server.clock(["advance", "5"])
+    let moved = try #require(try await server.state(["status"]).lastFix?.lon)
     #expect(abs(moved - 21.0122 - 2 * 0.000733) < 0.00002, "\(moved)")
     // About 14 s of walking in all: not over 10 s after the resume, over by 15.
-    _ = try await server.object(["clock", "advance", "3"])
-    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == true)
-    _ = try await server.object(["clock", "advance", "3"])
-    #expect(try await server.object(["status"])["walkingRoute"] as? Bool == false)
+    _ = try await server.clock(["advance", "3"])
+    #expect(try await server.state(["status"]).walkingRoute == true)
+    _ = try await server.clock(["advance", "3"])
+    #expect(try await server.state(["status"]).walkingRoute == false)
   }
 
   static let root = repositoryRoot
@@ -81,21 +81,21 @@ extension ServeCommandTests {
   @Test func realismPutsAReceiverUnderThePhone() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    var state = try await server.object(["realism", "suburban", "--seed", "5", "--start", "hot"])
-    #expect((state["realism"] as? [String: Any])?["profile"] as? String == "suburban")
-    _ = try await server.object(["location", "set", "60.17,24.94"])
-    _ = try await server.object(["clock", "advance", "30"])
-    state = try await server.object(["status"])
-    let fix = try #require(state["lastFix"] as? [String: Any])
-    let lat = try #require(fix["lat"] as? Double), lon = try #require(fix["lon"] as? Double)
+    var state = try await server.state(["realism", "suburban", "--seed", "5", "--start", "hot"])
+    #expect(state.realism?.profile == "suburban")
+    _ = try await server.state(["location", "set", "60.17,24.94"])
+    _ = try await server.clock(["advance", "30"])
+    state = try await server.state(["status"])
+    let fix = try #require(state.lastFix)
+    let lat = try #require(fix.lat), lon = try #require(fix.lon)
     #expect(lat != 60.17 || lon != 24.94)
     #expect(abs(lat - 60.17) < 0.001 && abs(lon - 24.94) < 0.002, "\(lat),\(lon)")
-    #expect((fix["eph"] as? Double).map { $0 > 1 && $0 < 50 } == true)
-    state = try await server.object(["realism", "off"])
-    #expect(state["realism"] == nil)
-    _ = try await server.object(["location", "set", "60.18,24.95"])
-    state = try await server.object(["status"])
-    #expect((state["lastFix"] as? [String: Any])?["lat"] as? Double == 60.18)
+    #expect(fix.eph.map { $0 > 1 && $0 < 50 } == true)
+    state = try await server.state(["realism", "off"])
+    #expect(state.realism == nil)
+    _ = try await server.state(["location", "set", "60.18,24.95"])
+    state = try await server.state(["status"])
+    #expect(state.lastFix?.lat == 60.18)
     let bad = try await server.ctl(["realism", "downtown"])
     #expect(bad.status == 1 && bad.stderr.contains("profile: one of open-sky, suburban"), "\(bad.stderr)")
     // A seed JSON cannot carry exactly (2⁵³, as schemathesis sent) is refused, not kept and echoed wrong.
@@ -110,25 +110,25 @@ extension ServeCommandTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "25", Self.trace("city-walk.nmea")])
-    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--speed", "2"])
-    var playing = try #require(state["playing"] as? [String: Any])
-    #expect(playing["kind"] as? String == "trace" && playing["fixes"] as? Int == 1 && playing["ended"] as? Bool == false)
-    _ = try await server.object(["clock", "advance", "10"])
-    state = try await server.object(["status"])
-    playing = try #require(state["playing"] as? [String: Any])
-    #expect(playing["fixes"] as? Int == 21)
-    let fix = try #require(state["lastFix"] as? [String: Any])
+    let records = try replayed.decoded(FixLine.self)
+    var state = try await server.state(["location", "run", Self.trace("city-walk.nmea"), "--speed", "2"])
+    var playing = try #require(state.playing)
+    #expect(playing.kind == .trace && playing.fixes == 1 && playing.ended == false)
+    _ = try await server.clock(["advance", "10"])
+    state = try await server.state(["status"])
+    playing = try #require(state.playing)
+    #expect(playing.fixes == 21)
+    let fix = try #require(state.lastFix)
     // The state has the fix's full precision; the replay's record rounds to 1e-9 degrees.
-    func same(_ a: Any?, _ b: Any?) -> Bool { abs(((a as? Double) ?? .nan) - ((b as? Double) ?? .nan)) < 1e-8 }
-    #expect(same(fix["lat"], records[20]["lat"]) && same(fix["lon"], records[20]["lon"]))
+    func same(_ a: Double?, _ b: Double?) -> Bool { abs((a ?? .nan) - (b ?? .nan)) < 1e-8 }
+    #expect(same(fix.lat, records[20].lat) && same(fix.lon, records[20].lon))
     // Stamped by the phone (its start date on virtual time), at the trace's pace.
-    #expect(fix["time"] as? String == "2026-01-01T00:00:20.000Z")
+    #expect(fix.time == "2026-01-01T00:00:20.000Z")
     // --offset skips into the trace; a set location stops it.
-    state = try await server.object(["location", "run", Self.trace("city-walk.nmea"), "--offset", "20"])
-    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[20]["lat"]))
-    state = try await server.object(["location", "set", "52.1,21.1"])
-    #expect((state["playing"] as? [String: Any])?["ended"] as? Bool == true)
+    state = try await server.state(["location", "run", Self.trace("city-walk.nmea"), "--offset", "20"])
+    #expect(same(state.lastFix?.lat, records[20].lat))
+    state = try await server.state(["location", "set", "52.1,21.1"])
+    #expect(state.playing?.ended == true)
     // A trace that cannot be read is refused and changes nothing.
     let missing = try await server.ctl(["location", "run", "/nonexistent/walk.nmea"])
     #expect(missing.status == 1 && missing.stderr == "locemu ctl: cannot read /nonexistent/walk.nmea: No such file or directory\n")
@@ -136,7 +136,7 @@ extension ServeCommandTests {
     #expect(notATrace.status == 1 && notATrace.stderr.contains("'README.md': no epochs read as NMEA"), "\(notATrace.stderr)")
     #expect(try await server.ctl(["location", "run", Self.trace("city-walk.nmea"), "--speed", "0"]).status == 1)
     #expect(try await server.ctl(["location", "run"]).status == 64)
-    #expect((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"] as? Double == 52.1)
+    #expect(try await server.state(["status"]).lastFix?.lat == 52.1)
   }
 
   /// A seek (issue 32 item 5) jumps within the trace that plays to a fix or a time, paused or
@@ -146,41 +146,41 @@ extension ServeCommandTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     let replayed = try await DecodeCommandTests.run(["replay", "--virtual-time", "--count", "80", Self.trace("city-walk.nmea")])
-    let records = try replayed.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-    func same(_ a: Any?, _ b: Any?) -> Bool { abs(((a as? Double) ?? .nan) - ((b as? Double) ?? .nan)) < 1e-8 }
-    var state = try await server.object(["location", "run", Self.trace("city-walk.nmea")])
-    var playing = try #require(state["playing"] as? [String: Any])
-    let total = try #require(playing["total"] as? Int)
-    #expect(total > 80 && playing["position"] as? Int == 1, "\(playing)")
-    _ = try await server.object(["clock", "advance", "4"])
-    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["position"] as? Int == 5)
+    let records = try replayed.decoded(FixLine.self)
+    func same(_ a: Double?, _ b: Double?) -> Bool { abs((a ?? .nan) - (b ?? .nan)) < 1e-8 }
+    var state = try await server.state(["location", "run", Self.trace("city-walk.nmea")])
+    var playing = try #require(state.playing)
+    let total = try #require(playing.total)
+    #expect(total > 80 && playing.position == 1, "\(playing)")
+    _ = try await server.clock(["advance", "4"])
+    #expect(try await server.state(["status"]).playing?.position == 5)
 
     // To a fix: it plays at once, and the trace goes on from there.
-    state = try await server.object(["location", "seek", "--fix", "60"])
-    playing = try #require(state["playing"] as? [String: Any])
-    #expect(playing["position"] as? Int == 61 && same((state["lastFix"] as? [String: Any])?["lat"], records[60]["lat"]), "\(state)")
-    _ = try await server.object(["clock", "advance", "2"])
-    state = try await server.object(["status"])
-    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
+    state = try await server.state(["location", "seek", "--fix", "60"])
+    playing = try #require(state.playing)
+    #expect(playing.position == 61 && same(state.lastFix?.lat, records[60].lat), "\(state)")
+    _ = try await server.clock(["advance", "2"])
+    state = try await server.state(["status"])
+    #expect(same(state.lastFix?.lat, records[62].lat))
     // Paused, a seek to a time moves the bar and plays nothing until resumed.
-    _ = try await server.object(["location", "pause"])
-    state = try await server.object(["location", "seek", "--seconds", "30"])
-    playing = try #require(state["playing"] as? [String: Any])
-    #expect(playing["paused"] as? Bool == true && playing["position"] as? Int == 30, "\(playing)")
-    _ = try await server.object(["clock", "advance", "3"])
-    #expect(same((try await server.object(["status"])["lastFix"] as? [String: Any])?["lat"], records[62]["lat"]))
-    state = try await server.object(["location", "resume"])
-    _ = try await server.object(["clock", "advance", "0"])
-    state = try await server.object(["status"])
-    #expect(same((state["lastFix"] as? [String: Any])?["lat"], records[30]["lat"]), "\(state)")
+    _ = try await server.state(["location", "pause"])
+    state = try await server.state(["location", "seek", "--seconds", "30"])
+    playing = try #require(state.playing)
+    #expect(playing.paused == true && playing.position == 30, "\(playing)")
+    _ = try await server.clock(["advance", "3"])
+    #expect(same(try await server.state(["status"]).lastFix?.lat, records[62].lat))
+    state = try await server.state(["location", "resume"])
+    _ = try await server.clock(["advance", "0"])
+    state = try await server.state(["status"])
+    #expect(same(state.lastFix?.lat, records[30].lat), "\(state)")
 
     // A route seeks by its fixes too.
-    state = try await server.object(["location", "start", "60.1699,24.9384", "60.1799,24.9384", "--speed", "10"])
-    let routeTotal = try #require((state["playing"] as? [String: Any])?["total"] as? Int)
-    state = try await server.object(["location", "seek", "--fix", String(routeTotal - 1)])
-    #expect(abs(((state["lastFix"] as? [String: Any])?["lat"] as? Double ?? 0) - 60.1799) < 1e-6, "\(state)")
+    state = try await server.state(["location", "start", "60.1699,24.9384", "60.1799,24.9384", "--speed", "10"])
+    let routeTotal = try #require(state.playing?.total)
+    state = try await server.state(["location", "seek", "--fix", String(routeTotal - 1)])
+    #expect(abs((state.lastFix?.lat ?? 0) - 60.1799) < 1e-6, "\(state)")
     // A source (a location set) cannot be sought; one of --fix and --seconds.
-    _ = try await server.object(["location", "set", "52.1,21.1"])
+    _ = try await server.state(["location", "set", "52.1,21.1"])
     let refused = try await server.ctl(["location", "seek", "--fix", "3"])
     #expect(refused.status == 1 && refused.stderr.contains("nothing seekable is playing"), "\(refused.stderr)")
     #expect(try await server.ctl(["location", "seek"]).status == 64)
@@ -195,21 +195,21 @@ extension ServeCommandTests {
       "--permission", "authorizedWhenInUse", "--traces", Self.root.appendingPathComponent("traces").path,
     ])
     defer { server.stop() }
-    let listed = try await server.object(["traces"])
-    #expect((listed["names"] as? [String])?.contains("city-walk.nmea") == true && listed["maxBytes"] as? Int == 16 << 20)
-    let state = try await server.object(["location", "run", "--named", "city-walk.nmea", "--speed", "2", "--loop"])
-    #expect((state["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    let listed = try await server.decoded(Wire.TraceList.self, ["traces"])
+    #expect(listed.names.contains("city-walk.nmea") && listed.maxBytes == 16 << 20)
+    let state = try await server.state(["location", "run", "--named", "city-walk.nmea", "--speed", "2", "--loop"])
+    #expect(state.playing?.name == "city-walk.nmea")
     for name in ["../Package.swift", Self.root.appendingPathComponent("Package.swift").path, "/etc/passwd", "nope.nmea"] {
       let refused = try await server.ctl(["location", "run", "--named", name])
       #expect(
         refused.status == 1 && refused.stderr.contains("no trace") && refused.stderr.contains("in the server's trace directory"),
         "\(name): \(refused.stderr)")
     }
-    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["name"] as? String == "city-walk.nmea")
+    #expect(try await server.state(["status"]).playing?.name == "city-walk.nmea")
     let plain = try await Server.start()
     defer { plain.stop() }
     let none = try await plain.ctl(["location", "run", "--named", "city-walk.nmea"])
     #expect(none.status == 1 && none.stderr.contains("this server has no trace directory"), "\(none.stderr)")
-    #expect(try await plain.object(["traces"])["directory"] as? Bool == false)
+    #expect(try await plain.decoded(Wire.TraceList.self, ["traces"]).directory == false)
   }
 }

@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 import Geo
 import LocationServices
@@ -132,11 +133,22 @@ struct ServeCommandTests {
         ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
     }
 
-    /// `ctl` whose answer is a JSON object.
-    func object(_ arguments: [String], phone: String? = nil) async throws -> [String: Any] {
+    /// `ctl` whose answer is JSON, decoded as `type` (the API's wire model: a phone's state, the
+    /// phone list, the clock, the trace list).
+    func decoded<T: Decodable>(_ type: T.Type, _ arguments: [String], phone: String? = nil) async throws -> T {
       let run = try await ctl(arguments, phone: phone)
       #expect(run.status == 0, "ctl \(arguments.joined(separator: " ")): \(run.stderr) (\(condition))")
-      return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+      return try Wire.decode(type, from: Data(run.stdout.utf8))
+    }
+
+    /// `ctl` whose answer is a phone's state (`status` and every verb that changes it).
+    func state(_ arguments: [String], phone: String? = nil) async throws -> Wire.PhoneState {
+      try await decoded(Wire.PhoneState.self, arguments, phone: phone)
+    }
+
+    /// `ctl clock …`: the server's clock.
+    func clock(_ arguments: [String]) async throws -> Wire.Clock {
+      try await decoded(Wire.Clock.self, ["clock"] + arguments)
     }
 
     func stop() {
@@ -149,31 +161,30 @@ struct ServeCommandTests {
   @Test func verbsChangeTheStateThatStatusReadsBack() async throws {
     let server = try await Server.start()
     defer { server.stop() }
-    var state = try await server.object(["status"])
-    #expect(state["status"] as? String == "notDetermined" && state["lastFix"] is NSNull)
+    var state = try await server.state(["status"])
+    #expect(state.status == .notDetermined && state.lastFix == nil)
 
-    state = try await server.object(["privacy", "grant"])
-    #expect(state["status"] as? String == "authorizedWhenInUse")
-    state = try await server.object(["privacy", "grant", "--always"])
-    #expect(state["status"] as? String == "authorizedAlways")
-    #expect(try await server.object(["privacy", "revoke"])["status"] as? String == "denied")
-    #expect(try await server.object(["privacy", "restrict"])["status"] as? String == "restricted")
-    #expect(try await server.object(["privacy", "reset"])["status"] as? String == "notDetermined")
-    #expect(try await server.object(["services", "off"])["services"] as? String == "off")
-    #expect(try await server.object(["services", "on"])["services"] as? String == "on")
-    #expect(try await server.object(["accuracy", "reduced"])["accuracy"] as? String == "reduced")
-    #expect(try await server.object(["app", "background"])["app"] as? String == "background")
-    #expect(try await server.object(["app", "foreground"])["app"] as? String == "foreground")
+    state = try await server.state(["privacy", "grant"])
+    #expect(state.status == .authorizedWhenInUse)
+    state = try await server.state(["privacy", "grant", "--always"])
+    #expect(state.status == .authorizedAlways)
+    #expect(try await server.state(["privacy", "revoke"]).status == .denied)
+    #expect(try await server.state(["privacy", "restrict"]).status == .restricted)
+    #expect(try await server.state(["privacy", "reset"]).status == .notDetermined)
+    #expect(try await server.state(["services", "off"]).services == .off)
+    #expect(try await server.state(["services", "on"]).services == .on)
+    #expect(try await server.state(["accuracy", "reduced"]).accuracy == .reduced)
+    #expect(try await server.state(["app", "background"]).app == .background)
+    #expect(try await server.state(["app", "foreground"]).app == .foreground)
 
-    state = try await server.object([
+    state = try await server.state([
       "location", "set", "52.2297,21.0122", "--altitude", "110", "--accuracy", "8", "--speed", "1.5", "--course", "90",
     ])
-    let fix = try #require(state["lastFix"] as? [String: Any])
-    #expect(fix["lat"] as? Double == 52.2297 && fix["lon"] as? Double == 21.0122)
-    #expect(
-      fix["altMSL"] as? Double == 110 && fix["eph"] as? Double == 8 && fix["speed"] as? Double == 1.5 && fix["track"] as? Double == 90)
-    #expect(try await server.object(["location", "clear"])["fixLost"] as? Bool == true)
-    #expect(try await server.object(["status"])["fixLost"] as? Bool == true)
+    let fix = try #require(state.lastFix)
+    #expect(fix.lat == 52.2297 && fix.lon == 21.0122)
+    #expect(fix.altMSL == 110 && fix.eph == 8 && fix.speed == 1.5 && fix.track == 90)
+    #expect(try await server.state(["location", "clear"]).fixLost == true)
+    #expect(try await server.state(["status"]).fixLost == true)
   }
 
   /// On the virtual clock the prompt waits for `clock advance`; the app's call, the prompt and
@@ -181,19 +192,17 @@ struct ServeCommandTests {
   @Test func theEventStreamSeesEveryChangeInOrder() async throws {
     let server = try await Server.start()
     defer { server.stop() }
-    #expect(try await server.object(["prompt", "allowOnce", "--delay", "2"])["promptAnswer"] as? String == "allowOnce")
-    #expect(try await server.object(["call", "authorize"])["promptOnScreen"] as? Bool == true)
-    #expect(try await server.object(["clock", "advance", "1.5"])["elapsed"] as? Double == 1.5)
-    #expect(try await server.object(["status"])["status"] as? String == "notDetermined")
-    #expect(try await server.object(["clock", "advance", "0.5"])["elapsed"] as? Double == 2)
-    #expect(try await server.object(["status"])["status"] as? String == "authorizedWhenInUse")
-    _ = try await server.object(["app", "background"])
+    #expect(try await server.state(["prompt", "allowOnce", "--delay", "2"]).promptAnswer == .allowOnce)
+    #expect(try await server.state(["call", "authorize"]).promptOnScreen == true)
+    #expect(try await server.clock(["advance", "1.5"]).elapsed == 1.5)
+    #expect(try await server.state(["status"]).status == .notDetermined)
+    #expect(try await server.clock(["advance", "0.5"]).elapsed == 2)
+    #expect(try await server.state(["status"]).status == .authorizedWhenInUse)
+    _ = try await server.state(["app", "background"])
 
     let events = try await server.ctl(["events", "--history", "100", "--count", "9"])
     #expect(events.status == 0, "\(events.stderr)")
-    let names = events.lines.compactMap { line in
-      (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
-    }
+    let names = events.lines.compactMap { TranscriptEvent(json: $0)?.event }
     #expect(
       names == [
         "start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "allowOnceExpired", "background",
@@ -206,15 +215,15 @@ struct ServeCommandTests {
     let server = try await Server.start(["--phones", "2", "--permission", "denied"])
     defer { server.stop() }
     #expect(try await server.printedLine(startingWith: "page ") == "page \(server.url)/", "serve says where its page is")
-    let list = try await server.object(["phones"])
-    #expect((list["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "2"])
-    #expect(try await server.object(["status"])["status"] as? String == "denied")
-    #expect(try await server.object(["status"], phone: "2")["status"] as? String == "notDetermined")
-    let made = try await server.object(["phones", "create"])
-    #expect(made["id"] as? String == "3")
+    let list = try await server.decoded(Wire.PhoneList.self, ["phones"])
+    #expect(list.phones.map(\.id) == ["1", "2"])
+    #expect(try await server.state(["status"]).status == .denied)
+    #expect(try await server.state(["status"], phone: "2").status == .notDetermined)
+    let made = try await server.state(["phones", "create"])
+    #expect(made.id == "3")
     #expect(try await server.ctl(["phones", "delete", "2"]).status == 0)
-    let after = try await server.object(["phones"])
-    #expect((after["phones"] as? [[String: Any]])?.map { $0["id"] as? String } == ["1", "3"])
+    let after = try await server.decoded(Wire.PhoneList.self, ["phones"])
+    #expect(after.phones.map(\.id) == ["1", "3"])
   }
 
   /// ctl reads LOCEMU_SERVER and LOCEMU_PHONE as a program bound to the served phone does, and
@@ -225,10 +234,10 @@ struct ServeCommandTests {
     let set = try await DecodeCommandTests.runInBackground(
       ["ctl", "location", "set", "-33.8688,-151.2093"], environment: ["LOCEMU_SERVER": server.url, "LOCEMU_PHONE": "2"])
     #expect(set.status == 0, "\(set.stderr)")
-    let two = try await server.object(["status"], phone: "2")
-    let fix = try #require(two["lastFix"] as? [String: Any])
-    #expect(fix["lat"] as? Double == -33.8688 && fix["lon"] as? Double == -151.2093)
-    #expect(try await server.object(["status"])["lastFix"] is NSNull, "phone 1 untouched")
+    let two = try await server.state(["status"], phone: "2")
+    let fix = try #require(two.lastFix)
+    #expect(fix.lat == -33.8688 && fix.lon == -151.2093)
+    #expect(try await server.state(["status"]).lastFix == nil, "phone 1 untouched")
     // A route of negative waypoints, and --phone still wins over the variable.
     let walk = try await DecodeCommandTests.runInBackground(
       ["ctl", "--phone", "1", "location", "start", "-33.87,151.21", "-33.86,151.21"],
@@ -285,19 +294,19 @@ struct ServeCommandTests {
     #expect(try await send("DELETE", "/phones/7", nil).0 == 404)
     #expect(try await send("POST", "/phones/1/calls/fly", nil).0 == 404)
     // None of it changed the phone, and the server still answers.
-    let state = try await server.object(["status"])
-    #expect(state["services"] as? String == "on" && state["lastFix"] is NSNull)
+    let state = try await server.state(["status"])
+    #expect(state.services == .on && state.lastFix == nil)
   }
 
   /// SIGINT ends the server cleanly: phones stopped, event streams ended, exit 0.
   @Test func anInterruptEndsTheServerCleanly() async throws {
     let server = try await Server.start()
     defer { server.stop() }
-    _ = try await server.object(["privacy", "grant"])
+    _ = try await server.state(["privacy", "grant"])
     let listener = Task { try await server.ctlInBackground(["events", "--history", "100", "--count", "1000"]) }
     // The stream is open once the server counts it (bounded: 200 tries).
     var tries = 0
-    while try await server.object(["status"])["eventClients"] as? Int != 1 {
+    while try await server.state(["status"]).eventClients != 1 {
       tries += 1
       try #require(tries < 200, "the event stream never connected")
       try await Task.sleep(for: .milliseconds(20))
@@ -319,8 +328,8 @@ struct ServeCommandTests {
   @Test func limitsOnPhonesAndEventClientsAnswer429() async throws {
     let server = try await Server.start(["--max-phones", "3", "--max-event-clients", "2"])
     defer { server.stop() }
-    _ = try await server.object(["phones", "create"])
-    _ = try await server.object(["phones", "create"])
+    _ = try await server.state(["phones", "create"])
+    _ = try await server.state(["phones", "create"])
     let refused = try await server.ctl(["phones", "create"])
     #expect(refused.status == 1 && refused.stderr.contains("limit of 3 phones"), "\(refused.stderr)")
     _ = try await server.ctl(["phones", "delete", "3"])
@@ -343,12 +352,12 @@ struct ServeCommandTests {
     let token = "0123456789abcdef0123"
     let guarded = try await Server.start(["--token", token], token: token)
     defer { guarded.stop() }
-    #expect(try await guarded.object(["status"])["id"] as? String == "1")
+    #expect(try await guarded.state(["status"]).id == "1")
     let without = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "status"])
     #expect(without.status == 1 && without.stderr.contains("needs its token"))
     let wrong = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "--token", "0123456789abcdef0124", "privacy", "revoke"])
     #expect(wrong.status == 1)
-    #expect(try await guarded.object(["status"])["status"] as? String == "notDetermined")
+    #expect(try await guarded.state(["status"]).status == .notDetermined)
     let events = try await DecodeCommandTests.run(["ctl", "--server", guarded.url, "events", "--count", "1"])
     #expect(events.status == 1 && events.stderr.contains("401"))
     // Only Leaflet's own files go without it (public library files the map page's tags load).
@@ -384,7 +393,7 @@ struct ServeCommandTests {
     let server = try await Server.start(["--nmea-listen", "127.0.0.1:0"], virtualTime: false)
     defer { server.stop() }
     let nmea = try #require(server.nmeaPort)
-    _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
+    _ = try await server.state(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
     let gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)")
     defer { gpsd.stop() }
     let pipe = { @Sendable (count: Int) async throws -> String in
@@ -408,31 +417,25 @@ struct ServeCommandTests {
       }
     }
     let piped = try await pipe(12)
-    let tpv = piped.split(whereSeparator: \.isNewline).compactMap {
-      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
-    .filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["time"] != nil }
+    let tpv = piped.split(whereSeparator: \.isNewline).compactMap { GPSDReport(line: $0) }
+      .filter { $0.class == "TPV" && $0.mode == 3 && $0.time != nil }
     let first = try #require(tpv.first, "gpspipe saw no 3D fix: \(piped)")
-    #expect(first["lat"] as? Double == 60.1699 && first["lon"] as? Double == 24.9384)
-    #expect(first["altMSL"] as? Double == 12 && first["speed"] as? Double == 1.5 && first["track"] as? Double == 90)
+    #expect(first.lat == 60.1699 && first.lon == 24.9384)
+    #expect(first.altMSL == 12 && first.speed == 1.5 && first.track == 90)
 
     // A trace played on the phone reaches locemu watch through gpsd: every position is the trace's.
     let decoded = try await DecodeCommandTests.run(["replay", "--virtual-time", Self.trace("drive.nmea")])
     let positions = Set(
       decoded.lines.compactMap { line -> String? in
-        guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
-          let lon = o["lon"] as? Double
-        else { return nil }
+        guard let o = try? JSONDecoder().decode(FixLine.self, from: Data(line.utf8)), let lat = o.lat, let lon = o.lon else { return nil }
         return "\(lat),\(lon)"
       })
-    _ = try await server.object(["location", "run", Self.trace("drive.nmea"), "--speed", "4"])
+    _ = try await server.state(["location", "run", Self.trace("drive.nmea"), "--speed", "4"])
     let watched = try await DecodeCommandTests.run(
       ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "8", "--fix-only", "--timeout", "20"], bound: .seconds(60))
     #expect(watched.status == 0, "\(watched.stderr)")
     let seen = watched.lines.compactMap { line -> String? in
-      guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let lat = o["lat"] as? Double,
-        let lon = o["lon"] as? Double
-      else { return nil }
+      guard let o = try? JSONDecoder().decode(FixLine.self, from: Data(line.utf8)), let lat = o.lat, let lon = o.lon else { return nil }
       return "\(lat),\(lon)"
     }
     #expect(seen.count == 8)
@@ -443,18 +446,16 @@ struct ServeCommandTests {
 
     // Under a realistic receiver gpsd gets the receiver's sky and errors: SKY reports with the
     // used set, TPVs near (not at) the set location, and GST reports of the receiver's errors.
-    _ = try await server.object(["realism", "open-sky", "--seed", "1", "--start", "hot"])
-    _ = try await server.object(["location", "set", "60.1699,24.9384", "--altitude", "12"])
-    let realistic = try await pipe(40).split(whereSeparator: \.isNewline).compactMap {
-      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
-    let skies = realistic.filter { $0["class"] as? String == "SKY" }.compactMap { $0["satellites"] as? [[String: Any]] }
-    #expect(skies.contains { sky in sky.count >= 6 && sky.count { $0["used"] as? Bool == true } >= 4 }, "\(realistic)")
-    let fixes = realistic.filter { $0["class"] as? String == "TPV" && $0["mode"] as? Int == 3 && $0["epx"] != nil }
-    let moved = fixes.filter { ($0["lat"] as? Double).map { $0 != 60.1699 && abs($0 - 60.1699) < 0.001 } == true }
+    _ = try await server.state(["realism", "open-sky", "--seed", "1", "--start", "hot"])
+    _ = try await server.state(["location", "set", "60.1699,24.9384", "--altitude", "12"])
+    let realistic = try await pipe(40).split(whereSeparator: \.isNewline).compactMap { GPSDReport(line: $0) }
+    let skies = realistic.filter { $0.class == "SKY" }.compactMap(\.satellites)
+    #expect(skies.contains { sky in sky.count >= 6 && sky.count { $0.used == true } >= 4 }, "\(realistic)")
+    let fixes = realistic.filter { $0.class == "TPV" && $0.mode == 3 && $0.epx != nil }
+    let moved = fixes.filter { $0.lat.map { $0 != 60.1699 && abs($0 - 60.1699) < 0.001 } == true }
     #expect(!moved.isEmpty, "\(fixes)")
     // gpsd's GST report: only the receiver's epochs carry the sentence.
-    let gst = realistic.filter { $0["class"] as? String == "GST" }
-    #expect(gst.contains { ($0["lat"] as? Double).map { $0 > 0 } == true }, "\(realistic)")
+    let gst = realistic.filter { $0.class == "GST" }
+    #expect(gst.contains { $0.lat.map { $0 > 0 } == true }, "\(realistic)")
   }
 }

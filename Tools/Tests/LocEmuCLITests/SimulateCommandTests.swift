@@ -46,12 +46,19 @@ struct SimulateCommandTests {
       "simulate", trace, "--realism", "open-sky", "--start", "hot", "--to", "jsonl", "--duration", "60",
     ])
     #expect(run.status == 0, "\(run.stderr)")
-    let records = try run.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    /// A record of `--to jsonl`: a fix record with the receiver's state, satellites used and HDOP.
+    struct Record: Decodable {
+      var mode: Int?
+      var state: String?
+      var used: Int?
+      var hdop: Double?
+    }
+    let records = try run.decoded(Record.self)
     #expect(records.count == 61)
-    let fixed = records.filter { ($0["mode"] as? Int ?? 0) >= 2 }
+    let fixed = records.filter { ($0.mode ?? 0) >= 2 }
     #expect(fixed.count >= 55)
-    #expect(fixed.allSatisfy { ($0["state"] as? String).map { ["2d", "3d", "degraded"].contains($0) } == true })
-    #expect(fixed.allSatisfy { ($0["used"] as? Int ?? 0) >= 3 && ($0["hdop"] as? Double ?? 0) > 0 })
+    #expect(fixed.allSatisfy { $0.state.map { ["2d", "3d", "degraded"].contains($0) } == true })
+    #expect(fixed.allSatisfy { ($0.used ?? 0) >= 3 && ($0.hdop ?? 0) > 0 })
   }
 
   /// Output to a named pipe (or a device such as /dev/null) is written in place: a temporary

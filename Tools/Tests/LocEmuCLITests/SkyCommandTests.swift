@@ -3,19 +3,31 @@ import Testing
 
 /// `locemu sky`: the satellites in view and their DOPs, as one JSON object per time.
 struct SkyCommandTests {
+  /// A line of `locemu sky`: gpsd's SKY members that the test reads.
+  struct Sky: Decodable {
+    struct Satellite: Decodable {
+      var el: Double?
+    }
+
+    var time: String?
+    var nSat: Int?
+    var hdop: Double?
+    var satellites: [Satellite]?
+  }
+
   @Test func theNominalSkyOverHelsinkiEveryMinute() async throws {
     let run = try await DecodeCommandTests.run([
       "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--every", "60", "--count", "3",
     ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.lines.count == 3)
-    let objects = try run.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-    #expect(objects.map { $0["time"] as? String } == ["2026-05-16T09:00:00.000Z", "2026-05-16T09:01:00.000Z", "2026-05-16T09:02:00.000Z"])
+    let objects = try run.decoded(Sky.self)
+    #expect(objects.map(\.time) == ["2026-05-16T09:00:00.000Z", "2026-05-16T09:01:00.000Z", "2026-05-16T09:02:00.000Z"])
     for object in objects {
-      let satellites = try #require(object["satellites"] as? [[String: Any]])
-      #expect(satellites.count == object["nSat"] as? Int && satellites.count >= 4)
-      #expect(satellites.allSatisfy { ($0["el"] as? Double ?? -1) >= 5 })
-      #expect((object["hdop"] as? Double).map { $0 > 0.5 && $0 < 5 } == true)
+      let satellites = try #require(object.satellites)
+      #expect(satellites.count == object.nSat && satellites.count >= 4)
+      #expect(satellites.allSatisfy { ($0.el ?? -1) >= 5 })
+      #expect(object.hdop.map { $0 > 0.5 && $0 < 5 } == true)
     }
     // A higher mask sees fewer satellites.
     let masked = try await DecodeCommandTests.run([

@@ -14,8 +14,8 @@ struct SourceCommandTests {
   static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
   static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
 
-  static func objects(_ run: Run) throws -> [[String: Any]] {
-    try run.lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+  static func objects(_ run: Run) throws -> [FixLine] {
+    try run.decoded(FixLine.self)
   }
 
   @Test func replayOnAVirtualClockIsInstantAndDeterministic() async throws {
@@ -26,9 +26,9 @@ struct SourceCommandTests {
     let records = try Self.objects(first)
     // As gpsd reports the trace: nothing for the second the receiver's RMC turns invalid (56 s).
     #expect(records.count == 178)
-    #expect(records.map { $0["elapsed"] as? Double } == (0..<179).filter { $0 != 56 }.map { Double($0) })
-    #expect(records.filter { $0["mode"] as? Int == 1 }.count == 39)
-    #expect(records.filter { $0["mode"] as? Int == 1 }.allSatisfy { $0["lat"] == nil && $0["time"] != nil })
+    #expect(records.map(\.elapsed) == (0..<179).filter { $0 != 56 }.map { Double($0) })
+    #expect(records.filter { $0.mode == 1 }.count == 39)
+    #expect(records.filter { $0.mode == 1 }.allSatisfy { $0.lat == nil && $0.time != nil })
     #expect(first.stderr == "locemu replay: \(Self.trace("tunnel.nmea")): 178 records, 139 with a fix\n")
     // Every time stamp: that second too.
     let every = try await Self.run(["replay", "--virtual-time", "--reporting", "every-time-stamp", Self.trace("tunnel.nmea")])
@@ -37,9 +37,9 @@ struct SourceCommandTests {
 
   @Test func replaySpeedCountAndLoop() async throws {
     let run = try await Self.run(["replay", "--virtual-time", "--speed", "10", "--count", "5", Self.trace("drive.nmea")])
-    #expect(try Self.objects(run).map { $0["elapsed"] as? Double } == [0, 0.1, 0.2, 0.3, 0.4])
+    #expect(try Self.objects(run).map(\.elapsed) == [0, 0.1, 0.2, 0.3, 0.4])
     let looped = try await Self.run(["replay", "--virtual-time", "--loop", "--count", "330", "--fast", Self.trace("drive.nmea")])
-    let times = try Self.objects(looped).compactMap { $0["time"] as? String }
+    let times = try Self.objects(looped).compactMap(\.time)
     #expect(times.count == 330)
     #expect(times == times.sorted())  // the second lap continues the time line
   }
@@ -50,11 +50,11 @@ struct SourceCommandTests {
       Self.trace("old-town-route.gpx"),
     ])
     let records = try Self.objects(run)
-    #expect(records.map { $0["time"] as? String } == ["2026-01-01T12:00:00.000Z", "2026-01-01T12:00:01.000Z", "2026-01-01T12:00:02.000Z"])
-    #expect(records.allSatisfy { $0["speed"] as? Double == 1.4 })
+    #expect(records.map(\.time) == ["2026-01-01T12:00:00.000Z", "2026-01-01T12:00:01.000Z", "2026-01-01T12:00:02.000Z"])
+    #expect(records.allSatisfy { $0.speed == 1.4 })
     let unstamped = try Self.objects(
       try await Self.run(["replay", "--virtual-time", "--count", "2", "--drive", Self.trace("old-town-route.gpx")]))
-    #expect(unstamped.allSatisfy { $0["time"] == nil && $0["speed"] as? Double == 13.9 })
+    #expect(unstamped.allSatisfy { $0.time == nil && $0.speed == 13.9 })
   }
 
   @Test func replayOnTheWallClockKeepsPace() async throws {
@@ -66,7 +66,7 @@ struct SourceCommandTests {
     #expect(run.status == 0)
     #expect(run.elapsed >= .milliseconds(1_900) && run.elapsed < .seconds(30))
     let lateness = try Self.objects(run).enumerated().map { i, record in
-      try #require(record["elapsed"] as? Double) - Double(i) / 10
+      try #require(record.elapsed) - Double(i) / 10
     }
     #expect(lateness.count == 20)
     #expect(lateness.allSatisfy { $0 > -0.005 }, "a fix came early: \(lateness)")
@@ -101,10 +101,10 @@ struct SourceCommandTests {
     let back = try Self.objects(try await Self.run(["decode", nmea]))
     #expect(back.count == original.count)
     for (a, b) in zip(original, back) {
-      #expect(a["time"] as? String == b["time"] as? String)
-      #expect(abs((a["lat"] as! Double) - (b["lat"] as! Double)) < 1e-7)
-      #expect(abs((a["lon"] as! Double) - (b["lon"] as! Double)) < 1e-7)
-      #expect(a["altMSL"] as? Double == b["altMSL"] as? Double)
+      #expect(a.time == b.time)
+      #expect(abs(a.lat! - b.lat!) < 1e-7)
+      #expect(abs(a.lon! - b.lon!) < 1e-7)
+      #expect(a.altMSL == b.altMSL)
     }
     #expect(try await Self.run(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
     let toStdout = try await Self.run(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])

@@ -1,4 +1,6 @@
 import Foundation
+import LocationEmulatorClient
+import LocationServices
 import ToolsTestSupport
 import Testing
 
@@ -21,6 +23,86 @@ struct WebPageTests {
   static let chromium = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"].first { FileManager.default.isExecutableFile(atPath: $0) }
   static var available: Bool { FileManager.default.isExecutableFile(atPath: chromedriver) && chromium != nil }
 
+  /// A JSON value as WebDriver takes it (a command's body) and gives it (a command's `value`, a
+  /// script's result, whose kind varies with the script): numbers that are whole stay integers.
+  enum JSON: Codable, Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+  {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .int(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    init(dictionaryLiteral elements: (String, JSON)...) { self = .object(Dictionary(elements) { _, last in last }) }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if container.decodeNil() {
+        self = .null
+      } else if let bool = try? container.decode(Bool.self) {
+        self = .bool(bool)
+      } else if let int = try? container.decode(Int.self) {
+        self = .int(int)
+      } else if let double = try? container.decode(Double.self) {
+        self = .double(double)
+      } else if let string = try? container.decode(String.self) {
+        self = .string(string)
+      } else if let array = try? container.decode([JSON].self) {
+        self = .array(array)
+      } else {
+        self = .object(try container.decode([String: JSON].self))
+      }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .null: try container.encodeNil()
+      case .bool(let value): try container.encode(value)
+      case .int(let value): try container.encode(value)
+      case .double(let value): try container.encode(value)
+      case .string(let value): try container.encode(value)
+      case .array(let value): try container.encode(value)
+      case .object(let value): try container.encode(value)
+      }
+    }
+
+    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    /// The number, when it is a whole one.
+    var int: Int? { if case .int(let i) = self { i } else { nil } }
+    /// The number, whole or not.
+    var double: Double? {
+      switch self {
+      case .int(let i): Double(i)
+      case .double(let d): d
+      default: nil
+      }
+    }
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var array: [JSON]? { if case .array(let a) = self { a } else { nil } }
+    var object: [String: JSON]? { if case .object(let o) = self { o } else { nil } }
+    /// The elements, when it is an array of numbers.
+    var doubles: [Double]? {
+      guard let array else { return nil }
+      let numbers = array.compactMap(\.double)
+      return numbers.count == array.count ? numbers : nil
+    }
+    /// A member of an object (nil for anything else, or when it has no such member).
+    subscript(_ key: String) -> JSON? { object?[key] }
+  }
+
+  /// A WebDriver answer: its `value` (null when it has none).
+  struct Answer: Decodable {
+    var value: JSON?
+  }
+
   /// chromedriver on a free loopback port and one browser session, ended (session deleted,
   /// driver killed by its PID) whatever happens.
   final class Browser: @unchecked Sendable {
@@ -42,14 +124,14 @@ struct WebPageTests {
     /// One WebDriver command; its `value`. (Over a plain socket: chromedriver writes header
     /// lines without a space after the colon, which Foundation's URLSession refuses here.)
     @discardableResult
-    func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any? {
-      let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+    func command(_ method: String, _ path: String, _ body: JSON? = nil) async throws -> JSON {
+      let data = try body.map { try JSONEncoder().encode($0) }
       let port = self.port
       let (status, answer) = try await offPool { try LoopbackHTTPConnection(port: port).request(method, path, body: data) }
       guard status == 200 else {
         throw LoopbackError(description: "WebDriver \(method) \(path): \(String(decoding: answer, as: UTF8.self).prefix(400))")
       }
-      return (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["value"]
+      return try JSONDecoder().decode(Answer.self, from: answer).value ?? .null
     }
 
     func start() async throws {
@@ -60,7 +142,7 @@ struct WebPageTests {
             "alwaysMatch": [
               "browserName": "chrome",
               "goog:chromeOptions": [
-                "binary": WebPageTests.chromium!,
+                "binary": .string(WebPageTests.chromium!),
                 "args": [
                   "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,1000",
                   "--disable-crash-reporter", "--disable-breakpad",
@@ -70,16 +152,16 @@ struct WebPageTests {
             ]
           ]
         ])
-      session = try #require((value as? [String: Any])?["sessionId"] as? String)
+      session = try #require(value["sessionId"]?.string)
     }
 
     func element(_ css: String) async throws -> String {
-      let value = try await command("POST", "/session/\(session)/element", ["using": "css selector", "value": css])
-      return try #require((value as? [String: Any])?.first { $0.key.hasPrefix("element-") }?.value as? String)
+      let value = try await command("POST", "/session/\(session)/element", ["using": "css selector", "value": .string(css)])
+      return try #require(value.object?.first { $0.key.hasPrefix("element-") }?.value.string)
     }
 
     func text(_ css: String) async throws -> String {
-      try #require(try await command("GET", "/session/\(session)/element/\(try await element(css))/text") as? String)
+      try #require(try await command("GET", "/session/\(session)/element/\(try await element(css))/text").string)
     }
 
     func click(_ css: String) async throws {
@@ -89,7 +171,7 @@ struct WebPageTests {
     /// Starts the session and opens `url`.
     func open(_ url: String) async throws {
       try await start()
-      try await command("POST", "/session/\(session)/url", ["url": url])
+      try await command("POST", "/session/\(session)/url", ["url": .string(url)])
     }
 
     /// Waits in the page (no polling from here) until `css`'s text is `text`; false after 15 s.
@@ -98,8 +180,8 @@ struct WebPageTests {
     }
 
     /// Runs `script` in the page; its result.
-    func run(_ script: String) async throws -> Any? {
-      try await command("POST", "/session/\(session)/execute/sync", ["script": script, "args": []])
+    func run(_ script: String) async throws -> JSON {
+      try await command("POST", "/session/\(session)/execute/sync", ["script": .string(script), "args": []])
     }
 
     /// Waits in the page (no polling from here) until the JavaScript expression `condition`
@@ -113,12 +195,13 @@ struct WebPageTests {
         observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
         setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
         """
-      return try await command("POST", "/session/\(session)/execute/async", ["script": script, "args": []]) as? Bool == true
+      return try await command("POST", "/session/\(session)/execute/async", ["script": .string(script), "args": []]).bool == true
     }
 
     /// A real mouse click `dx`, `dy` pixels from the middle of `css` (WebDriver's actions).
     func click(_ css: String, dx: Int, dy: Int) async throws {
-      let origin = ["element-6066-11e4-a52e-4f735466cecf": try await element(css)]
+      let id = try await element(css)
+      let origin: JSON = ["element-6066-11e4-a52e-4f735466cecf": .string(id)]
       try await command(
         "POST", "/session/\(session)/actions",
         [
@@ -126,7 +209,8 @@ struct WebPageTests {
             [
               "type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
               "actions": [
-                ["type": "pointerMove", "duration": 0, "origin": origin, "x": dx, "y": dy], ["type": "pointerDown", "button": 0],
+                ["type": "pointerMove", "duration": 0, "origin": origin, "x": .int(dx), "y": .int(dy)],
+                ["type": "pointerDown", "button": 0],
                 ["type": "pointerUp", "button": 0],
               ],
             ]
@@ -137,7 +221,7 @@ struct WebPageTests {
 
     /// Types `text` into the field `css`.
     func type(_ css: String, _ text: String) async throws {
-      try await command("POST", "/session/\(session)/element/\(try await element(css))/value", ["text": text])
+      try await command("POST", "/session/\(session)/element/\(try await element(css))/value", ["text": .string(text)])
     }
 
     /// Waits in the page (no polling from here) until the JavaScript `condition` on `text`
@@ -150,7 +234,7 @@ struct WebPageTests {
 
     /// `text` as a JavaScript string literal.
     static func literal(_ text: String) -> String {
-      String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self).dropFirst().dropLast().description
+      String(decoding: try! JSONEncoder().encode([text]), as: UTF8.self).dropFirst().dropLast().description
     }
 
     func stop() {
@@ -176,7 +260,7 @@ struct WebPageTests {
   @Test(.enabled(if: WebPageTests.available && WebPageTests.leaflet)) func theMapPageIsAWebMapOfAnywhere() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "-33.8568,151.2153", "--accuracy", "40"])
+    _ = try await server.state(["location", "set", "-33.8568,151.2153", "--accuracy", "40"])
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/map")
@@ -187,8 +271,7 @@ struct WebPageTests {
           + "&& locemuMap.getZoom() === 16; })()"))
     let layers = try await browser.run(
       "const p = locemuPhones['1']; return [locemuMap.hasLayer(p.marker), locemuMap.hasLayer(p.accuracy), p.accuracy.getRadius()]")
-    #expect(
-      (layers as? [Any])?.count == 3 && (layers as? [Any])?[0] as? Bool == true && (layers as? [Any])?[2] as? Int == 40, "\(layers ?? "")")
+    #expect(layers.array?.count == 3 && layers.array?[0].bool == true && layers.array?[2].int == 40, "\(layers)")
     let loaded = "[...document.querySelectorAll('#map img.leaflet-tile-loaded')]"
     #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4"))
     #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.856800, 151.215300 ±40.0 m')"))
@@ -202,17 +285,17 @@ struct WebPageTests {
     // A real click 120 px right of the middle sets the phone there.
     let target = try await browser.run(
       "const p = locemuMap.containerPointToLatLng(locemuMap.getSize().divideBy(2).add([120, 0])); return [p.lat, p.lng]")
-    let expected = try #require(target as? [Double])
+    let expected = try #require(target.doubles)
     try await browser.click("#map", dx: 120, dy: 0)
     #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: \(String(format: "%.4f", expected[0]))')"))
-    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
-    #expect(abs((fix["lat"] as? Double ?? 0) - expected[0]) < 2e-5 && abs((fix["lon"] as? Double ?? 0) - expected[1]) < 2e-5, "\(fix)")
+    let fix = try #require(try await server.state(["status"]).lastFix)
+    #expect(abs((fix.lat ?? 0) - expected[0]) < 2e-5 && abs((fix.lon ?? 0) - expected[1]) < 2e-5, "\(fix)")
 
     // Leaflet came from the server; nothing was asked of any other host.
-    #expect(try await browser.run("return typeof L.map") as? String == "function")
+    #expect(try await browser.run("return typeof L.map").string == "function")
     let foreign = try await browser.run(
       "return performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin + '/'))")
-    #expect((foreign as? [Any])?.isEmpty == true, "\(foreign ?? "")")
+    #expect(foreign.array?.isEmpty == true, "\(foreign)")
   }
 
   /// Issue 32 item 5 on `/map`: a place search (a name on the bundled maps, then a coordinate
@@ -223,9 +306,9 @@ struct WebPageTests {
     defer { server.stop() }
     let port = try #require(URL(string: server.url)?.port)
     let answer = try await offPool { try LoopbackHTTPConnection(port: port).request("GET", "/places?q=hakaniemi") }
-    let places = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])["places"] as? [[String: Any]]
-    let hakaniemi = try #require(places?.first { $0["name"] as? String == "Hakaniemi" })
-    let (lat, lon) = (try #require(hakaniemi["lat"] as? Double), try #require(hakaniemi["lon"] as? Double))
+    let places = try Wire.decode(Wire.PlaceList.self, from: answer.body).places
+    let hakaniemi = try #require(places.first { $0.name == "Hakaniemi" })
+    let (lat, lon) = (hakaniemi.lat, hakaniemi.lon)
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/map")
@@ -254,8 +337,8 @@ struct WebPageTests {
         "[...document.querySelectorAll('#saved li.saved-point')].some(l => l.textContent.startsWith('Opera House'))"))
     try await browser.click("#saved li.saved-point")
     #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.86880')"))
-    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
-    #expect(abs((fix["lat"] as? Double ?? 0) + 33.8688) < 1e-5 && abs((fix["lon"] as? Double ?? 0) - 151.2093) < 1e-5, "\(fix)")
+    let fix = try #require(try await server.state(["status"]).lastFix)
+    #expect(abs((fix.lat ?? 0) + 33.8688) < 1e-5 && abs((fix.lon ?? 0) - 151.2093) < 1e-5, "\(fix)")
   }
 
   /// Issue 32 item 5: the seek bar of a playing trace stands at its position and, moved (the
@@ -263,28 +346,28 @@ struct WebPageTests {
   @Test(.enabled(if: WebPageTests.available)) func theSeekBarJumps() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    let state = try await server.object(["location", "run", ServeCommandTests.trace("city-walk.nmea")])
-    let total = try #require((state["playing"] as? [String: Any])?["total"] as? Int)
-    _ = try await server.object(["clock", "advance", "9"])
+    let state = try await server.state(["location", "run", ServeCommandTests.trace("city-walk.nmea")])
+    let total = try #require(state.playing?.total)
+    _ = try await server.clock(["advance", "9"])
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#seek-1') && !document.querySelector('#seek-1').closest('div').hidden"))
-    #expect(try await browser.run("return document.querySelector('#seek-1').value") as? String == "10")
-    #expect(try await browser.run("return document.querySelector('#seek-1').max") as? String == String(total - 1))
+    #expect(try await browser.run("return document.querySelector('#seek-1').value").string == "10")
+    #expect(try await browser.run("return document.querySelector('#seek-1').max").string == String(total - 1))
     // Focused, not clicked: a click on the bar is itself a seek (to where it lands), whose
     // request could overtake the key's under load.
     _ = try await browser.run("document.querySelector('#seek-1').focus()")
     try await browser.type("#seek-1", "\u{E010}")  // End
     #expect(try await browser.waitForText("#playing-1", where: "text.includes('fix \(total) of \(total)')"))
-    let playing = try #require(try await server.object(["status"])["playing"] as? [String: Any])
-    #expect(playing["position"] as? Int == total, "\(playing)")
+    let playing = try #require(try await server.state(["status"]).playing)
+    #expect(playing.position == total, "\(playing)")
   }
 
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "52.2297,21.0122", "--altitude", "101.25", "--speed", "1.3998033333333335"])
+    _ = try await server.state(["location", "set", "52.2297,21.0122", "--altitude", "101.25", "--speed", "1.3998033333333335"])
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
@@ -292,7 +375,7 @@ struct WebPageTests {
     // Rounded for people (6 decimals for degrees, one for metres and m/s), exact on hover.
     let fix = try await browser.text("#fix-1")
     #expect(fix.hasPrefix("52.229700, 21.012200, 101.3 m, 1.4 m/s"), "\(fix)")
-    let exact = try await browser.run("return document.querySelector('#fix-1').title") as? String ?? ""
+    let exact = try await browser.run("return document.querySelector('#fix-1').title").string ?? ""
     #expect(exact.contains("speed 1.3998033333333335") && exact.contains("altMSL 101.25"), "\(exact)")
     #expect(try await browser.waitFor("document.querySelector('#clock').textContent.includes('clock ')"))
     // The map is Leaflet over the server's tiles, centred on the phone, its tiles loaded.
@@ -301,20 +384,20 @@ struct WebPageTests {
     #expect(abs(centre.lat - 52.2297) < 1e-5 && abs(centre.lon - 21.0122) < 1e-5, "within a pixel: \(centre)")
     #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
     // The card and its map use the window's width (1,400 px here), not a fixed 640.
-    let width = try await browser.run("return document.querySelector('#map-1').getBoundingClientRect().width") as? Double ?? 0
+    let width = try await browser.run("return document.querySelector('#map-1').getBoundingClientRect().width").double ?? 0
     #expect(width > 900, "\(width)")
 
     try await browser.click("#revoke-1")
     #expect(try await browser.waitForText("#status-1", "denied"))
-    #expect(try await server.object(["status"])["status"] as? String == "denied")
+    #expect(try await server.state(["status"]).status == .denied)
     // The transcript on the page has the change, as a readable line; a click shows its JSON.
     let line = "[...document.querySelectorAll('#transcript-1 .line')].find(l => l.textContent.includes('permission=denied'))"
     #expect(try await browser.waitFor("\(line) !== undefined"))
-    #expect(try await browser.run("const l = \(line); return l.querySelector('pre').hidden") as? Bool == true)
-    #expect(try await browser.run("const l = \(line); l.click(); return l.querySelector('pre').hidden") as? Bool == false)
+    #expect(try await browser.run("const l = \(line); return l.querySelector('pre').hidden").bool == true)
+    #expect(try await browser.run("const l = \(line); l.click(); return l.querySelector('pre').hidden").bool == false)
 
     // A change made elsewhere (ctl) reaches the page through its event stream.
-    _ = try await server.object(["services", "off"])
+    _ = try await server.state(["services", "off"])
     #expect(try await browser.waitForText("#services-1", "off"))
   }
 
@@ -333,15 +416,15 @@ struct WebPageTests {
     try await browser.type("#realism-seed-1", "4")
     try await browser.click("#set-realism-1")
     #expect(try await browser.waitForText("#receiver-1", "urban-canyon, seed 4, cold start"))
-    let realism = try await server.object(["status"])["realism"] as? [String: Any]
-    #expect(realism?["profile"] as? String == "urban-canyon" && realism?["seed"] as? Int == 4)
+    let realism = try await server.state(["status"]).realism
+    #expect(realism?.profile == "urban-canyon" && realism?.seed == 4)
 
     try await browser.type("#phone-1 [data-input='lat']", "60.1699")
     try await browser.type("#phone-1 [data-input='lon']", "24.9384")
     try await browser.click("#set-location-1")
     // The page's request is answered before the clock moves on.
     #expect(try await browser.waitForText("#playing-1", where: "text.includes('fixed 60.1699')"))
-    _ = try await server.object(["clock", "advance", "30"])
+    _ = try await server.clock(["advance", "30"])
     // The receiver's fix: near the set location, not at it, with an accuracy.
     let moved = try await browser.waitForText(
       "#fix-1", where: "text.startsWith('60.1') && !text.startsWith('60.169900, 24.938400') && text.includes('±')")
@@ -351,7 +434,7 @@ struct WebPageTests {
     try await browser.click("#realism-profile-1 option[value='']")
     try await browser.click("#set-realism-1")
     #expect(try await browser.waitForText("#receiver-1", "perfect"))
-    #expect(try await server.object(["status"])["realism"] == nil)
+    #expect(try await server.state(["status"]).realism == nil)
   }
 
   /// The map's corners on the page (north, west, south, east).
@@ -360,7 +443,7 @@ struct WebPageTests {
     let value = try await browser.run(
       "const m = locemuCardMaps['1']; const p = m.containerPointToLatLng(m.getSize().divideBy(2).add([\(dx), \(dy)])); "
         + "return [p.lat, p.lng]")
-    let pair = try #require(value as? [Double])
+    let pair = try #require(value.doubles)
     return (pair[0], pair[1])
   }
 
@@ -377,24 +460,23 @@ struct WebPageTests {
     // No fix yet: the map around the default place, no phone on it.
     let centre = try await Self.coordinate(browser, dx: 0, dy: 0)
     #expect(abs(centre.lat - 52.2297) < 1e-5 && abs(centre.lon - 21.0122) < 1e-5, "within a pixel: \(centre)")
-    #expect(try await browser.run("return document.querySelector('#map-1 path.user') === null") as? Bool == true)
+    #expect(try await browser.run("return document.querySelector('#map-1 path.user') === null").bool == true)
 
     try await browser.click("#map-1", dx: 0, dy: 0)
     let moved = try await browser.waitForText("#fix-1", where: "text.startsWith('52.2297')")
     let shown = try await browser.text("#fix-1")
     #expect(moved, "\(shown)")
-    let first = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
-    #expect(abs((first["lat"] as? Double ?? 0) - 52.2297) < 2e-5 && abs((first["lon"] as? Double ?? 0) - 21.0122) < 2e-5, "\(first)")
+    let first = try #require(try await server.state(["status"]).lastFix)
+    #expect(abs((first.lat ?? 0) - 52.2297) < 2e-5 && abs((first.lon ?? 0) - 21.0122) < 2e-5, "\(first)")
 
     // The map follows the phone; a click 160 px right and 90 px up of its middle.
     #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))
     let expected = try await Self.coordinate(browser, dx: 160, dy: -90)
     try await browser.click("#map-1", dx: 160, dy: -90)
     #expect(try await browser.waitFor("document.querySelector('#fix-1').textContent.startsWith('\(String(format: "%.4f", expected.lat))')"))
-    let second = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
-    #expect(
-      abs((second["lat"] as? Double ?? 0) - expected.lat) < 3e-5 && abs((second["lon"] as? Double ?? 0) - expected.lon) < 3e-5, "\(second)")
-    #expect((second["lon"] as? Double ?? 0) > 21.0122 + 0.001)
+    let second = try #require(try await server.state(["status"]).lastFix)
+    #expect(abs((second.lat ?? 0) - expected.lat) < 3e-5 && abs((second.lon ?? 0) - expected.lon) < 3e-5, "\(second)")
+    #expect((second.lon ?? 0) > 21.0122 + 0.001)
   }
 
   /// A route laid by clicks plays at the chosen speed: the phone walks it on the virtual clock
@@ -402,7 +484,7 @@ struct WebPageTests {
   @Test(.enabled(if: WebPageTests.available)) func aRouteDrawnByClicksPlays() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    _ = try await server.object(["location", "set", "60.1699,24.9384"])
+    _ = try await server.state(["location", "set", "60.1699,24.9384"])
     let browser = try Browser()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
@@ -411,24 +493,24 @@ struct WebPageTests {
     try await browser.click("#click-mode-1 option[value='route']")
     for (dx, dy) in [(-200, 60), (0, -60), (200, 60)] { try await browser.click("#map-1", dx: dx, dy: dy) }
     #expect(try await browser.waitForText("#route-info-1", "3 waypoints"))
-    #expect(try await browser.run("return document.querySelectorAll('#map-1 path.waypoint').length") as? Int == 3)
+    #expect(try await browser.run("return document.querySelectorAll('#map-1 path.waypoint').length").int == 3)
     try await browser.type("#route-speed-1", "10")
     try await browser.click("#play-route-1")
     // The click's request is the page's to send: the page shows its answer first.
     #expect(try await browser.waitForText("#playing-1", where: "text.startsWith('route')"))
-    let playing = try await server.object(["status"])["playing"] as? [String: Any]
-    #expect(playing?["kind"] as? String == "route", "\(String(describing: playing))")
+    let playing = try await server.state(["status"]).playing
+    #expect(playing?.kind == .route, "\(String(describing: playing))")
     // Paused and resumed on the page.
     try await browser.click("#pause-1")
     #expect(try await browser.waitForText("#playing-1", where: "text.endsWith(', paused')"))
-    #expect((try await server.object(["status"])["playing"] as? [String: Any])?["paused"] as? Bool == true)
+    #expect(try await server.state(["status"]).playing?.paused == true)
     try await browser.click("#resume-1")
     #expect(try await browser.waitForText("#playing-1", where: "text.startsWith('route') && !text.includes('paused')"))
 
     // Walked on the virtual clock to its end: the phone at the last waypoint, the trail drawn.
-    _ = try await server.object(["clock", "advance", "120"])
-    let fix = try #require(try await server.object(["status"])["lastFix"] as? [String: Any])
-    #expect(abs((fix["lat"] as? Double ?? 0) - last.lat) < 3e-5 && abs((fix["lon"] as? Double ?? 0) - last.lon) < 3e-5, "\(fix)")
+    _ = try await server.clock(["advance", "120"])
+    let fix = try #require(try await server.state(["status"]).lastFix)
+    #expect(abs((fix.lat ?? 0) - last.lat) < 3e-5 && abs((fix.lon ?? 0) - last.lon) < 3e-5, "\(fix)")
     #expect(try await browser.waitFor("(document.querySelector('#map-1 path.trail')?.getAttribute('d') || '').length > 20"))
     #expect(try await browser.waitFor("document.querySelector('#map-1 path.accuracy') !== null"))
   }

@@ -14,14 +14,32 @@ import LocationServices
 struct PhoneServerTests {
   static let root = repositoryRoot
 
+  /// What the route check reads of openapi.yaml: its paths, and each path's operations by method.
+  struct Spec: Decodable {
+    /// An operation: that it is there is all the check reads.
+    struct Operation: Decodable {}
+
+    struct Item: Decodable {
+      var get: Operation?
+      var post: Operation?
+      var put: Operation?
+      var patch: Operation?
+      var delete: Operation?
+    }
+
+    var paths: [String: Item]
+  }
+
   /// `METHOD /path/{param}` for every operation in openapi.yaml, read as YAML.
   static func documentedRoutes() throws -> Set<String> {
     let text = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
-    let spec = try #require(try Yams.load(yaml: text) as? [String: Any])
-    let paths = try #require(spec["paths"] as? [String: Any])
+    let spec = try YAMLDecoder().decode(Spec.self, from: text)
     var routes = Set<String>()
-    for (path, item) in paths {
-      for method in ["get", "post", "put", "patch", "delete"] where (item as? [String: Any])?[method] != nil {
+    for (path, item) in spec.paths {
+      let methods: [(String, Spec.Operation?)] = [
+        ("get", item.get), ("post", item.post), ("put", item.put), ("patch", item.patch), ("delete", item.delete),
+      ]
+      for (method, operation) in methods where operation != nil {
         routes.insert("\(method.uppercased()) \(path)")
       }
     }
@@ -55,10 +73,13 @@ struct PhoneServerTests {
     #expect(phone.phone.status == .authorizedWhenInUse)
     #expect(phone.eventClientCount == 1)
     await hub.shutdown()
+    /// A transcript line's event, all the check reads of it.
+    struct Line: Decodable {
+      var event: String?
+    }
     var names: [String] = []
     for await line in events {
-      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      names.append(object["event"] as? String ?? "")
+      names.append(try JSONDecoder().decode(Line.self, from: Data(line.utf8)).event ?? "")
     }
     #expect(names == ["start", "authorize", "prompt", "promptAnswered", "authorizeResult", "statusChange", "end"])
     #expect(phone.eventClientCount == 0)
