@@ -164,4 +164,32 @@ struct QuiescenceTests {
     gate.signal()
     await blocked.value
   }
+
+  /// The runtime hooks the settling rests on pass their self-test on this toolchain: a virtual
+  /// clock settles by default. On a runtime that ignores them this fails here, by name.
+  @Test func theRuntimeHooksPassTheirSelfTestOnThisToolchain() {
+    #expect(EmulatorClock().settlesUnstructuredTasks)
+    #expect(!EmulatorClock(settlesUnstructuredTasks: false).settlesUnstructuredTasks)
+    #expect(!EmulatorClock(mode: .realTime).settlesUnstructuredTasks)
+  }
+
+  /// A clock on a runtime whose hooks failed their self-test refuses to move, with a named
+  /// error that says why and what to do, rather than settle some tasks and not others.
+  @Test func aClockThatCannotSettleRefusesToMoveByName() async {
+    let clock = EmulatorClock(
+      mode: .virtual, stallTimeout: .seconds(30), settlingFailure: "the runtime ignored a hook", settles: true)
+    #expect(!clock.settlesUnstructuredTasks)
+    for move in [{ try await clock.advance(by: .seconds(1)) }, { try await clock.runUntilIdle() }] as [@Sendable () async throws -> Void] {
+      do {
+        try await move()
+        Issue.record("the clock moved")
+      } catch let error as EmulatorClockError {
+        #expect(error.code == .cannotSettle)
+        #expect(error.message.contains("the runtime ignored a hook") && error.message.contains("settlesUnstructuredTasks: false"))
+      } catch {
+        Issue.record("unexpected \(error)")
+      }
+    }
+    #expect(clock.now.offset == .zero)
+  }
 }

@@ -10,6 +10,11 @@ public struct EmulatorClockError: Error, Hashable, Sendable, CustomStringConvert
     public static let stalled = Code(name: "stalled")
     /// A task is waiting on the clock and nothing scheduled before the limit can wake it.
     public static let taskWaiting = Code(name: "taskWaiting")
+    /// The clock was asked to settle unstructured tasks (the default) and this Swift runtime
+    /// does not let it: the runtime hooks' self-test failed (the message says how). Such a
+    /// clock refuses to move rather than give flaky results; make it with
+    /// `settlesUnstructuredTasks: false` to run without settling.
+    public static let cannotSettle = Code(name: "cannotSettle")
     public var description: String { name }
   }
 
@@ -83,6 +88,12 @@ extension EmulatorClock {
 
   /// Registers an advance and waits for the loop to settle it.
   private func reach(target: Duration, until task: ClockTaskRecord?) async throws(EmulatorClockError) {
+    if let settlingFailure {
+      throw EmulatorClockError(
+        .cannotSettle,
+        "this virtual clock cannot settle unstructured tasks on this Swift runtime: \(settlingFailure) (tested with "
+          + "\(TaskQuiescence.testedToolchains)); make the clock with settlesUnstructuredTasks: false to run without settling")
+    }
     let goal = storage.withLock { s in
       let goal = ClockGoal(id: s.nextGoalID, target: target, until: task)
       s.nextGoalID &+= 1

@@ -77,6 +77,10 @@ public final class EmulatorClock: Clock, Sendable {
   /// On a virtual clock: whether time moves only when the process's Swift tasks are idle
   /// (see ``init(mode:stallTimeout:settlesUnstructuredTasks:)``).
   public let settlesUnstructuredTasks: Bool
+  /// Why this clock, asked to settle unstructured tasks, cannot on this Swift runtime (the
+  /// hooks' self-test failed), or nil. Every advance then throws
+  /// ``EmulatorClockError/Code/cannotSettle`` with it.
+  let settlingFailure: String?
   let origin: ContinuousClock.Instant
   let storage: Locked<ClockStorage>
 
@@ -91,10 +95,18 @@ public final class EmulatorClock: Clock, Sendable {
   ///     actor, as apps' code and iOS code does them — is done before time moves and before an
   ///     advance returns. True by default; false for a clock that must not wait for the rest of
   ///     the process (a job that blocks its thread for long delays every such clock).
-  public init(mode: Mode = .virtual, stallTimeout: Duration = .seconds(30), settlesUnstructuredTasks: Bool = true) {
+  public convenience init(mode: Mode = .virtual, stallTimeout: Duration = .seconds(30), settlesUnstructuredTasks: Bool = true) {
+    let wanted = mode == .virtual && settlesUnstructuredTasks
+    self.init(mode: mode, stallTimeout: stallTimeout, settlingFailure: wanted ? TaskQuiescence.installation : nil, settles: wanted)
+  }
+
+  /// A clock whose hooks' self-test gave `settlingFailure` (a test's stand-in for a runtime
+  /// that does not call the hooks).
+  package init(mode: Mode, stallTimeout: Duration, settlingFailure: String?, settles: Bool) {
     self.mode = mode
     self.stallTimeout = stallTimeout
-    self.settlesUnstructuredTasks = mode == .virtual && settlesUnstructuredTasks && TaskQuiescence.install()
+    self.settlingFailure = settlingFailure
+    self.settlesUnstructuredTasks = settles && settlingFailure == nil
     origin = .now
     storage = Locked(ClockStorage())
   }

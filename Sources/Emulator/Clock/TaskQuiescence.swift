@@ -47,37 +47,60 @@ enum TaskQuiescence {
     return key
   }()
 
-  /// Installs the hooks (once per process); returns whether they are in.
+  /// The Swift toolchains the hooks are tested with (CI runs the newest); the self-test of
+  /// ``installation`` names what fails on any other.
+  static let testedToolchains = "Swift 6.3 (6.3.1 on CI)"
+
+  /// Installs the hooks (once per process); returns whether they are in and behave.
   @discardableResult
-  static func install() -> Bool {
-    installed.withLock { done in
-      if done { return true }
-      guard let process = dlopen(nil, RTLD_NOW),
-        let global = dlsym(process, "swift_task_enqueueGlobal_hook"),
-        let main = dlsym(process, "swift_task_enqueueMainExecutor_hook"),
-        let getMain = dlsym(process, "swift_task_getMainExecutor_hook"),
-        let isMain = dlsym(process, "swift_task_isMainExecutor_hook")
-      else { return false }
-      _ = inJobKey
-      _ = CountingMainExecutor.shared
-      // The main actor: since Swift 6.2 its jobs go to its executor object, not through the
-      // enqueue hook; so the main actor's executor is one that counts, and runs each job on
-      // the main queue as the default one does. The enqueue hook stays for older runtimes.
-      getMain.assumingMemoryBound(to: GetMainHook?.self).pointee = { _ in CountingMainExecutor.unowned }
-      isMain.assumingMemoryBound(to: IsMainHook?.self).pointee = { executor, original in
-        CountingMainExecutor.isCounting(executor) || original(executor)
-      }
-      main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in TaskQuiescence.enqueueOnMain(job) }
-      global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
-        TaskQuiescence.enqueued()
-        let wrapped = Job(job: job)
-        DispatchQueue.global().async {
-          TaskQuiescence.run { wrapped.job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
-        }
-      }
-      done = true
-      return true
+  static func install() -> Bool { installation == nil }
+
+  /// Why the hooks are not in, or nil when they are: installed once per process, then checked
+  /// at once by a self-test (the runtime must call the hooks, or the clock cannot know about a
+  /// plain `Task {}`: a runtime that ignores them would make settling tests flaky, so the clock
+  /// refuses to move with ``EmulatorClockError/Code/cannotSettle`` instead).
+  static let installation: String? = {
+    guard let process = dlopen(nil, RTLD_NOW) else { return "dlopen(nil) failed" }
+    let names = [
+      "swift_task_enqueueGlobal_hook", "swift_task_enqueueMainExecutor_hook", "swift_task_getMainExecutor_hook",
+      "swift_task_isMainExecutor_hook",
+    ]
+    let symbols = names.map { dlsym(process, $0) }
+    let missing = zip(names, symbols).filter { $0.1 == nil }.map(\.0)
+    guard missing.isEmpty else { return "the Swift runtime has no \(missing.joined(separator: ", "))" }
+    let global = symbols[0]!, main = symbols[1]!, getMain = symbols[2]!, isMain = symbols[3]!
+    _ = inJobKey
+    _ = CountingMainExecutor.shared
+    // The main actor: since Swift 6.2 its jobs go to its executor object, not through the
+    // enqueue hook; so the main actor's executor is one that counts, and runs each job on
+    // the main queue as the default one does. The enqueue hook stays for older runtimes.
+    getMain.assumingMemoryBound(to: GetMainHook?.self).pointee = { _ in CountingMainExecutor.unowned }
+    isMain.assumingMemoryBound(to: IsMainHook?.self).pointee = { executor, original in
+      CountingMainExecutor.isCounting(executor) || original(executor)
     }
+    main.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in TaskQuiescence.enqueueOnMain(job) }
+    global.assumingMemoryBound(to: Hook?.self).pointee = { job, _ in
+      TaskQuiescence.enqueued()
+      let wrapped = Job(job: job)
+      DispatchQueue.global().async {
+        TaskQuiescence.run { wrapped.job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+      }
+    }
+    installed.withLock { $0 = true }
+    return selfTest()
+  }()
+
+  /// Whether the runtime calls the hooks: the main actor's executor is the counting one, and a
+  /// new task's first job is counted as it is enqueued (synchronously, so no wait).
+  private static func selfTest() -> String? {
+    guard CountingMainExecutor.isCounting(MainActor.sharedUnownedExecutor) else {
+      return "the Swift runtime did not take the main executor from swift_task_getMainExecutor_hook"
+    }
+    let before = completed.load(ordering: .sequentiallyConsistent)
+    Task.detached(priority: .low) {}
+    let counted = pending.load(ordering: .sequentiallyConsistent) > 0 || completed.load(ordering: .sequentiallyConsistent) > before
+    guard counted else { return "the Swift runtime did not enqueue a new task through swift_task_enqueueGlobal_hook" }
+    return nil
   }
 
   /// Counts `job` and runs it on the main queue, as the main actor's (the hook's and the
