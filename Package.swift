@@ -88,6 +88,8 @@ let package = Package(
         .copy("tunnel.gpx"), .copy("announcements.json"),
       ]
     ),
+    // What the library's test targets share (places, the repository's files, a phone); not a product.
+    .target(name: "TestSupport", dependencies: ["Emulator", "LocationServices"], path: "Tests/TestSupport"),
     .testTarget(
       name: "NMEATests",
       dependencies: ["NMEA", "LocationServices", "Traces", "EmulatorTesting"],
@@ -98,17 +100,17 @@ let package = Package(
     .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA"]),
     .testTarget(
       name: "EmulatorTests",
-      dependencies: [
+      dependencies: ["TestSupport", 
         "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting",
       ]
     ),
-    .testTarget(name: "TracesTests", dependencies: ["Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
+    .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(
-      name: "PermissionTests", dependencies: ["Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
+      name: "PermissionTests", dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
     .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
       name: "PetMapTests",
-      dependencies: ["PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
+      dependencies: ["TestSupport", "PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
   ]
 )
 

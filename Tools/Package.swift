@@ -128,7 +128,10 @@ let package = Package(
     // loopback ports, a plain-socket HTTP connection, a bounded real-time wait. Not a product.
     .target(
       name: "ToolsTestSupport",
-      dependencies: [.product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator")]),
+      dependencies: [
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "EmulatorTesting", package: "LocationEmulator"),
+      ]),
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [

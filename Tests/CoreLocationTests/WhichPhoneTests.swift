@@ -42,10 +42,10 @@ struct WhichPhoneTests {
     return "\(status.rawValue) \(i % 4 != 2)"
   }
 
-  @Test("LOC-CL-50: inside delegate callbacks the class methods read the manager's phone, 16 phones in parallel, 100 rounds")
+  @Test("LOC-CL-50: inside delegate callbacks the class methods read the manager's phone, 16 phones in parallel, 100 rounds (10 under ThreadSanitizer)")
   func classMethodsInCallbacksReadTheManagersPhone() async throws {
     var wrong = 0
-    for _ in 0..<100 {
+    for _ in 0..<ThreadSanitizer.repetitions(100) {
       wrong += try await withThrowingTaskGroup(of: Int.self) { group in
         for i in 0..<16 {
           group.addTask {

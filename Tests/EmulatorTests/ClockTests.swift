@@ -86,7 +86,7 @@ struct ClockTests {
 
   @Test func aTaskStartedJustBeforeAnAdvanceIsWaitedFor() async throws {
     // The pattern that stranded TestClock users: start the flow, advance at once.
-    for _ in 0..<200 {
+    for _ in 0..<ThreadSanitizer.repetitions(200) {
       let clock = EmulatorClock()
       let woke = Recorder<Duration>()
       clock.spawn("flow") {

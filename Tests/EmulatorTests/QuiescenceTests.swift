@@ -41,9 +41,9 @@ final class MainActorModel {
 
 @Suite("A virtual clock moves time only when untracked work is done")
 struct QuiescenceTests {
-  @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs)")
+  @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs, 20 under ThreadSanitizer)")
   func unstructuredTasksFinishBeforeTheAdvanceReturns() async throws {
-    for run in 0..<200 {
+    for run in 0..<ThreadSanitizer.repetitions(200) {
       let clock = EmulatorClock()
       let tally = Tally()
       // A callback that hops, as a delegate's does: a Task, an actor, another Task.
@@ -60,10 +60,10 @@ struct QuiescenceTests {
     }
   }
 
-  @Test("work that hops through the main actor and back (a view model's way) is done when the advance returns (200 runs)")
+  @Test("work that hops through the main actor and back (a view model's way) is done when the advance returns (200 runs, 20 under ThreadSanitizer)")
   @MainActor
   func mainActorHopsFinishBeforeTheAdvanceReturns() async throws {
-    for run in 0..<200 {
+    for run in 0..<ThreadSanitizer.repetitions(200) {
       let clock = EmulatorClock()
       let model = MainActorModel()
       clock.schedule(after: .seconds(1)) {
@@ -89,9 +89,9 @@ struct QuiescenceTests {
     }
   }
 
-  @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs)")
+  @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs, 10 under ThreadSanitizer)")
   func loopInsideAnActorWaitsForTheActorsQueue() async throws {
-    for run in 0..<100 {
+    for run in 0..<ThreadSanitizer.repetitions(100) {
       let clock = EmulatorClock()
       let log = Locked<[String]>([])
       let service = BusyService(log: log)

@@ -7,7 +7,7 @@ struct ConcurrencyTests {
   @Test func everyConsumerTaskEndsOnTheFinalStatusAndTheTableEmpties() async {
     // Real time: the consumers are plain tasks, on all cores, racing the changes.
     let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .denied)), clock: .realTime())
-    let consumers = (0..<1000).map { _ in
+    let consumers = (0..<ThreadSanitizer.repetitions(1000, minimum: 100)).map { _ in
       let stream = phone.statusUpdates()
       return Task {
         // A lagging subscriber may see a status twice in a row: it changed away and back while

@@ -3,16 +3,13 @@ import Emulator
 import Foundation
 import Geo
 @_exported import EmulatorTesting
+@_exported import TestSupport
 import PermissionHandling
 import PetMap
 import LocationServices
 
-let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 let krakow = Coordinate(latitude: 50.0647, longitude: 19.9450)!
 
-/// The repository root, for the bundled files.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
 
 func date(_ iso: String) -> Date { ISO8601Time.parse(iso)! }
 
@@ -22,10 +19,6 @@ func announcement(
   Announcement(id: id, coordinate: coordinate, status: status, createdAt: date(created), petName: "Pet \(id)")
 }
 
-/// A point `meters` north of `c`.
-func north(of c: Coordinate, _ meters: Double) -> Coordinate {
-  Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
-}
 
 /// An emulated phone on a virtual clock, with fixes sent by hand (or a source), and a map preview on it.
 final class PreviewHarness: Sendable {

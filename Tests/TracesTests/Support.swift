@@ -1,14 +1,11 @@
 import Foundation
 @_exported import EmulatorTesting
+@_exported import TestSupport
 import Geo
 import Traces
 import LocationServices
 
-/// The repository root, for the bundled traces.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent()
 
-func tracePath(_ name: String) -> String { repositoryRoot.appendingPathComponent("traces/\(name)").path }
 
 /// An in-memory trace: epochs at the given trace times (nil: no time), each a fix at a distinct latitude.
 final class ListTraceReader: TraceReader {

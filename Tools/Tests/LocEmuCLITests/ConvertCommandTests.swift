@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToolsTestSupport
 
 /// `locemu convert` never loses data: it refuses to write over its input and writes through a
 /// temporary file, so a failed conversion leaves the output as it was (issue 16, item 1).
@@ -19,7 +20,7 @@ struct ConvertCommandTests {
     (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? []
   }
 
-  @Test(arguments: ["trace.nmea", "trace.gpx"])
+  @Test(Sanitizers.plainBuildOnly, arguments: ["trace.nmea", "trace.gpx"])
   func refusesToWriteOverItsInput(name: String) async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent(name).path
@@ -41,7 +42,7 @@ struct ConvertCommandTests {
   }
 
   /// KML and GeoJSON convert as a GPX does (to NMEA, GPX, fix records); they are read, not written.
-  @Test func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
+  @Test(Sanitizers.plainBuildOnly) func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
     try await Self.inDirectory { directory in
       let kml = directory.appendingPathComponent("walk.kml").path
       try """
@@ -68,7 +69,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test func refusesTheInputThroughALink() async throws {
+  @Test(Sanitizers.plainBuildOnly) func refusesTheInputThroughALink() async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent("trace.nmea").path
       let link = directory.appendingPathComponent("link.nmea").path
@@ -80,7 +81,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test func aFailedConversionLeavesTheOutputAsItWas() async throws {
+  @Test(Sanitizers.plainBuildOnly) func aFailedConversionLeavesTheOutputAsItWas() async throws {
     try await Self.inDirectory { directory in
       let bad = directory.appendingPathComponent("bad.gpx").path
       let out = directory.appendingPathComponent("out.nmea").path
@@ -94,7 +95,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test func aConversionReplacesTheOutputWhole() async throws {
+  @Test(Sanitizers.plainBuildOnly) func aConversionReplacesTheOutputWhole() async throws {
     try await Self.inDirectory { directory in
       let nmea = directory.appendingPathComponent("in.nmea").path
       let gpx = directory.appendingPathComponent("out.gpx").path

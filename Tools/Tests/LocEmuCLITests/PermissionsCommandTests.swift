@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToolsTestSupport
 
 /// `locemu permissions` end to end on the built binary.
 @Suite("locemu permissions")
@@ -68,7 +69,7 @@ struct PermissionsCommandTests {
 
   /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
   /// (real clock); now it is refused before anything runs (issue 16, item 2).
-  @Test(arguments: [
+  @Test(Sanitizers.plainBuildOnly, arguments: [
     ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
     ["permissions", "--at", "5=authorize", "--duration", "2"],
     ["preview", "--virtual-time", "--at", "5=tap", "--duration", "2"],
@@ -125,7 +126,7 @@ struct PermissionsCommandTests {
     #expect(fix.eph == 12)
   }
 
-  @Test(arguments: [
+  @Test(Sanitizers.plainBuildOnly, arguments: [
     (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
     (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
     (["--fixed", "52,21", "--fixed-accuracy", "-1"], "--fixed-accuracy must be above 0"),
@@ -137,7 +138,7 @@ struct PermissionsCommandTests {
     #expect(run.stderr.contains(message))
   }
 
-  @Test func badInputIsAClearErrorNotACrash() async throws {
+  @Test(Sanitizers.plainBuildOnly) func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
     #expect(badEvent.stderr.contains("permission takes"))

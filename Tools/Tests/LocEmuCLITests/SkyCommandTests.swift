@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ToolsTestSupport
 
 /// `locemu sky`: the satellites in view and their DOPs, as one JSON object per time.
 struct SkyCommandTests {
@@ -15,7 +16,7 @@ struct SkyCommandTests {
     var satellites: [Satellite]?
   }
 
-  @Test func theNominalSkyOverHelsinkiEveryMinute() async throws {
+  @Test(Sanitizers.plainBuildOnly) func theNominalSkyOverHelsinkiEveryMinute() async throws {
     let run = try await DecodeCommandTests.run([
       "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--every", "60", "--count", "3",
     ])
@@ -37,7 +38,7 @@ struct SkyCommandTests {
     #expect(!masked.lines[0].contains(#""el":2"#) && !masked.lines[0].contains(#""el":1"#))
   }
 
-  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
+  @Test(Sanitizers.plainBuildOnly) func badInputIsAOneLineErrorWithItsStatus() async throws {
     let missing = try await DecodeCommandTests.run(["sky", "--from", "60.17,24.94", "--almanac", "/nonexistent/current.alm"])
     #expect(missing.status == 1)
     #expect(missing.stderr.hasPrefix("locemu sky: /nonexistent/current.alm: cannot read it"))

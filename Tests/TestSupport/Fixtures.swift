@@ -1,0 +1,32 @@
+package import Emulator
+package import Foundation
+package import LocationServices
+
+// What the library's test targets share: the places they stand at, the repository's files, and
+// a phone made the way most tests make one. (The tools' tests have ToolsTestSupport.)
+
+/// Warsaw's centre, where most tests stand.
+package let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+
+/// The repository root (this file is Tests/TestSupport/Fixtures.swift), for the bundled files.
+package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// A bundled trace (`traces/NAME`).
+package func tracePath(_ name: String) -> String { repositoryRoot.appendingPathComponent("traces/\(name)").path }
+
+/// A point `meters` north of `c`.
+package func north(of c: Coordinate, _ meters: Double) -> Coordinate {
+  Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
+}
+
+/// A phone on a virtual clock of its own, standing at Warsaw and reporting every second.
+package func makePhone(
+  _ status: LocationPermissionStatus = .notDetermined, services: Bool = true, accuracy: LocationAccuracyAuthorization = .full,
+  answer: PromptAnswer = .allowWhileUsing, delay: Duration = .seconds(1), source: PhoneSource = .fixed(warsaw)
+) -> EmulatedPhone {
+  EmulatedPhone(
+    .init(
+      permission: PermissionState(appStatus: status, servicesEnabled: services, accuracy: accuracy), promptAnswer: answer,
+      promptDelay: delay, source: source))
+}
