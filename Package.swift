@@ -97,20 +97,25 @@ let package = Package(
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
     .testTarget(name: "GNSSTests", dependencies: ["GNSS"]),
-    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA"]),
+    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA", "EmulatorTesting"]),
     .testTarget(
       name: "EmulatorTests",
-      dependencies: ["TestSupport", 
+      dependencies: [
+        "TestSupport",
         "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting",
       ]
     ),
-    .testTarget(name: "TracesTests", dependencies: ["TestSupport", "Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(
-      name: "PermissionTests", dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
+      name: "TracesTests", dependencies: ["TestSupport", "Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
+    .testTarget(
+      name: "PermissionTests",
+      dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
     .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
       name: "PetMapTests",
-      dependencies: ["TestSupport", "PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting"]),
+      dependencies: [
+        "TestSupport", "PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting",
+      ]),
   ]
 )
 

@@ -1,3 +1,5 @@
+public import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -15,5 +17,15 @@ public enum ThreadSanitizer {
   /// least `minimum`, and never more than `full`). The plain run keeps the full count.
   public static func repetitions(_ full: Int, minimum: Int = 10) -> Int {
     isActive ? min(full, max(minimum, full / 10)) : full
+  }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// For a test of one thread's computation (statistics over simulated days, a corpus of logs,
+  /// a command's argument errors): it runs in the plain build only. ThreadSanitizer runs such a
+  /// test 5 to 15 times slower and can find nothing in it; the sanitized run keeps the tests of
+  /// clocks, phones, streams and servers, where races can be.
+  public static var notUnderThreadSanitizer: Self {
+    .disabled(if: ThreadSanitizer.isActive, "one thread's computation: the plain build runs it")
   }
 }

@@ -42,7 +42,7 @@ struct WhichPhoneTests {
     return "\(status.rawValue) \(i % 4 != 2)"
   }
 
-  @Test("LOC-CL-50: inside delegate callbacks the class methods read the manager's phone, 16 phones in parallel, 100 rounds (10 under ThreadSanitizer)")
+  @Test("LOC-CL-50: inside delegate callbacks the class methods read the manager's phone, 16 phones at once, 100 rounds; 10 under TSan")
   func classMethodsInCallbacksReadTheManagersPhone() async throws {
     var wrong = 0
     for _ in 0..<ThreadSanitizer.repetitions(100) {

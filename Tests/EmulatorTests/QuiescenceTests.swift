@@ -41,7 +41,7 @@ final class MainActorModel {
 
 @Suite("A virtual clock moves time only when untracked work is done")
 struct QuiescenceTests {
-  @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs, 20 under ThreadSanitizer)")
+  @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs; 20 under TSan)")
   func unstructuredTasksFinishBeforeTheAdvanceReturns() async throws {
     for run in 0..<ThreadSanitizer.repetitions(200) {
       let clock = EmulatorClock()
@@ -60,7 +60,7 @@ struct QuiescenceTests {
     }
   }
 
-  @Test("work that hops through the main actor and back (a view model's way) is done when the advance returns (200 runs, 20 under ThreadSanitizer)")
+  @Test("work that hops through the main actor and back (a view model's way) is done when the advance returns (200 runs; 20 under TSan)")
   @MainActor
   func mainActorHopsFinishBeforeTheAdvanceReturns() async throws {
     for run in 0..<ThreadSanitizer.repetitions(200) {
@@ -89,7 +89,7 @@ struct QuiescenceTests {
     }
   }
 
-  @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs, 10 under ThreadSanitizer)")
+  @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs; 10 under TSan)")
   func loopInsideAnActorWaitsForTheActorsQueue() async throws {
     for run in 0..<ThreadSanitizer.repetitions(100) {
       let clock = EmulatorClock()

@@ -7,9 +7,6 @@ import LocationServices
 
 let startDate = Date(timeIntervalSince1970: 1_767_225_600)
 
-
-
-
 /// Seconds since the start date of a fix's timestamp.
 func second(_ fix: LocationFix?) -> Double? { fix?.timestamp.map { $0.timeIntervalSince(startDate) } }
 

@@ -3,6 +3,7 @@ import GNSS
 import GNSSReceiver
 import LocationServices
 import NMEA
+import EmulatorTesting
 import Testing
 
 /// A phone's multi-GNSS receiver: GPS, GLONASS, Galileo and BeiDou by default, NMEA as such
@@ -114,7 +115,9 @@ struct MultiGNSSTests {
     }
   }
 
-  @Test("In a street canyon the other systems keep the 3D fix that GPS alone degrades to 2D or loses to poor geometry")
+  @Test(
+    "In a street canyon the other systems keep the 3D fix that GPS alone degrades to 2D or loses to poor geometry", .notUnderThreadSanitizer
+  )
   func canyonAvailability() {
     var gpsOnly = ReceiverProfile.urbanCanyon
     gpsOnly.systems = [.gps]

@@ -3,6 +3,7 @@ import GNSS
 import GNSSReceiver
 import LocationServices
 import NMEA
+import EmulatorTesting
 import Testing
 
 /// The receiver's statistics over long seeded runs on virtual time, with tolerances from the
@@ -51,7 +52,7 @@ struct ReceiverTests {
   /// 10⁶ epochs at 1 Hz under the open sky: the error's mean is 0, its variance and
   /// correlation time are the profile's, and the reported accuracy holds the error 68 % of the
   /// time (and 1.96 epx, 95 %).
-  @Test func openSkyErrorIsWhatTheProfileSaysAndTheAccuracyCoversIt() {
+  @Test(.notUnderThreadSanitizer) func openSkyErrorIsWhatTheProfileSaysAndTheAccuracyCoversIt() {
     // GPS alone: the statistics are the range error's, whatever the systems (normalised by the
     // DOP), and one system keeps 10⁶ epochs' skies a quarter of the work.
     var profile = ReceiverProfile.openSky
@@ -74,7 +75,7 @@ struct ReceiverTests {
 
   /// The error's variance and correlation time do not depend on the update rate (exact
   /// discretisation): at 5 Hz they are the same as at 1 Hz.
-  @Test func theNoiseLevelDoesNotDependOnTheRate() {
+  @Test(.notUnderThreadSanitizer) func theNoiseLevelDoesNotDependOnTheRate() {
     let profile = ReceiverProfile.openSky
     let epochs = Self.run(.init(profile: profile, seed: 7, start: .hot), epochs: 500_000, step: 0.2)
     let f = Figures(epochs, tauEpochs: Int(profile.biasCorrelationTime * 5))
@@ -102,7 +103,7 @@ struct ReceiverTests {
 
   /// Time to first fix, over 300 receivers: a standalone receiver's cold start is the
   /// profile's 40 s (log-normal, median 40 s, 20 % spread), an assisted phone's about 5 s.
-  @Test func timeToFirstFixIsTheProfilesForAStandaloneReceiverAndAPhone() {
+  @Test(.notUnderThreadSanitizer) func timeToFirstFixIsTheProfilesForAStandaloneReceiverAndAPhone() {
     func mean(assisted: Bool) -> Double {
       var sum = 0.0
       for phone in 0..<300 {
@@ -122,7 +123,7 @@ struct ReceiverTests {
 
   /// A road with tunnels: outages come at the profile's rate and last its mean length (plus a
   /// hot start to reacquire), and there is a fix between them.
-  @Test func tunnelsComeAndLastAsTheProfileSays() {
+  @Test(.notUnderThreadSanitizer) func tunnelsComeAndLastAsTheProfileSays() {
     let profile = ReceiverProfile.tunnel
     let epochs = Self.run(.init(profile: profile, seed: 11, start: .hot), epochs: 200_000, speed: 15)
     var outages: [Int] = [], length = 0

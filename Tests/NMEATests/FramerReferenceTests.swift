@@ -77,7 +77,7 @@ struct FramerReferenceTests {
   static let alphabet: [UInt8] =
     Array("GPGGA,0123456789.*NE".utf8) + [0x0D, 0x0A, 0x24, 0x24, 0x21, 0x20, 0x22, 0x23, 0x09, 0x7F, 0x80, 0xFF, 0x00, 0x7E]
 
-  @Test(arguments: 0..<8)
+  @Test(.notUnderThreadSanitizer, arguments: 0..<8)
   func framerFollowsTheByteAtATimeRules(seed: UInt64) {
     var random = SeededRandom(seed: seed)
     for _ in 0..<250 {

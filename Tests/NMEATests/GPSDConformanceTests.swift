@@ -1,6 +1,7 @@
 import Foundation
 import LocationServices
 import NMEA
+import EmulatorTesting
 import Testing
 import Traces
 
@@ -220,7 +221,7 @@ struct GPSDConformanceTests {
     return outcome
   }
 
-  @Test(arguments: logs)
+  @Test(.notUnderThreadSanitizer, arguments: logs)
   func reproducesGPSDFixEpochs(log: String) throws {
     let outcome = try Self.compare(log)
     let expected = Self.exceptions.logs[log]
@@ -259,7 +260,7 @@ struct GPSDConformanceTests {
     print(line)
   }
 
-  @Test func overallFigure() throws {
+  @Test(.notUnderThreadSanitizer) func overallFigure() throws {
     var total = Outcome()
     var everyTimeStamp = Outcome()
     var timeStampOptions = Self.asGPSDRan

@@ -4,5 +4,3 @@ import Geo
 @_exported import EmulatorTesting
 @_exported import TestSupport
 import LocationServices
-
-

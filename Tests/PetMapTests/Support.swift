@@ -10,7 +10,6 @@ import LocationServices
 
 let krakow = Coordinate(latitude: 50.0647, longitude: 19.9450)!
 
-
 func date(_ iso: String) -> Date { ISO8601Time.parse(iso)! }
 
 func announcement(
@@ -18,7 +17,6 @@ func announcement(
 ) -> Announcement {
   Announcement(id: id, coordinate: coordinate, status: status, createdAt: date(created), petName: "Pet \(id)")
 }
-
 
 /// An emulated phone on a virtual clock, with fixes sent by hand (or a source), and a map preview on it.
 final class PreviewHarness: Sendable {

@@ -5,8 +5,6 @@ import Geo
 import Traces
 import LocationServices
 
-
-
 /// An in-memory trace: epochs at the given trace times (nil: no time), each a fix at a distinct latitude.
 final class ListTraceReader: TraceReader {
   private var epochs: [TraceEpoch]

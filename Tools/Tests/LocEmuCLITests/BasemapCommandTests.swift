@@ -1,5 +1,6 @@
 import Foundation
 import ToolsTestSupport
+import EmulatorTesting
 import Testing
 
 /// `locemu basemap` and `preview --basemap` end to end on the built binary (issue 15).
@@ -78,7 +79,7 @@ struct BasemapCommandTests {
   /// `locemu basemap shoreline` (issue 22): GMT's dump (from a file or standard input) into a
   /// shoreline basemap, a region of it, bad input said in one line; a served phone's map over a
   /// shoreline and a city stacked.
-  @Test(Sanitizers.plainBuildOnly) func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
+  @Test(.notUnderThreadSanitizer) func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-cli-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,4 +1,5 @@
 import Foundation
+import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -20,7 +21,7 @@ struct ConvertCommandTests {
     (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? []
   }
 
-  @Test(Sanitizers.plainBuildOnly, arguments: ["trace.nmea", "trace.gpx"])
+  @Test(.notUnderThreadSanitizer, arguments: ["trace.nmea", "trace.gpx"])
   func refusesToWriteOverItsInput(name: String) async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent(name).path
@@ -42,7 +43,7 @@ struct ConvertCommandTests {
   }
 
   /// KML and GeoJSON convert as a GPX does (to NMEA, GPX, fix records); they are read, not written.
-  @Test(Sanitizers.plainBuildOnly) func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
+  @Test(.notUnderThreadSanitizer) func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
     try await Self.inDirectory { directory in
       let kml = directory.appendingPathComponent("walk.kml").path
       try """
@@ -69,7 +70,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(Sanitizers.plainBuildOnly) func refusesTheInputThroughALink() async throws {
+  @Test(.notUnderThreadSanitizer) func refusesTheInputThroughALink() async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent("trace.nmea").path
       let link = directory.appendingPathComponent("link.nmea").path
@@ -81,7 +82,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(Sanitizers.plainBuildOnly) func aFailedConversionLeavesTheOutputAsItWas() async throws {
+  @Test(.notUnderThreadSanitizer) func aFailedConversionLeavesTheOutputAsItWas() async throws {
     try await Self.inDirectory { directory in
       let bad = directory.appendingPathComponent("bad.gpx").path
       let out = directory.appendingPathComponent("out.nmea").path
@@ -95,7 +96,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(Sanitizers.plainBuildOnly) func aConversionReplacesTheOutputWhole() async throws {
+  @Test(.notUnderThreadSanitizer) func aConversionReplacesTheOutputWhole() async throws {
     try await Self.inDirectory { directory in
       let nmea = directory.appendingPathComponent("in.nmea").path
       let gpx = directory.appendingPathComponent("out.gpx").path

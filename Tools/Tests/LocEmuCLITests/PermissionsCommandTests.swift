@@ -1,4 +1,5 @@
 import Foundation
+import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -69,11 +70,13 @@ struct PermissionsCommandTests {
 
   /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
   /// (real clock); now it is refused before anything runs (issue 16, item 2).
-  @Test(Sanitizers.plainBuildOnly, arguments: [
-    ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
-    ["permissions", "--at", "5=authorize", "--duration", "2"],
-    ["preview", "--virtual-time", "--at", "5=tap", "--duration", "2"],
-  ])
+  @Test(
+    .notUnderThreadSanitizer,
+    arguments: [
+      ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
+      ["permissions", "--at", "5=authorize", "--duration", "2"],
+      ["preview", "--virtual-time", "--at", "5=tap", "--duration", "2"],
+    ])
   func anEventAfterTheEndIsRefused(arguments: [String]) async throws {
     let run = try await DecodeCommandTests.run(arguments)
     #expect(run.status == 64)
@@ -126,19 +129,21 @@ struct PermissionsCommandTests {
     #expect(fix.eph == 12)
   }
 
-  @Test(Sanitizers.plainBuildOnly, arguments: [
-    (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
-    (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
-    (["--fixed", "52,21", "--fixed-accuracy", "-1"], "--fixed-accuracy must be above 0"),
-    (["--fixed-accuracy", "3"], "--fixed-accuracy goes with --fixed"),
-  ])
+  @Test(
+    .notUnderThreadSanitizer,
+    arguments: [
+      (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
+      (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
+      (["--fixed", "52,21", "--fixed-accuracy", "-1"], "--fixed-accuracy must be above 0"),
+      (["--fixed-accuracy", "3"], "--fixed-accuracy goes with --fixed"),
+    ])
   func badNumbersAreNamed(arguments: [String], message: String) async throws {
     let run = try await Self.run(arguments)
     #expect(run.status == 64)
     #expect(run.stderr.contains(message))
   }
 
-  @Test(Sanitizers.plainBuildOnly) func badInputIsAClearErrorNotACrash() async throws {
+  @Test(.notUnderThreadSanitizer) func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
     #expect(badEvent.stderr.contains("permission takes"))

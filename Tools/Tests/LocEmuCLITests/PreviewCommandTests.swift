@@ -1,5 +1,6 @@
 import Foundation
 import ToolsTestSupport
+import EmulatorTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -91,7 +92,7 @@ struct PreviewCommandTests {
     #expect(abs((opened.zoom ?? 0) - 10.567) < 0.01)
   }
 
-  @Test(Sanitizers.plainBuildOnly) func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
+  @Test(.notUnderThreadSanitizer) func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
     for (arguments, message) in [
       (["--snapshot-fullscreen-zoom", "16"], "--snapshot-fullscreen-zoom needs --snapshot-fullscreen"),
       (["--snapshot-fullscreen", "/tmp/x.svg", "--snapshot-fullscreen-zoom", "40"], "--snapshot-fullscreen-zoom must be within"),
@@ -115,7 +116,7 @@ struct PreviewCommandTests {
     #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
   }
 
-  @Test(Sanitizers.plainBuildOnly) func preview_badInputIsAClearErrorNotACrash() async throws {
+  @Test(.notUnderThreadSanitizer) func preview_badInputIsAClearErrorNotACrash() async throws {
     let missing = try await Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")

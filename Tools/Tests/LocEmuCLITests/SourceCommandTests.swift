@@ -1,5 +1,6 @@
 import Foundation
 import ToolsTestSupport
+import EmulatorTesting
 import Testing
 
 #if canImport(Glibc)
@@ -73,7 +74,7 @@ struct SourceCommandTests {
     #expect((lateness.suffix(10).min() ?? 1) < 0.05, "lateness built up over the run: \(lateness)")
   }
 
-  @Test(Sanitizers.plainBuildOnly) func replayErrorsAreOneLine() async throws {
+  @Test(.notUnderThreadSanitizer) func replayErrorsAreOneLine() async throws {
     let missing = try await Self.run(["replay", "/nonexistent/walk.gpx"])
     #expect(missing.status == 1)
     #expect(missing.stdout.isEmpty)
@@ -88,7 +89,7 @@ struct SourceCommandTests {
     #expect(malformed.stderr.contains("not GPX (line 1)"))
   }
 
-  @Test(Sanitizers.plainBuildOnly) func convertRoundTripsNMEAThroughGPX() async throws {
+  @Test(.notUnderThreadSanitizer) func convertRoundTripsNMEAThroughGPX() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
