@@ -22,6 +22,7 @@ let package = Package(
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "PhoneSources", package: "LocationEmulator"),
       ],
       path: "Benchmarks/LocationEmulatorBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -44,7 +45,7 @@ let package = Package(
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "PhoneSources", package: "LocationEmulator"),
       ],
       path: "Sources/FleetBenchmark"
     ),
@@ -64,6 +65,42 @@ let package = Package(
         .product(name: "Geo", package: "LocationEmulator"),
       ],
       path: "Sources/BasemapBenchmark"
+    ),
+    // The city traces in traces/ (tools/make-city-traces.sh): streets of a basemap walked and driven.
+    .executableTarget(
+      name: "make-city-traces",
+      dependencies: [
+        .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
+      ],
+      path: "Sources/MakeCityTraces"
+    ),
+    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh, tools/bench-petmap.sh):
+    // the real server under load, trace sources against gpsd and gpspipe, the map preview
+    // against the real announcements server, with the tools' test helpers.
+    .executableTarget(
+      name: "serve-benchmark", dependencies: [.product(name: "ToolsTestSupport", package: "LocationEmulatorTools")],
+      path: "Sources/ServeBenchmark"),
+    .executableTarget(
+      name: "source-benchmark",
+      dependencies: [
+        .product(name: "ToolsTestSupport", package: "LocationEmulatorTools"), .product(name: "Traces", package: "LocationEmulator"),
+        .product(name: "GPSD", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+      ],
+      path: "Sources/SourceBenchmark"
+    ),
+    .executableTarget(
+      name: "petmap-benchmark",
+      dependencies: [
+        .product(name: "AnnouncementServer", package: "LocationEmulatorTools"),
+        .product(name: "ToolsTestSupport", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "EmulatorTesting", package: "LocationEmulator"),
+      ],
+      path: "Sources/PetMapBenchmark"
     ),
   ]
 )

@@ -10,9 +10,11 @@ let package = Package(
   name: "LocationEmulatorTools",
   products: [
     .executable(name: "locemu", targets: ["locemu"]),
-    .executable(name: "make-city-traces", targets: ["MakeCityTraces"]),
     .library(name: "AnnouncementServer", targets: ["AnnouncementServer"]),
     .library(name: "Basemap", targets: ["Basemap"]),
+    // The tests' helpers (locemu's binary, loopback sockets, bounded waits), also for the
+    // benchmarks and generators in Benchmarks/, which drive locemu as the tests do.
+    .library(name: "ToolsTestSupport", targets: ["ToolsTestSupport"]),
   ],
   dependencies: [
     // ServedPhone: corelocation-probe's CoreLocation follows a served phone (LOCEMU_SERVER).
@@ -89,36 +91,6 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "locemu", dependencies: ["LocEmuCommands"]),
-    .executableTarget(
-      name: "MakeCityTraces",
-      dependencies: [
-        "Basemap", .product(name: "Traces", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
-      ]
-    ),
-    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh, tools/bench-petmap.sh):
-    // the real server under load, trace sources against gpsd and gpspipe, the map preview
-    // against the real announcements server. Here rather than in Benchmarks/, as they
-    // drive real processes and sockets with the repository's own helpers.
-    .executableTarget(name: "serve-benchmark", dependencies: ["ToolsTestSupport"], path: "Sources/ServeBenchmark"),
-    .executableTarget(
-      name: "source-benchmark",
-      dependencies: [
-        "ToolsTestSupport", .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
-      ],
-      path: "Sources/SourceBenchmark"
-    ),
-    .executableTarget(
-      name: "petmap-benchmark",
-      dependencies: [
-        "AnnouncementServer", "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
-        .product(name: "EmulatorTesting", package: "LocationEmulator"),
-      ],
-      path: "Sources/PetMapBenchmark"
-    ),
     // A plain program on `import CoreLocation`, driven through a served phone by the end-to-end
     // tests (LOCEMU_SERVER); CoreLocation is a Linux-only product of the library.
     .executableTarget(

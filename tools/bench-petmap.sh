@@ -7,5 +7,5 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build --package-path Tools -c release --product petmap-benchmark >&2
-"$(swift build --package-path Tools -c release --show-bin-path)/petmap-benchmark" "${1:-300}" "${2:-1000000}"
+swift build --package-path Benchmarks -c release --product petmap-benchmark >&2
+"$(swift build --package-path Benchmarks -c release --show-bin-path)/petmap-benchmark" "${1:-300}" "${2:-1000000}"

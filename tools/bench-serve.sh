@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
 swift build --package-path Tools -c release --product locemu >&2
-swift build --package-path Tools -c release --product serve-benchmark >&2
+swift build --package-path Benchmarks -c release --product serve-benchmark >&2
 bin="$(swift build --package-path Tools -c release --show-bin-path)"
-run_bounded 600 "$bin/serve-benchmark" "$bin/locemu" "$@"
+benchbin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
+run_bounded 600 "$benchbin/serve-benchmark" "$bin/locemu" "$@"

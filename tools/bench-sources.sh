@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients
 big="${1:-1024}"
-swift build --package-path Tools -c release --product source-benchmark >&2
+swift build --package-path Benchmarks -c release --product source-benchmark >&2
 swift build --package-path Benchmarks -c release --product nmea-benchmark >&2
 bin="$(swift build --package-path Tools -c release --show-bin-path)"
 benchbin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
@@ -17,16 +17,16 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 echo "== replay pacing on the wall clock (target: p99 under 5 ms)"
-"$bin/source-benchmark" pacing traces/gpsd-corpus/quectel-l76k-nmea.log 1
-"$bin/source-benchmark" pacing traces/city-walk.nmea 50
+"$benchbin/source-benchmark" pacing traces/gpsd-corpus/quectel-l76k-nmea.log 1
+"$benchbin/source-benchmark" pacing traces/city-walk.nmea 50
 echo "== gpsd → client latency, 300 epochs at 10 Hz (target: GPSDSource within 1.2x of gpspipe)"
-"$bin/source-benchmark" latency 300 100
+"$benchbin/source-benchmark" latency 300 100
 if [ "$big" -gt 0 ]; then
   echo "== replay of a generated $big MB NMEA trace as fast as possible (memory must stay flat)"
   "$benchbin/nmea-benchmark" --megabytes "$big" --keep "$work/big.nmea" | head -1
-  "$bin/source-benchmark" replay-memory "$work/big.nmea"
+  "$benchbin/source-benchmark" replay-memory "$work/big.nmea"
   rm -f "$work/big.nmea"
   echo "== replay of a generated $big MB GPX track as fast as possible (streamed: memory must stay flat)"
-  "$bin/source-benchmark" make-gpx "$work/big.gpx" "$big"
-  "$bin/source-benchmark" replay-memory "$work/big.gpx"
+  "$benchbin/source-benchmark" make-gpx "$work/big.gpx" "$big"
+  "$benchbin/source-benchmark" replay-memory "$work/big.gpx"
 fi

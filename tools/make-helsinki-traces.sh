@@ -11,10 +11,11 @@ cd "$(dirname "$0")/.."
 ensure_swift
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
 swift build --package-path Tools --product locemu >&2
-swift build --package-path Tools --product make-city-traces >&2
+swift build --package-path Benchmarks --product make-city-traces >&2
 bin="$(swift build --package-path Tools --show-bin-path)"
+benchbin="$(swift build --package-path Benchmarks --show-bin-path)"
 map=$(mktemp --suffix=.basemap)
 trap 'rm -f "$map"' EXIT
 "$bin/locemu" basemap build data/helsinki/Helsinki.osm.pbf "$map"
-"$bin/make-city-traces" "$map" traces/helsinki-walk.nmea 60.1712,24.9418 60.1676,24.9515 walk 2026-05-16T10:00:00Z 40 12
-"$bin/make-city-traces" "$map" traces/helsinki-drive.nmea 60.1775,24.9385 60.1650,24.9500 drive 2026-05-16T11:00:00Z 60 8
+"$benchbin/make-city-traces" "$map" traces/helsinki-walk.nmea 60.1712,24.9418 60.1676,24.9515 walk 2026-05-16T10:00:00Z 40 12
+"$benchbin/make-city-traces" "$map" traces/helsinki-drive.nmea 60.1775,24.9385 60.1650,24.9500 drive 2026-05-16T11:00:00Z 60 8

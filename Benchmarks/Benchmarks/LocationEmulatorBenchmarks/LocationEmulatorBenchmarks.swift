@@ -11,6 +11,7 @@ import Geo
 import NMEA
 import MapRendering
 import PetMap
+import PhoneSources
 import Traces
 import LocationServices
 

@@ -22,6 +22,7 @@ import Geo
 import Synchronization
 import Traces
 import LocationServices
+import PhoneSources
 
 /// Resident memory now, bytes (/proc/self/statm).
 func residentBytes() -> Int {

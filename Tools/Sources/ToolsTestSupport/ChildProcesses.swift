@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -6,7 +6,7 @@ import Synchronization
 #endif
 
 /// The `locemu` binary next to the test bundle (`swift build` puts both in the same directory).
-package let locemuBinary: URL = {
+public let locemuBinary: URL = {
   let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     .map { $0.appendingPathComponent("locemu") }
   return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
@@ -14,10 +14,10 @@ package let locemuBinary: URL = {
 
 /// A server started as a child process that announces itself with a first line ending in its
 /// URL (`locemu serve-announcements` prints `listening on http://HOST:PORT`).
-package final class ServerProcess: @unchecked Sendable {
-  package let process: Process
+public final class ServerProcess: @unchecked Sendable {
+  public let process: Process
   /// The last word of the first line; empty when the server printed nothing and ended.
-  package let url: String
+  public let url: String
 
   private init(process: Process, url: String) {
     self.process = process
@@ -26,7 +26,7 @@ package final class ServerProcess: @unchecked Sendable {
 
   /// Starts `executable` with `arguments` and reads its first line, on a thread of its own (a
   /// blocked cooperative thread would starve the other tests).
-  package static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
+  public static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
     try await withCheckedThrowingContinuation { continuation in
       Thread {
         continuation.resume(
@@ -52,27 +52,27 @@ package final class ServerProcess: @unchecked Sendable {
   }
 
   /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
-  package func stop() {
+  public func stop() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
   }
 }
 
 /// Why a loopback port could not be had.
-package struct LoopbackError: Error, CustomStringConvertible {
-  package var description: String
-  package init(description: String) { self.description = description }
+public struct LoopbackError: Error, CustomStringConvertible {
+  public var description: String
+  public init(description: String) { self.description = description }
 }
 
 /// A TCP socket bound to a free loopback port (port 0, read back), listening when asked: a
 /// peer that accepts and never answers, a port in use, or a server's own listener. Closed when
 /// it goes away.
-package final class LoopbackListener: @unchecked Sendable {
-  package let fd: Int32
-  package let port: Int
+public final class LoopbackListener: @unchecked Sendable {
+  public let fd: Int32
+  public let port: Int
 
   /// - Parameter backlog: `listen(2)`'s backlog; nil binds without listening.
-  package init(backlog: Int32? = 8) throws {
+  public init(backlog: Int32? = 8) throws {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -101,7 +101,7 @@ package final class LoopbackListener: @unchecked Sendable {
 /// that never listens, so connections to 127.0.0.1 or [::1] there are refused. A port that was
 /// released and handed on could be taken by another test's server before it is used (issue 33).
 @discardableResult
-package func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
+public func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
   let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { throw LoopbackError(description: "no socket: \(String(cString: strerror(errno)))") }
   defer { close(fd) }
@@ -123,11 +123,11 @@ package func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throw
 /// so no other socket is given one by chance; each call in this process takes the next one.
 /// Another process that picks the same number is found by ``startListeningChild(limit:attempts:_:)``,
 /// which checks the listener is the child's own and tries the next port.
-package enum ChildPort {
+public enum ChildPort {
   private static let next = Mutex(20_000 + Int(getpid() % 4_000) * 3)
 
   /// The next candidate port, in 20000…31999.
-  package static func take() -> Int {
+  public static func take() -> Int {
     next.withLock { (port: inout Int) -> Int in
       defer { port = port >= 31_999 ? 20_000 : port + 1 }
       return port
@@ -141,7 +141,7 @@ package enum ChildPort {
 ///
 /// - Returns: the running process and its port.
 /// - Throws: ``LoopbackError`` when no attempt got a listener within `limit`.
-package func startListeningChild(
+public func startListeningChild(
   limit: Duration, attempts: Int = 5, _ make: (Int) throws -> Process
 ) throws -> (process: Process, port: Int) {
   var reasons: [String] = []
@@ -161,7 +161,7 @@ package func startListeningChild(
 
 /// Waits (blocking, at most `limit`) until `process` itself listens on loopback TCP `port` (a
 /// listening socket of that port among its descriptors); false when it ended or the limit passed.
-package func waitForOwnListener(_ process: Process, port: Int, limit: Duration) -> Bool {
+public func waitForOwnListener(_ process: Process, port: Int, limit: Duration) -> Bool {
   let deadline = ContinuousClock.now + limit
   while listeningInodes(port: port).isDisjoint(with: socketInodes(of: process.processIdentifier)) {
     guard ContinuousClock.now < deadline, process.isRunning else { return false }
@@ -205,19 +205,19 @@ private func socketInodes(of pid: Int32) -> Set<String> {
 /// `tcp://127.0.0.1:PORT`, an NMEA feed), with its control socket in a directory of its own.
 /// gpsd refuses port 0, so the port is a ``ChildPort`` and gpsd is known to be up when the
 /// listener on it is gpsd's own. Stopped by its PID (SIGKILL), never by name.
-package final class GPSDProcess: @unchecked Sendable {
-  package private(set) var port: Int
-  package let device: String
+public final class GPSDProcess: @unchecked Sendable {
+  public private(set) var port: Int
+  public let device: String
   private var process: Process?
   private let directory: URL
 
   /// gpsd's executable, where Debian's package puts it; nil when it is not installed.
-  package static var path: String? {
+  public static var path: String? {
     ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
   /// Starts gpsd reading `device` and waits (at most 10 s) until it accepts clients.
-  package init(reading device: String) throws {
+  public init(reading device: String) throws {
     self.device = device
     port = 0
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
@@ -226,7 +226,7 @@ package final class GPSDProcess: @unchecked Sendable {
   }
 
   /// Starts gpsd again on ``port`` (after ``kill()``) and waits until it accepts clients there.
-  package func start() throws {
+  public func start() throws {
     let process = try makeProcess(port: port)
     try process.run()
     self.process = process
@@ -247,14 +247,14 @@ package final class GPSDProcess: @unchecked Sendable {
   }
 
   /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
-  package func kill() {
+  public func kill() {
     guard let process, process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     self.process = nil
   }
 
-  package func stop() {
+  public func stop() {
     kill()
     try? FileManager.default.removeItem(at: directory)
   }
@@ -264,7 +264,7 @@ package final class GPSDProcess: @unchecked Sendable {
 
 /// A TCP socket connected to 127.0.0.1:`port` (the caller closes it), or nil when nothing
 /// accepts there.
-package func connectLoopback(_ port: Int) -> Int32? {
+public func connectLoopback(_ port: Int) -> Int32? {
   let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard fd >= 0 else { return nil }
   var address = sockaddr_in()
@@ -285,12 +285,12 @@ package func connectLoopback(_ port: Int) -> Int32? {
 /// that must not go through URLSession: a benchmark measuring the server itself, chromedriver
 /// (whose header lines, without a space after the colon, FoundationNetworking refuses).
 /// Responses are read by their `Content-Length`. Blocking; every read is bounded.
-package final class LoopbackHTTPConnection {
-  package let fd: Int32
+public final class LoopbackHTTPConnection {
+  public let fd: Int32
   private var buffer: [UInt8] = []
 
   /// - Parameter receiveTimeout: seconds a read may wait before the request fails.
-  package init(port: Int, receiveTimeout: Int = 60) throws {
+  public init(port: Int, receiveTimeout: Int = 60) throws {
     guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to 127.0.0.1:\(port)") }
     self.fd = fd
     var yes: Int32 = 1
@@ -302,7 +302,7 @@ package final class LoopbackHTTPConnection {
   deinit { close(fd) }
 
   /// Sends a request; a body goes as JSON.
-  package func write(_ method: String, _ path: String, body: Data? = nil) throws {
+  public func write(_ method: String, _ path: String, body: Data? = nil) throws {
     var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
     if let body {
       request += Data("Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
@@ -314,7 +314,7 @@ package final class LoopbackHTTPConnection {
   }
 
   /// Reads one response: its status and body.
-  package func readResponse() throws -> (status: Int, body: Data) {
+  public func readResponse() throws -> (status: Int, body: Data) {
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
       if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
@@ -340,7 +340,7 @@ package final class LoopbackHTTPConnection {
   }
 
   /// One request and its response.
-  package func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
+  public func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
     try write(method, path, body: body)
     return try readResponse()
   }

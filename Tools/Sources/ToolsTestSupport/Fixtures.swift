@@ -1,24 +1,24 @@
-package import Foundation
+public import Foundation
 import Geo
-package import LocationServices
+public import LocationServices
 
 /// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).
-package let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
 /// A file of the repository, by its path from the root.
-package func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
+public func repositoryFile(_ path: String) -> String { repositoryRoot.appendingPathComponent(path).path }
 
 /// Warsaw's centre, where most tests stand.
-package let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
+public let warsaw = Coordinate(latitude: 52.2297, longitude: 21.0122)!
 
 /// A point `meters` north of `c`.
-package func north(of c: Coordinate, _ meters: Double) -> Coordinate {
+public func north(of c: Coordinate, _ meters: Double) -> Coordinate {
   Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
 }
 
 /// Runs `executable` with `arguments` to its end; its exit status, standard output and error.
-package func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+public func runProcess(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
@@ -43,20 +43,20 @@ package func runProcess(_ executable: String, _ arguments: [String]) throws -> (
 }
 
 /// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `tools/png-pixels.py`).
-package enum SVGPixels {
+public enum SVGPixels {
   /// rsvg-convert (Debian's librsvg2-bin; tools/test.sh installs it), if there.
-  package static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
+  public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
   /// Renders `svg` to PNG and reads the RGBA pixels at `points`.
-  package static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
+  public static func read(_ svg: String, at points: [(Double, Double)]) throws -> [[Int]] {
     try inspect(svg, at: points).pixels
   }
 
   /// Renders `svg` to PNG: the RGBA pixels at `points`, and how many pixels of the image are
   /// each colour of `counting` (`#RRGGBB` to a tolerance per channel), of `total`.
-  package static func inspect(
+  public static func inspect(
     _ svg: String, at points: [(Double, Double)], counting: [(String, Int)] = []
   ) throws -> (
     pixels: [[Int]], counts: [Int], total: Int
@@ -85,7 +85,7 @@ package enum SVGPixels {
   }
 
   /// `#RRGGBB` as [r, g, b].
-  package static func rgb(_ hex: String) -> [Int] {
+  public static func rgb(_ hex: String) -> [Int] {
     let v = Int(hex.dropFirst(), radix: 16)!
     return [v >> 16 & 255, v >> 8 & 255, v & 255]
   }

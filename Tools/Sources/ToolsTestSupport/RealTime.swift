@@ -7,7 +7,7 @@
 /// result is what the test should `#expect`, with a message. Tests of the emulator itself use
 /// the phone's clock (`advance`, `runUntilIdle`) and never wait on real time.
 @discardableResult
-package func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + limit
   while ContinuousClock.now < deadline {
     if await condition() { return true }
@@ -18,7 +18,7 @@ package func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -
 
 /// Runs `body`, failing with "`what`: nothing within `limit`" instead of waiting past `limit`
 /// of real time (end-to-end tests of real processes only, as ``waitUntil(_:_:)``).
-package func bounded<T: Sendable>(
+public func bounded<T: Sendable>(
   _ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
