@@ -20,7 +20,10 @@ public struct LocationFix: Hashable, Sendable {
   /// Metres above mean sea level.
   public var altitudeMSL: Double?
   /// Metres above the WGS 84 ellipsoid.
-  public var altitudeHAE: Double?
+  public var altitudeHAE: Double? {
+    get { rare?.values.altitudeHAE }
+    set { setRare(\.altitudeHAE, newValue) }
+  }
   /// Speed over ground, m/s.
   public var speed: Double?
   /// Course over ground, degrees true.
@@ -32,15 +35,64 @@ public struct LocationFix: Hashable, Sendable {
   /// Estimated vertical error, metres (gpsd's `epv`).
   public var verticalAccuracy: Double?
   /// Vertical speed, m/s, positive up (gpsd's `climb`).
-  public var climb: Double?
+  public var climb: Double? {
+    get { rare?.values.climb }
+    set { setRare(\.climb, newValue) }
+  }
   /// Height of the geoid above the WGS 84 ellipsoid here, metres (gpsd's `geoidSep`).
-  public var geoidSeparation: Double?
+  public var geoidSeparation: Double? {
+    get { rare?.values.geoidSeparation }
+    set { setRare(\.geoidSeparation, newValue) }
+  }
   /// Magnetic variation, degrees, east positive (gpsd's `magvar`).
-  public var magneticVariation: Double?
+  public var magneticVariation: Double? {
+    get { rare?.values.magneticVariation }
+    set { setRare(\.magneticVariation, newValue) }
+  }
   /// What kind of fix the receiver has (gpsd's `status`); nil when the source does not say.
-  public var status: Status?
+  public var status: Status? {
+    get { rare?.values.status }
+    set { setRare(\.status, newValue) }
+  }
   /// The receiver's other error estimates, by gpsd's names; empty when the source gives none.
-  public var errors: ErrorEstimates
+  public var errors: ErrorEstimates {
+    get { rare?.values.errors ?? ErrorEstimates() }
+    set { setRare(\.errors, newValue) }
+  }
+
+  /// The members most sources leave out, kept out of line (copy on write): a fix is copied
+  /// several times on its way to the app, and stored inline they would more than double its
+  /// size. Nil exactly when all of them are unset, so that the synthesized equality holds.
+  private var rare: RareBox?
+
+  private struct Rare: Hashable, Sendable {
+    var altitudeHAE: Double?
+    var climb: Double?
+    var geoidSeparation: Double?
+    var magneticVariation: Double?
+    var status: Status?
+    var errors = ErrorEstimates()
+  }
+
+  private final class RareBox: Hashable, @unchecked Sendable {
+    // Mutated only through `setRare`, on a box no other fix shares.
+    var values: Rare
+    init(_ values: Rare) { self.values = values }
+    static func == (a: RareBox, b: RareBox) -> Bool { a === b || a.values == b.values }
+    func hash(into hasher: inout Hasher) { hasher.combine(values) }
+  }
+
+  private mutating func setRare<Value>(_ member: WritableKeyPath<Rare, Value>, _ value: Value) {
+    guard rare != nil else {
+      var values = Rare()
+      values[keyPath: member] = value
+      if values != Rare() { rare = RareBox(values) }
+      return
+    }
+    if !isKnownUniquelyReferenced(&rare) { rare = RareBox(rare!.values) }
+    rare!.values[keyPath: member] = value
+    if rare!.values == Rare() { rare = nil }
+  }
 
   public init(
     timestamp: Date? = nil, mode: Mode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil,
@@ -53,16 +105,14 @@ public struct LocationFix: Hashable, Sendable {
     self.mode = mode
     self.coordinate = coordinate
     self.altitudeMSL = altitudeMSL
-    self.altitudeHAE = altitudeHAE
     self.speed = speed
     self.course = course
     self.horizontalAccuracy = horizontalAccuracy
     self.verticalAccuracy = verticalAccuracy
-    self.climb = climb
-    self.geoidSeparation = geoidSeparation
-    self.magneticVariation = magneticVariation
-    self.status = status
-    self.errors = errors
+    let rare = Rare(
+      altitudeHAE: altitudeHAE, climb: climb, geoidSeparation: geoidSeparation, magneticVariation: magneticVariation,
+      status: status, errors: errors)
+    self.rare = rare == Rare() ? nil : RareBox(rare)
   }
 
   /// What kind of fix a receiver has: gpsd's `status` (`STATUS_*` in `gps.h`), whose numbers
