@@ -4,6 +4,7 @@ import GNSS
 import GNSSReceiver
 import Geo
 import LocationServices
+import Emulator
 import PhoneServer
 import Traces
 

@@ -1,21 +1,20 @@
-import Emulator
 import Foundation
 import Geo
-package import LocationServices
+public import LocationServices
 
 /// A route of waypoints walked at a constant speed, one fix every `interval` (what
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle
 /// legs, the course of the leg, and the last waypoint once more, standing still.
-package struct RouteWalk: Sendable, Hashable {
-  package var waypoints: [Coordinate]
+public struct RouteWalk: Sendable, Hashable {
+  public var waypoints: [Coordinate]
   /// Metres per second.
-  package var speed: Double
-  package var interval: Duration
+  public var speed: Double
+  public var interval: Duration
 
   /// The most fixes a route may make (a day at 1 Hz).
-  package static let maxFixes = 86_400
+  public static let maxFixes = 86_400
 
-  package init(waypoints: [Coordinate], speed: Double, interval: Duration) {
+  public init(waypoints: [Coordinate], speed: Double, interval: Duration) {
     self.waypoints = waypoints
     self.speed = speed
     self.interval = interval
@@ -23,7 +22,7 @@ package struct RouteWalk: Sendable, Hashable {
 
   /// The fixes, the first at offset zero and one every `interval` after it; nil when the
   /// route would make more than ``maxFixes``.
-  package func fixes() -> [LocationFix]? {
+  public func fixes() -> [LocationFix]? {
     guard let first = waypoints.first else { return [] }
     let step = speed * interval.seconds
     var out: [LocationFix] = []
@@ -52,7 +51,22 @@ package struct RouteWalk: Sendable, Hashable {
 
 extension RouteWalk {
   /// The route as the phone's timeline: fix `i` at `i × interval`, stamped by the phone.
-  func script(_ fixes: [LocationFix]) -> [ScriptedFix] {
+  public func script(_ fixes: [LocationFix]) -> [ScriptedFix] {
     fixes.enumerated().map { ScriptedFix(at: interval * $0.offset, fix: $0.element) }
+  }
+}
+
+extension PhoneSource {
+  /// A walk (or a drive) along `waypoints` at `speed` metres per second, one fix every
+  /// `interval`, each stamped by the phone, then the last waypoint standing still: what
+  /// `xcrun simctl location start --speed --interval` does to a simulator. Nil when the route
+  /// would make more than ``RouteWalk/maxFixes`` fixes.
+  ///
+  /// ```swift
+  /// let phone = EmulatedPhone(.init(source: .route([home, park], speed: 1.4)!))
+  /// ```
+  public static func route(_ waypoints: [Coordinate], speed: Double, interval: Duration = .seconds(1)) -> PhoneSource? {
+    let walk = RouteWalk(waypoints: waypoints, speed: speed, interval: interval)
+    return walk.fixes().map { .script(walk.script($0)) }
   }
 }
