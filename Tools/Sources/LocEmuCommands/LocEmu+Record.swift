@@ -83,7 +83,7 @@ extension LocEmu {
       guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
         throw CommandFailure("cannot write \(output): \(String(cString: strerror(errno)))")
       }
-      let sink = RecordingSink(file: file, format: outputFormat ?? .nmea, name: output)
+      let sink = TraceRecorder(file: file, format: outputFormat ?? .nmea, name: output)
       let started = ContinuousClock.now
       // Ctrl-C, SIGTERM and --duration end the recording; the file is finished either way.
       var failure: (any Error)?
@@ -122,23 +122,18 @@ extension LocEmu {
     /// gpsd's raw sentences, as received. An epoch is a time stamp: it begins with the first
     /// sentence whose time differs from the one before (sentences without a time, GSA and GSV,
     /// belong to the epoch they come in), so `--count N` stops before the (N+1)-th begins.
-    func recordSentences(into sink: RecordingSink) async throws {
+    func recordSentences(into sink: TraceRecorder) async throws {
       let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
-      var lastTime: NMEATimeOfDay?
       for try await sentence in GPSDSentenceSource(
         host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)))
       {
-        if let time = RecordingSink.time(in: sentence), time != lastTime {
-          if let count, sink.epochs >= count { return }
-          sink.epochs += 1
-          lastTime = time
-        }
+        if let count, sink.epochs >= count, sink.beginsEpoch(sentence) { return }
         sink.write(sentence: sentence)
       }
     }
 
     /// gpsd's fixes (one per epoch, through libgps) as GPX points.
-    func recordFixes(into sink: RecordingSink) async throws {
+    func recordFixes(into sink: TraceRecorder) async throws {
       let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
       let source = GPSDSource(
         configuration: .init(
@@ -151,7 +146,7 @@ extension LocEmu {
     }
 
     /// The fixes a served phone delivers to its app.
-    func recordServedPhone(_ phone: RemotePhone, into sink: RecordingSink) async throws {
+    func recordServedPhone(_ phone: RemotePhone, into sink: TraceRecorder) async throws {
       let events = try await phone.transcript()
       for try await event in events where event.event == "fix" {
         guard let fix = FixRecord.fix(event.members) else { continue }
@@ -161,106 +156,4 @@ extension LocEmu {
       throw EmulatorClientError.unreachable("the server ended phone \(phone.id)'s event stream")
     }
   }
-}
-
-/// Writes a recording as it comes: NMEA lines after a `# Date:` header, or a GPX track.
-/// Flushed line by line, so a crash loses at most the last epoch.
-final class RecordingSink: @unchecked Sendable {
-  private let file: FileHandle
-  private let format: Trace.Format
-  private let name: String
-  private let lock = NSLock()
-  private var gpx = GPXWriter()
-  private var started = false
-  /// NMEA lines held until a date is known (the header comes first).
-  private var held: [String] = []
-  var epochs = 0
-
-  init(file: FileHandle, format: Trace.Format, name: String) {
-    self.file = file
-    self.format = format
-    self.name = name
-  }
-
-  private func put(_ text: String) { file.write(Data(text.utf8)) }
-
-  /// A raw sentence. The header's date is the first one a sentence (RMC, ZDA) gives, or
-  /// today's (UTC) when 20 sentences came without one.
-  func write(sentence: String) {
-    lock.withLock {
-      if !started {
-        held.append(sentence)
-        guard let date = Self.date(in: sentence) ?? (held.count >= 20 ? Self.today() : nil) else { return }
-        startNMEA(date)
-        return
-      }
-      put(sentence + "\r\n")
-    }
-  }
-
-  private func startNMEA(_ date: String) {
-    started = true
-    put("# Date: \(date)\r\n# Recorded by locemu record\r\n")
-    for line in held { put(line + "\r\n") }
-    held.removeAll()
-  }
-
-  /// A fix: a GPX point, or an NMEA epoch (GGA, GSA, GSV, RMC, VTG).
-  func write(fix: LocationFix) {
-    lock.withLock {
-      epochs += 1
-      switch format {
-      case .gpx:
-        if !started {
-          started = true
-          put(gpx.header(name: name))
-        }
-        put(gpx.append(fix))
-      default:
-        var fix = fix
-        if fix.timestamp == nil { fix.timestamp = Date() }
-        if !started { startNMEA(Self.isoDate(fix.timestamp!)) }
-        for line in NMEAWriter.receiverEpoch(for: fix) { put(line + "\r\n") }
-      }
-    }
-  }
-
-  /// Ends the file: held sentences written, a GPX track closed.
-  func finish() {
-    lock.withLock {
-      switch format {
-      case .gpx:
-        if !started { put(gpx.header(name: name)) }
-        put(gpx.footer())
-      default:
-        if !started && !held.isEmpty { startNMEA(Self.today()) }
-      }
-      try? file.close()
-    }
-  }
-
-  /// `yyyy-mm-dd` from an RMC's date or a ZDA's, as the NMEA module decodes them.
-  static func date(in sentence: String) -> String? {
-    switch try? NMEAMessage(sentence) {
-    case .rmc(let rmc):
-      guard let date = rmc.date else { return nil }
-      return String(format: "20%02d-%02d-%02d", date.yearOfCentury, date.month, date.day)
-    case .zda(let zda):
-      guard let date = zda.date else { return nil }
-      return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
-    default: return nil
-    }
-  }
-
-  /// The UTC time of a GGA, RMC, GNS, GLL or ZDA; nil when absent (a GSA, a GSV, an empty
-  /// field). A GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
-  static func time(in sentence: String) -> NMEATimeOfDay? {
-    guard let message = try? NMEAMessage(sentence) else { return nil }
-    if case .gst = message { return nil }
-    return message.timeOfDay
-  }
-
-  static func isoDate(_ date: Date) -> String { String(FixRecord.iso8601(date).prefix(10)) }
-
-  static func today() -> String { isoDate(Date()) }
 }

@@ -1,0 +1,132 @@
+public import Foundation
+import Geo
+public import LocationServices
+public import NMEA
+
+/// Writes a recording as it comes (`locemu record`): raw NMEA sentences or fixes as NMEA lines
+/// after a `# Date:` header, or fixes as a GPX track. Written line by line, so a crash loses at
+/// most the last epoch. Safe to call from several threads.
+public final class TraceRecorder: @unchecked Sendable {
+  private let file: FileHandle
+  private let format: Trace.Format
+  private let name: String
+  private let lock = NSLock()
+  private var gpx = GPXWriter()
+  private var started = false
+  /// NMEA lines held until a date is known (the header comes first).
+  private var held: [String] = []
+  private var written = 0
+  /// The time of the last sentence that gave one (an epoch is a time stamp).
+  private var lastTime: NMEATimeOfDay?
+  /// Where "today" comes from when no sentence gives a date (the clock, in tests).
+  private let now: @Sendable () -> Date
+
+  /// - Parameters:
+  ///   - format: `.gpx` for a GPX track; any other format writes NMEA.
+  ///   - name: the GPX track's name.
+  ///   - now: the date and time now, for a fix without a time and a recording without a date.
+  public init(file: FileHandle, format: Trace.Format, name: String, now: @escaping @Sendable () -> Date = { Date() }) {
+    self.file = file
+    self.format = format
+    self.name = name
+    self.now = now
+  }
+
+  /// The epochs written so far: fixes, or time stamps of the sentences (one epoch begins with
+  /// the first sentence whose time differs from the one before; sentences without a time, such
+  /// as GSA and GSV, belong to the epoch they come in).
+  public var epochs: Int { lock.withLock { written } }
+
+  /// Whether `sentence` would begin an epoch (its time differs from the last one written).
+  public func beginsEpoch(_ sentence: String) -> Bool {
+    guard let time = Self.time(in: sentence) else { return false }
+    return lock.withLock { time != lastTime }
+  }
+
+  private func put(_ text: String) { file.write(Data(text.utf8)) }
+
+  /// A raw sentence. The header's date is the first one a sentence (RMC, ZDA) gives, or
+  /// today's (UTC) when 20 sentences came without one.
+  public func write(sentence: String) {
+    let time = Self.time(in: sentence)
+    lock.withLock {
+      if let time, time != lastTime {
+        written += 1
+        lastTime = time
+      }
+      if !started {
+        held.append(sentence)
+        guard let date = Self.date(in: sentence) ?? (held.count >= 20 ? today() : nil) else { return }
+        startNMEA(date)
+        return
+      }
+      put(sentence + "\r\n")
+    }
+  }
+
+  private func startNMEA(_ date: String) {
+    started = true
+    put("# Date: \(date)\r\n# Recorded by locemu record\r\n")
+    for line in held { put(line + "\r\n") }
+    held.removeAll()
+  }
+
+  /// A fix: a GPX point, or an NMEA epoch (GGA, GSA, GSV, RMC, VTG).
+  public func write(fix: LocationFix) {
+    lock.withLock {
+      written += 1
+      switch format {
+      case .gpx:
+        if !started {
+          started = true
+          put(gpx.header(name: name))
+        }
+        put(gpx.append(fix))
+      default:
+        var fix = fix
+        if fix.timestamp == nil { fix.timestamp = now() }
+        if !started { startNMEA(Self.isoDate(fix.timestamp!)) }
+        for line in NMEAWriter.receiverEpoch(for: fix) { put(line + "\r\n") }
+      }
+    }
+  }
+
+  /// Ends the file: held sentences written, a GPX track closed.
+  public func finish() {
+    lock.withLock {
+      switch format {
+      case .gpx:
+        if !started { put(gpx.header(name: name)) }
+        put(gpx.footer())
+      default:
+        if !started && !held.isEmpty { startNMEA(today()) }
+      }
+      try? file.close()
+    }
+  }
+
+  /// `yyyy-mm-dd` from an RMC's date or a ZDA's, as the NMEA module decodes them.
+  public static func date(in sentence: String) -> String? {
+    switch try? NMEAMessage(sentence) {
+    case .rmc(let rmc):
+      guard let date = rmc.date else { return nil }
+      return String(format: "20%02d-%02d-%02d", date.yearOfCentury, date.month, date.day)
+    case .zda(let zda):
+      guard let date = zda.date else { return nil }
+      return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
+    default: return nil
+    }
+  }
+
+  /// The UTC time of a GGA, RMC, GNS, GLL or ZDA; nil when absent (a GSA, a GSV, an empty
+  /// field). A GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
+  public static func time(in sentence: String) -> NMEATimeOfDay? {
+    guard let message = try? NMEAMessage(sentence) else { return nil }
+    if case .gst = message { return nil }
+    return message.timeOfDay
+  }
+
+  static func isoDate(_ date: Date) -> String { String(FixRecord.iso8601(date).prefix(10)) }
+
+  private func today() -> String { Self.isoDate(now()) }
+}
