@@ -1,7 +1,7 @@
 package import Basemap
 package import Foundation
+import Geo
 import MapRendering
-import Synchronization
 
 /// The server's basemaps as web map tiles (`GET /tiles/{z}/{x}/{y}.svg`): 256-pixel SVG squares
 /// in Web Mercator with OpenStreetMap's numbering, so Leaflet, OpenLayers or any tile client
@@ -14,7 +14,10 @@ package final class MapTiles: Sendable {
   /// Tiles kept in memory (a few KB to a few hundred KB each).
   package let capacity: Int
   private let basemaps: [Basemap]
-  private let cache = Mutex(Cache())
+  // A pthread lock (Geo's Locked), not Synchronization's Mutex: ThreadSanitizer does not see
+  // Mutex's futex slow path and reports two of its critical sections as a race under contention
+  // (it did, with the world map's tiles drawn on both of the pool's threads).
+  private let cache = Locked(Cache())
 
   private struct Cache {
     var tiles: [Int: Data] = [:]

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import Geo
 
 #if canImport(Glibc)
   import Glibc
@@ -124,7 +124,7 @@ public func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws
 /// Another process that picks the same number is found by ``startListeningChild(limit:attempts:_:)``,
 /// which checks the listener is the child's own and tries the next port.
 public enum ChildPort {
-  private static let next = Mutex(20_000 + Int(getpid() % 4_000) * 3)
+  private static let next = Locked(20_000 + Int(getpid() % 4_000) * 3)
 
   /// The next candidate port, in 20000…31999.
   public static func take() -> Int {
