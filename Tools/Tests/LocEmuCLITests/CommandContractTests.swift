@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import ToolsTestSupport
 import EmulatorTesting
 import Testing
@@ -130,13 +131,29 @@ struct CommandContractTests {
   }
 
   /// Item 7: a gpsd that accepts and says nothing ends the watch after --timeout, not twice that.
+  /// Measured from the moment the watch connected, so that the process's start (seconds under
+  /// ThreadSanitizer on a loaded machine) does not count.
   @Test func watchGivesUpOnASilentGPSDAfterItsTimeout() async throws {
     let silent = try SilentListener()
+    // Accepts the watch's connection, notes when, and keeps it open and silent.
+    let connected = Locked<(at: ContinuousClock.Instant, fd: Int32)?>(nil)
+    let acceptor = Thread {
+      var listener = pollfd(fd: silent.fd, events: Int16(POLLIN), revents: 0)
+      for _ in 0..<300 where poll(&listener, 1, 100) == 1 {
+        let client = accept(silent.fd, nil, nil)
+        if client >= 0 { connected.withLock { $0 = (.now, client) } }
+        return
+      }
+    }
+    acceptor.start()
     let run = try await Self.run(["watch", "--gpsd", "127.0.0.1:\(silent.port)", "--timeout", "3"])
+    let ended = ContinuousClock.now
+    defer { connected.withLock { $0.map { _ = close($0.fd) } } }
     #expect(run.status == 1)
     #expect(run.stderr.split(separator: "\n").last == "locemu watch: no record from gpsd at 127.0.0.1:\(silent.port) for 3.0 s")
-    // Twice the timeout (6 s) before the fix; the margin is for a slow, loaded machine.
-    #expect(run.elapsed >= .seconds(3) && run.elapsed < .seconds(5.5), "took \(run.elapsed)")
+    let waited = try #require(connected.withLock { $0?.at }.map { $0.duration(to: ended) }, "the watch never connected")
+    // Twice the timeout would be 6 s; the margin is for a slow, loaded machine.
+    #expect(waited >= .seconds(2.9) && waited < .seconds(5.5), "waited \(waited) after connecting (run took \(run.elapsed))")
   }
 
   /// Items 4 and 5: GPX and our own fix records on standard input, and fix records converted.
