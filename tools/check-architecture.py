@@ -53,9 +53,6 @@ FACADES = {
     "os": {"Glibc", "Musl"},
 }
 
-# Products of dependencies whose module has another name than the product.
-PRODUCT_MODULES = {"swift-collections": {}, "swift-protobuf": {}}
-
 IMPORT = re.compile(
     r"^\s*(?P<attrs>(?:@\w+(?:\([^)]*\))?\s+)*)(?:(?:public|package|internal|fileprivate|private)\s+)?"
     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(?P<module>[A-Za-z_][A-Za-z0-9_]*)"
@@ -71,7 +68,7 @@ def dump(package_dir):
 
 
 def declared(target):
-    """(in-package targets, product modules) a target declares, each with whether it is conditional."""
+    """(in-package targets, products) a target declares; a product's module has its name."""
     targets, products = set(), set()
     for dep in target["dependencies"]:
         if "byName" in dep:
@@ -79,8 +76,7 @@ def declared(target):
         elif "target" in dep:
             targets.add(dep["target"][0])
         elif "product" in dep:
-            name, package = dep["product"][0], dep["product"][1]
-            products.add(PRODUCT_MODULES.get(package, {}).get(name, name))
+            products.add(dep["product"][0])
     return targets, products
 
 
@@ -92,14 +88,15 @@ def target_path(package_dir, target):
 
 
 def imports_of(path):
-    """{module: [(file, line number, re-exported)]} for the Swift files under path."""
-    found = {}
+    """({module: [(file, line number, re-exported)]}, how many Swift files) under path."""
+    found, files_read = {}, 0
     for folder, dirs, files in os.walk(path):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in sorted(files):
             if not name.endswith(".swift"):
                 continue
             file = os.path.join(folder, name)
+            files_read += 1
             with open(file, encoding="utf-8") as handle:
                 in_string = False  # inside a multi-line string literal (a script in a test, say)
                 for number, line in enumerate(handle, 1):
@@ -110,7 +107,7 @@ def imports_of(path):
                         module = match.group("module")
                         found.setdefault(module, []).append(
                             (os.path.relpath(file, ROOT), number, "@_exported" in match.group("attrs")))
-    return found
+    return found, files_read
 
 
 def check(package_dir, manifest, external_targets, unused_edges=True):
@@ -124,8 +121,8 @@ def check(package_dir, manifest, external_targets, unused_edges=True):
         path = target_path(package_dir, target)
         if not os.path.isdir(path):
             continue
-        imports = imports_of(path)
-        if not any(f.endswith(".swift") for _, _, fs in os.walk(path) for f in fs):
+        imports, files_read = imports_of(path)
+        if not files_read:
             continue
         allowed = targets | products | TOOLCHAIN | {name}
         for module, places in sorted(imports.items()):
