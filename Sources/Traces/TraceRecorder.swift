@@ -1,7 +1,7 @@
 public import Foundation
 import Geo
 public import LocationServices
-public import NMEA
+import NMEA
 
 /// Writes a recording as it comes (`locemu record`): raw NMEA sentences or fixes as NMEA lines
 /// after a `# Date:` header, or fixes as a GPX track. Written line by line, so a crash loses at
@@ -37,30 +37,31 @@ public final class TraceRecorder: @unchecked Sendable {
   /// as GSA and GSV, belong to the epoch they come in).
   public var epochs: Int { lock.withLock { written } }
 
-  /// Whether `sentence` would begin an epoch (its time differs from the last one written).
-  public func beginsEpoch(_ sentence: String) -> Bool {
-    guard let time = Self.time(in: sentence) else { return false }
-    return lock.withLock { time != lastTime }
-  }
-
   private func put(_ text: String) { file.write(Data(text.utf8)) }
 
   /// A raw sentence. The header's date is the first one a sentence (RMC, ZDA) gives, or
   /// today's (UTC) when 20 sentences came without one.
-  public func write(sentence: String) {
-    let time = Self.time(in: sentence)
-    lock.withLock {
+  /// - Parameter epochLimit: when given, a sentence that would begin an epoch past it is not
+  ///   written.
+  /// - Returns: false when `epochLimit` kept the sentence out.
+  @discardableResult
+  public func write(sentence: String, epochLimit: Int? = nil) -> Bool {
+    let message = try? NMEAMessage(sentence)
+    let time = message.flatMap(Self.time(of:))
+    return lock.withLock {
       if let time, time != lastTime {
+        if let epochLimit, written >= epochLimit { return false }
         written += 1
         lastTime = time
       }
       if !started {
         held.append(sentence)
-        guard let date = Self.date(in: sentence) ?? (held.count >= 20 ? today() : nil) else { return }
+        guard let date = message.flatMap(Self.date(of:)) ?? (held.count >= 20 ? today() : nil) else { return true }
         startNMEA(date)
-        return
+        return true
       }
       put(sentence + "\r\n")
+      return true
     }
   }
 
@@ -106,8 +107,8 @@ public final class TraceRecorder: @unchecked Sendable {
   }
 
   /// `yyyy-mm-dd` from an RMC's date or a ZDA's, as the NMEA module decodes them.
-  public static func date(in sentence: String) -> String? {
-    switch try? NMEAMessage(sentence) {
+  static func date(of message: NMEAMessage) -> String? {
+    switch message {
     case .rmc(let rmc):
       guard let date = rmc.date else { return nil }
       return String(format: "20%02d-%02d-%02d", date.yearOfCentury, date.month, date.day)
@@ -120,8 +121,7 @@ public final class TraceRecorder: @unchecked Sendable {
 
   /// The UTC time of a GGA, RMC, GNS, GLL or ZDA; nil when absent (a GSA, a GSV, an empty
   /// field). A GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
-  public static func time(in sentence: String) -> NMEATimeOfDay? {
-    guard let message = try? NMEAMessage(sentence) else { return nil }
+  static func time(of message: NMEAMessage) -> NMEATimeOfDay? {
     if case .gst = message { return nil }
     return message.timeOfDay
   }

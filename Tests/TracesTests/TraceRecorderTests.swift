@@ -37,6 +37,21 @@ struct TraceRecorderTests {
     #expect(Array(lines.dropFirst(2)) == Array(epochs.joined()))
   }
 
+  @Test func anEpochLimitKeepsOutTheSentenceThatWouldBeginTheNextEpoch() throws {
+    let epochs = (0..<3).map { NMEAWriter.receiverEpoch(for: fix(Double($0), Double($0))) }
+    let (_, text) = try recording(.nmea) { recorder in
+      var refused: String?
+      for line in epochs.joined() where !recorder.write(sentence: line, epochLimit: 2) {
+        refused = line
+        break
+      }
+      #expect(recorder.epochs == 2)
+      #expect(refused == epochs[2].first)
+    }
+    let lines = text.split(separator: "\r\n").map(String.init)
+    #expect(Array(lines.dropFirst(2)) == Array(epochs[0] + epochs[1]))
+  }
+
   @Test func withoutADateTwentySentencesStartTheFileOnTodayFromTheClock() throws {
     let ggas = (0..<25).flatMap { NMEAWriter.receiverEpoch(for: fix(Double($0), 0)).filter { $0.hasPrefix("$GPGGA") } }
     let (_, text) = try recording(.nmea, now: Date(timeIntervalSince1970: 1_780_000_000)) { recorder in

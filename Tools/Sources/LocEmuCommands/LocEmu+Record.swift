@@ -127,8 +127,7 @@ extension LocEmu {
       for try await sentence in GPSDSentenceSource(
         host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)))
       {
-        if let count, sink.epochs >= count, sink.beginsEpoch(sentence) { return }
-        sink.write(sentence: sentence)
+        if !sink.write(sentence: sentence, epochLimit: count) { return }
       }
     }
 
