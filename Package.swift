@@ -102,7 +102,7 @@ let package = Package(
       name: "EmulatorTests",
       dependencies: [
         "TestSupport",
-        "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "PermissionHandling", "EmulatorTesting",
+        "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "EmulatorTesting",
       ]
     ),
     .testTarget(
@@ -168,6 +168,15 @@ let package = Package(
       ]
     ),
     .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os"]),
+    // The documentation's code, whole: each file is quoted byte for byte by an article or the
+    // README (tools/check-readme-snippets.sh), so a snippet that drifts from the API fails here.
+    .testTarget(
+      name: "DocumentationTests",
+      dependencies: [
+        "CoreLocation", "Emulator", "Geo", "LocationEmulatorClient", "PetMap", "PermissionHandling", "NMEA", "LocationServices",
+        "EmulatorTesting",
+      ]
+    ),
     .testTarget(
       name: "CoreLocationTests",
       dependencies: ["CoreLocation", "MapKit", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]

@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
-# The README's code that claims to be a file of the repository is that file, byte for byte: a
-# line `<!-- file: PATH -->` followed by a fenced block must hold PATH's contents. The files are
-# built and tested by tools/test.sh (Examples/QuickStart), so a snippet that drifts from the API
+# Every Swift snippet of the README and of the DocC articles is a file of the repository, quoted
+# whole: a line `<!-- file: PATH -->` followed by a fenced block must hold PATH's contents, and a
+# ```swift block without such a line fails. The files are built and run by tools/test.sh (the
+# library's Tests/DocumentationTests, Examples/QuickStart), so a snippet that drifts from the API
 # fails there, and one that drifts from its file fails here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 - README.md <<'PY'
+python3 - README.md Sources/*/*.docc/*.md <<'PY'
 import re, sys
-text = open(sys.argv[1]).read()
-pattern = re.compile(r"<!-- file: (\S+) -->\n```[a-z]*\n(.*?)```\n", re.S)
-found = pattern.findall(text)
-if not found:
-    sys.exit("check-readme-snippets: no '<!-- file: PATH -->' snippets in README.md")
-bad = 0
-for path, block in found:
-    try:
-        content = open(path).read()
-    except OSError as error:
-        print(f"check-readme-snippets: {path}: {error.strerror}", file=sys.stderr)
-        bad += 1
-        continue
-    if block != content:
-        print(f"check-readme-snippets: README.md's copy of {path} differs from the file", file=sys.stderr)
-        bad += 1
-print(f"==> check-readme-snippets: {len(found) - bad} of {len(found)} README snippets match their files", file=sys.stderr)
+marked = re.compile(r"<!-- file: (\S+) -->\n```[a-z]*\n(.*?)```\n", re.S)
+swift_block = re.compile(r"^```swift\n", re.M)
+total = bad = 0
+for document in sys.argv[1:]:
+    text = open(document).read()
+    quoted = {match.start(2) - len("```swift\n") for match in marked.finditer(text)}
+    for block in swift_block.finditer(text):
+        if block.start() not in quoted:
+            line = text.count("\n", 0, block.start()) + 1
+            print(f"check-readme-snippets: {document}:{line}: a Swift block that is not a file of the repository "
+                  "(precede it with <!-- file: PATH --> and keep the code in PATH, where the tests build it)", file=sys.stderr)
+            bad += 1
+    for path, block in marked.findall(text):
+        total += 1
+        try:
+            content = open(path).read()
+        except OSError as error:
+            print(f"check-readme-snippets: {document}: {path}: {error.strerror}", file=sys.stderr)
+            bad += 1
+            continue
+        if block != content:
+            print(f"check-readme-snippets: {document}'s copy of {path} differs from the file", file=sys.stderr)
+            bad += 1
+if total == 0:
+    sys.exit("check-readme-snippets: no '<!-- file: PATH -->' snippets found")
+print(f"==> check-readme-snippets: {total} snippets in {len(sys.argv) - 1} documents; {bad} problems", file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY

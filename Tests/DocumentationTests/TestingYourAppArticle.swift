@@ -1,12 +1,9 @@
 import Emulator
-import Foundation
-import Geo
+import LocationServices
 import PermissionHandling
 import Synchronization
 import Testing
-import LocationServices
 
-// snippet.begin
 /// The app's code: a model that asks for the user's position when its screen appears.
 final class WhereAmI: Sendable {
   let handler: LocationPermissionHandler
@@ -40,19 +37,5 @@ final class WhereAmI: Sendable {
     // The app goes to the background: "Allow Once" lapses at once.
     await phone.setAppState(.background)
     #expect(phone.status == .notDetermined)
-  }
-}
-// snippet.end
-
-@Suite struct TestingYourAppArticleTests {
-  /// The article shows the code above, as it is: the example compiles and passes.
-  @Test func theArticleShowsTheCodeThatRunsHere() throws {
-    let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-    let begin = try #require(source.range(of: "// snippet.begin\n"))
-    let end = try #require(source.range(of: "// snippet.end", range: begin.upperBound..<source.endIndex))
-    let snippet = source[begin.upperBound..<end.lowerBound]
-    let article = try String(
-      contentsOf: repositoryRoot.appendingPathComponent("Sources/Emulator/Documentation.docc/TestingYourApp.md"), encoding: .utf8)
-    #expect(article.contains(snippet), "TestingYourApp.md must show the code between the snippet markers of this file")
   }
 }
