@@ -364,6 +364,49 @@ struct WebPageTests {
     #expect(playing.position == total, "\(playing)")
   }
 
+  /// Issue 32 item 5: a KML track and a GeoJSON line chosen in the page's file picker go up as
+  /// the phone's trace and play (WebDriver types a file's path into a file input, as a user
+  /// picks it).
+  @Test(.enabled(if: WebPageTests.available)) func kmlAndGeoJSONFilesChosenOnThePagePlay() async throws {
+    let server = try await Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("page-upload-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let kml = directory.appendingPathComponent("walk.kml")
+    try Data(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
+        <Document><Placemark><gx:Track>
+          <when>2026-05-16T09:00:00Z</when><when>2026-05-16T09:00:01Z</when><when>2026-05-16T09:00:02Z</when>
+          <gx:coord>24.9384 60.1699 12</gx:coord><gx:coord>24.9384 60.16991 12.5</gx:coord><gx:coord>24.9384 60.16993 13</gx:coord>
+        </gx:Track></Placemark></Document>
+      </kml>
+      """.utf8
+    ).write(to: kml)
+    let geoJSON = directory.appendingPathComponent("harbour.geojson")
+    let line =
+      #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"coordTimes": "#
+      + #"["2026-05-16T09:00:00Z", "2026-05-16T09:00:01Z"]}, "geometry": {"type": "LineString", "#
+      + #""coordinates": [[151.2093, -33.8688, 5], [151.2094, -33.8687, 6]]}}]}"#
+    try Data(line.utf8).write(to: geoJSON)
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.open(server.url + "/")
+    #expect(try await browser.waitFor("document.querySelector('#trace-file-1')"))
+    for (file, points, last) in [(kml, 3, (60.16993, 24.9384)), (geoJSON, 2, (-33.8687, 151.2094))] {
+      try await browser.type("#trace-file-1", file.path)
+      try await browser.click("#play-trace-1")
+      #expect(try await browser.waitForText("#playing-1", where: "text.includes(\(Browser.literal(file.lastPathComponent)))"))
+      let playing = try #require(try await server.state(["status"]).playing)
+      #expect(playing.kind == .trace && playing.name == file.lastPathComponent && playing.total == points, "\(playing)")
+      _ = try await server.clock(["advance", String(points)])
+      let fix = try #require(try await server.state(["status"]).lastFix)
+      #expect(abs((fix.lat ?? 0) - last.0) < 1e-7 && abs((fix.lon ?? 0) - last.1) < 1e-7, "\(file.lastPathComponent): \(fix)")
+    }
+  }
+
   @Test(.enabled(if: WebPageTests.available)) func revokeOnThePageChangesTheState() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
