@@ -3,16 +3,21 @@
 # whole: a line `<!-- file: PATH -->` followed by a fenced block must hold PATH's contents, and a
 # ```swift block without such a line fails. The files are built and run by tools/test.sh (the
 # library's Tests/DocumentationTests, Examples/QuickStart), so a snippet that drifts from the API
-# fails there, and one that drifts from its file fails here.
+# fails there, and one that drifts from its file fails here. `--write` copies each file into its
+# quote instead (after an edit of the file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 - README.md Sources/*/*.docc/*.md <<'PY'
-import re, sys
+WRITE="${1:-}" python3 - README.md Sources/*/*.docc/*.md <<'PY'
+import os, re, sys
+write = os.environ.get("WRITE") == "--write"
 marked = re.compile(r"<!-- file: (\S+) -->\n```[a-z]*\n(.*?)```\n", re.S)
 swift_block = re.compile(r"^```swift\n", re.M)
 total = bad = 0
 for document in sys.argv[1:]:
     text = open(document).read()
+    if write:
+        text = marked.sub(lambda m: f"<!-- file: {m.group(1)} -->\n```swift\n{open(m.group(1)).read()}```\n", text)
+        open(document, "w").write(text)
     quoted = {match.start(2) - len("```swift\n") for match in marked.finditer(text)}
     for block in swift_block.finditer(text):
         if block.start() not in quoted:

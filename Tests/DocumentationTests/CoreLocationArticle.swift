@@ -20,10 +20,10 @@ final class LocationsKept: NSObject, CLLocationManagerDelegate {
     let delegate = LocationsKept()
     manager.delegate = delegate
     manager.requestWhenInUseAuthorization()
-    try await phone.advance(by: .seconds(1))   // the scripted user answers after 1 s
+    try await phone.advance(by: .seconds(1))  // the scripted user answers after 1 s
     #expect(manager.authorizationStatus == .authorizedWhenInUse)
     manager.requestLocation()
-    try await phone.advance(by: .seconds(1))   // the next fix
+    try await phone.advance(by: .seconds(1))  // the next fix
     #expect(delegate.locations.count == 1)
   }
 }

@@ -9,7 +9,7 @@ func followAServedPhone() async throws {
   let phone = EmulatorServer(url: URL(string: "http://127.0.0.1:8947")!).phone("1")
   let handler = LocationPermissionHandler(service: phone, lifecycle: phone)
   await handler.startObservingLocationPermissionChanges { change in print(change.status) }
-  try await phone.revoke()                           // or `locemu ctl privacy revoke` from a script
-  let result = await phone.requestLocationResult()   // as the app asks: status, fix, reason
+  try await phone.revoke()  // or `locemu ctl privacy revoke` from a script
+  let result = await phone.requestLocationResult()  // as the app asks: status, fix, reason
   print(result.status)
 }
