@@ -18,6 +18,10 @@ extension CLLocationManager {
       var observation: PhoneObservation?
       /// Whether this manager holds the phone's background use (``CLLocationManager/allowsBackgroundLocationUpdates``).
       var backgroundHeld = false
+      /// Key-value observers of the manager's properties (`observe(_:options:changeHandler:)`,
+      /// Combine's `publisher(for:)`), by registration.
+      var changeObservers: [UInt64: @Sendable () -> Void] = [:]
+      var nextChangeObserver: UInt64 = 0
     }
 
     let bound: BoundPhone
@@ -74,11 +78,13 @@ extension CLLocationManager {
     private func perform(_ action: LocationUpdatesMachine.Action) {
       switch action {
       case .changeAuthorization(let status, let later):
+        propertiesChanged(later: later)
         deliver("didChangeAuthorization", later: later) { manager, delegate in
           delegate.locationManagerDidChangeAuthorization(manager)
           delegate.locationManager(manager, didChangeAuthorization: status)
         }
       case .updateLocations(let location):
+        propertiesChanged(later: false)
         deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
       case .pause: deliver("didPause") { manager, delegate in delegate.locationManagerDidPauseLocationUpdates(manager) }
       case .resume: deliver("didResume") { manager, delegate in delegate.locationManagerDidResumeLocationUpdates(manager) }
@@ -90,6 +96,32 @@ extension CLLocationManager {
           delegate.locationManager(manager, didVisit: visit)
         }
       }
+    }
+
+    /// Registers a key-value observer: called where the delegate is, after each change of the
+    /// manager's location or authorization, whether or not it has a delegate (on iOS the
+    /// properties change, and KVO reports it, before the delegate hears of it).
+    func addChangeObserver(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
+      core.withLock { c in
+        c.nextChangeObserver += 1
+        c.changeObservers[c.nextChangeObserver] = observer
+        return c.nextChangeObserver
+      }
+    }
+
+    func removeChangeObserver(_ id: UInt64) {
+      _ = core.withLock { $0.changeObservers.removeValue(forKey: id) }
+    }
+
+    /// The observers registered when the call runs, in the order they were registered.
+    private func propertiesChanged(later: Bool) {
+      guard core.withLock({ !$0.changeObservers.isEmpty }) else { return }
+      let core = self.core
+      let call: @Sendable () -> Void = {
+        let observers = core.withLock { $0.changeObservers.sorted { $0.key < $1.key }.map(\.value) }
+        for observer in observers { observer() }
+      }
+      later ? delivery.deliverLater("keyValueObservers", call) : delivery.deliver("keyValueObservers", call)
     }
 
     /// Calls `body` with the manager and its delegate, where and when the delegate is called.

@@ -40,6 +40,30 @@ struct CorpusShapesTests {
     }
   }
 
+  @Test(
+    "LOC-COMPAT-40: key-value observing without a delegate: publisher(for: \\.location) follows the fixes, observe(\\.authorizationStatus) the answer"
+  )
+  func keyValueObservingWithoutADelegate() async throws {
+    try await withEmulatedPhone(phone(.notDetermined, answer: .allowWhileUsing)) { phone in
+      let store = KeyValueObservingStore()
+      #expect(store.currentLocation == nil)  // the publisher's initial value
+      #expect(store.statuses == [.notDetermined])  // the observation's initial value
+      store.start()
+      try await phone.advance(by: .seconds(1))
+      #expect(store.statuses == [.notDetermined, .authorizedWhenInUse])
+      let first = try #require(store.currentLocation)
+      try await phone.advance(by: .seconds(3))
+      let later = try #require(store.currentLocation)
+      #expect(later.timestamp.timeIntervalSince(first.timestamp) == 3)
+      #expect(later === store.locationManager.location)
+      store.stop()
+      try await phone.advance(by: .seconds(1))
+      #expect(store.currentLocation === later)
+      await phone.setAuthorization(.denied)
+      #expect(store.statuses == [.notDetermined, .authorizedWhenInUse])  // invalidated: no more changes
+    }
+  }
+
   @Test("LOC-COMPAT-32: notifications(named:) sees the app become active; NSEC_PER_SEC has Darwin's value")
   func appStateWatcherOnNotificationsSequence() async throws {
     try await withEmulatedPhone(phone(.authorizedWhenInUse)) { phone in
