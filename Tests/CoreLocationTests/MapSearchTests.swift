@@ -58,6 +58,53 @@ struct MapSearchTests {
     }
   }
 
+  /// A search field's delegate, as apps write it: it keeps the completer's results.
+  final class CompletionsKept: NSObject, MKLocalSearchCompleterDelegate, @unchecked Sendable {
+    var updates: [[MKLocalSearchCompletion]] = []
+    var next: CheckedContinuation<Void, Never>?
+
+    func completerDidUpdateResults(_ completer: MKLocalSearchCompleter) {
+      updates.append(completer.results)
+      next?.resume()
+      next = nil
+    }
+  }
+
+  @Test("LOC-MK-11: a completer completes typed words from registered places, on the main queue; a search for a completion finds it")
+  @MainActor
+  func searchCompleter() async throws {
+    _ = Self.registered
+    let completer = MKLocalSearchCompleter()
+    let delegate = CompletionsKept()
+    completer.delegate = delegate
+    #expect(completer.results.isEmpty && completer.resultTypes == [.address, .pointOfInterest, .query])
+    func type(_ fragment: String) async -> [MKLocalSearchCompletion] {
+      await withCheckedContinuation { done in
+        delegate.next = done
+        completer.queryFragment = fragment
+      }
+      return completer.results
+    }
+    let typed = await type("mkzeb par")
+    #expect(typed.map(\.title) == ["Mkzebra Park"])
+    #expect(typed.first?.subtitle == "Helsinki, Finland")
+    #expect(typed.first?.titleHighlightRanges.map(\.rangeValue) == [NSRange(location: 0, length: 5), NSRange(location: 8, length: 3)])
+    let both = await type("mkzebra")
+    #expect(Set(both.map(\.title)) == ["Cafe Mkzebra", "Mkzebra Park"])
+    let cafe = try #require(both.first { $0.title == "Cafe Mkzebra" })
+    #expect(cafe.subtitle == "52 Aleksanterinkatu, Helsinki, Finland")
+    #expect(await type("mkzebra nowhere").isEmpty)  // nothing matched: no results, and the delegate is told
+    #expect(await type("").isEmpty)
+    #expect(delegate.updates.count == 4)
+    // A search for the chosen completion finds its place.
+    let found = try await MKLocalSearch(request: MKLocalSearch.Request(completion: cafe)).start()
+    #expect(found.mapItems.map(\.name) == ["Cafe Mkzebra"])
+    // A fragment typed over one under way replaces it: only the last one's results come.
+    completer.queryFragment = "mkzebra"
+    let last = await type("cafe mkz")
+    #expect(last.map(\.title) == ["Cafe Mkzebra"] && delegate.updates.count == 5)
+  }
+
   @Test("LOC-MK-09: a cancelled search never calls its handler; the handler runs on the main queue")
   @MainActor  // the main queue cannot answer before the cancel
   func cancelAndMainQueue() async throws {
