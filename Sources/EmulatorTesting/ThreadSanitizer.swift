@@ -22,7 +22,7 @@ public enum ThreadSanitizer {
 
 extension Trait where Self == ConditionTrait {
   /// For a test of one thread's computation (statistics over simulated days, a corpus of logs,
-  /// a command's argument errors): it runs in the plain build only. ThreadSanitizer runs such a
+  /// a fuzzer's inputs): it runs in the plain build only. ThreadSanitizer runs such a
   /// test 5 to 15 times slower and can find nothing in it; the sanitized run keeps the tests of
   /// clocks, phones, streams and servers, where races can be.
   public static var notUnderThreadSanitizer: Self {

@@ -111,10 +111,10 @@ extension LocEmu {
         do {
           let map = try Basemap(path: file)
           let b = map.bounds
-          print(
+          writeOutput(
             "{\"path\":\(JSONText.quoted(file)),\"features\":\(map.featureCount),\"south\":\(b.south),\"north\":\(b.north),"
               + "\"west\":\(b.west),\"east\":\(b.east),\"attribution\":\(JSONText.quoted(map.attribution))"
-              + (map.shoreline.map { ",\"shoreline\":\(JSONText.quoted($0))" } ?? "") + "}")
+              + (map.shoreline.map { ",\"shoreline\":\(JSONText.quoted($0))" } ?? "") + "}\n")
         } catch {
           throw CommandFailure("\(error)")
         }

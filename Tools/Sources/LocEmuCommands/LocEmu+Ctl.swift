@@ -64,7 +64,7 @@ extension LocEmu {
       do {
         let data = try await request()
         let text = String(decoding: data, as: UTF8.self)
-        if !text.isEmpty { FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8)) }
+        if !text.isEmpty { writeOutput(text.hasSuffix("\n") ? text : text + "\n") }
       } catch {
         throw failure(error)
       }
@@ -382,7 +382,7 @@ extension LocEmu {
         do {
           var printed = 0
           for try await line in try await ctl.client.events("phones/\(ctl.phone)/events?history=\(history)") {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            writeOutput(line + "\n")
             printed += 1
             if let count, printed >= count { break }
           }

@@ -29,13 +29,22 @@ package struct LocEmu: AsyncParsableCommand {
 
   /// Parses `arguments` (the process's own by default), runs the command, and exits with its status.
   package static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    Glibc.exit(await execute(arguments))
+  }
+
+  /// Parses `arguments`, runs the command and returns its exit status, writing on the streams of
+  /// ``StandardStreams/current``: what the executable does, short of exiting, so that a test
+  /// runs a command in process. The one place a failure becomes its line and status: a
+  /// ``CommandFailure`` is `locemu COMMAND: message` on standard error; bad usage is
+  /// ArgumentParser's message (64); `--help` and `--version` print on standard output (0).
+  package static func execute(_ arguments: [String]) async -> Int32 {
     // `locemu help NAME` for a NAME that is no subcommand: ArgumentParser prints the general
     // help and exits 0; say what is wrong instead.
     if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") {
       let names = configuration.subcommands.map { $0._commandName }
       if !names.contains(arguments[1]) {
         printError("locemu: no subcommand '\(arguments[1])'; the subcommands are \(names.joined(separator: ", "))")
-        Glibc.exit(64)
+        return 64
       }
     }
     do {
@@ -45,16 +54,21 @@ package struct LocEmu: AsyncParsableCommand {
       } else {
         try command.run()
       }
+      return 0
     } catch let failure as CommandFailure {
-      // The one place a failure becomes its line and exit status.
       let names = configuration.subcommands.map { $0._commandName }
       let name = arguments.first { !$0.hasPrefix("-") }.flatMap { names.contains($0) ? $0 : nil }
       printError("locemu\(name.map { " " + $0 } ?? ""): \(failure.message)")
-      Glibc.exit(failure.status)
+      return failure.status
     } catch {
-      exit(withError: error)
+      // What ArgumentParser's exit(withError:) prints, where it prints it.
+      let status = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if !message.isEmpty {
+        if status == .success { writeOutput(message + "\n") } else { printError(message) }
+      }
+      return status.rawValue
     }
-    exit(withError: nil)
   }
 }
 

@@ -6,6 +6,44 @@ import LocationServices
   import Glibc
 #endif
 
+/// Where a command reads and writes: the process's standard streams, or the descriptors a test
+/// gives a command it runs in process (``LocEmu/execute(_:)`` under ``current``).
+package struct StandardStreams: Sendable {
+  package var input: Int32
+  package var output: Int32
+  package var error: Int32
+
+  package init(input: Int32 = 0, output: Int32 = 1, error: Int32 = 2) {
+    self.input = input
+    self.output = output
+    self.error = error
+  }
+
+  /// The streams of the command running in this task.
+  @TaskLocal package static var current = StandardStreams()
+
+  /// Writes all of `bytes` to `fd` (retrying on EINTR); false when the descriptor is closed.
+  @discardableResult
+  static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      if n <= 0 {
+        if n < 0 && errno == EINTR { continue }
+        return false
+      }
+      offset += n
+    }
+    return true
+  }
+}
+
+/// Writes `text` to standard output (the command's: ``StandardStreams/current``), unbuffered.
+func writeOutput(_ text: String) {
+  var text = text
+  text.withUTF8 { _ = StandardStreams.write(UnsafeRawBufferPointer($0), to: StandardStreams.current.output) }
+}
+
 /// Buffers standard output and writes it in large blocks; flushes at 64 KB and on request.
 struct OutputBuffer {
   private var bytes: [UInt8] = []
@@ -30,17 +68,9 @@ struct OutputBuffer {
 
   mutating func flush() {
     guard !bytes.isEmpty else { return }
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let n = write(1, buffer.baseAddress! + offset, buffer.count - offset)
-        if n <= 0 {
-          if n < 0 && errno == EINTR { continue }
-          return  // stdout closed (e.g. a pipe to head): drop the rest
-        }
-        offset += n
-      }
-    }
+    let fd = StandardStreams.current.output
+    // stdout closed (e.g. a pipe to head): the rest is dropped.
+    bytes.withUnsafeBytes { _ = StandardStreams.write($0, to: fd) }
     bytes.removeAll(keepingCapacity: true)
   }
 }
@@ -48,7 +78,7 @@ struct OutputBuffer {
 /// Writes one line to standard error.
 func printError(_ message: String) {
   var line = message + "\n"
-  line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
+  line.withUTF8 { _ = StandardStreams.write(UnsafeRawBufferPointer($0), to: StandardStreams.current.error) }
 }
 
 /// A file (or standard output for `-`) written through a 64 KB buffer.
@@ -60,6 +90,8 @@ func printError(_ message: String) {
 final class FileSink {
   let path: String
   private var fd: Int32
+  /// Whether the sink opened `fd` (and closes it); not for standard output.
+  private var ownsDescriptor = true
   /// The temporary file's path, until it is renamed.
   private var temporary: String?
   private var buffer: [UInt8] = []
@@ -71,7 +103,8 @@ final class FileSink {
       (try? FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: path).resolvingSymlinksInPath().path))?[
         .type] as? FileAttributeType
     if path == "-" {
-      fd = 1
+      fd = StandardStreams.current.output
+      ownsDescriptor = false
     } else if let existing, existing != .typeRegular, existing != .typeDirectory {
       // A device or a FIFO (/dev/null, a named pipe) is written in place: renaming a
       // temporary file over it would replace the device with a file.
@@ -93,7 +126,7 @@ final class FileSink {
   }
 
   deinit {
-    if fd > 1 { Glibc.close(fd) }
+    if ownsDescriptor { Glibc.close(fd) }
     if let temporary { unlink(temporary) }
   }
 
@@ -121,6 +154,7 @@ final class FileSink {
     guard let temporary else { return }
     Glibc.close(fd)
     fd = -1
+    ownsDescriptor = false
     guard rename(temporary, path) == 0 else {
       throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
     }

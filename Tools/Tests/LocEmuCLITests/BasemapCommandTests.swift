@@ -1,6 +1,5 @@
 import Foundation
 import ToolsTestSupport
-import EmulatorTesting
 import Testing
 
 /// `locemu basemap` and `preview --basemap` end to end on the built binary (issue 15).
@@ -79,7 +78,7 @@ struct BasemapCommandTests {
   /// `locemu basemap shoreline` (issue 22): GMT's dump (from a file or standard input) into a
   /// shoreline basemap, a region of it, bad input said in one line; a served phone's map over a
   /// shoreline and a city stacked.
-  @Test(.notUnderThreadSanitizer) func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
+  @Test func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-cli-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -103,10 +102,10 @@ struct BasemapCommandTests {
       """
     let input = dir.appendingPathComponent("dump.txt").path, shore = dir.appendingPathComponent("shore.basemap").path
     try dump.write(toFile: input, atomically: true, encoding: .utf8)
-    let built = try await DecodeCommandTests.run(["basemap", "shoreline", "--resolution", "h", input, shore])
+    let built = try await DecodeCommandTests.runInProcess(["basemap", "shoreline", "--resolution", "h", input, shore])
     #expect(built.status == 0, "\(built.stderr)")
     #expect(built.stderr.contains("polygons: 2 of level 1") && built.stderr.contains("0 unclosed"))
-    let info = try await DecodeCommandTests.run(["basemap", "info", shore])
+    let info = try await DecodeCommandTests.runInProcess(["basemap", "info", shore])
     let object = try JSONDecoder().decode(Info.self, from: Data(info.stdout.utf8))
     #expect(object.shoreline == "GSHHG (resolution h)" && object.features == 5)
     #expect(object.attribution.contains("GSHHG"))
@@ -115,22 +114,25 @@ struct BasemapCommandTests {
     let regional = dir.appendingPathComponent("regional.basemap").path
     let cut = try await DecodeCommandTests.run(["basemap", "shoreline", "--region", "59,61,22,28", "-", regional], stdin: Data(dump.utf8))
     #expect(cut.status == 0, "\(cut.stderr)")
-    let regionInfo = try await DecodeCommandTests.run(["basemap", "info", regional])
+    let regionInfo = try await DecodeCommandTests.runInProcess(["basemap", "info", regional])
     #expect(regionInfo.stdout.contains("\"features\":4") && regionInfo.stdout.contains("region 59.0,61.0,22.0,28.0"))
 
     // Bad input: one line and exit 1 (nothing to join, no such file), 64 for a bad region.
     let empty = dir.appendingPathComponent("empty.txt").path
     try "> Shore Bin # 1, Level 1\n1 1\n2 2\n".write(toFile: empty, atomically: true, encoding: .utf8)
-    let nothing = try await DecodeCommandTests.run(["basemap", "shoreline", empty, dir.appendingPathComponent("x.basemap").path])
+    let nothing = try await DecodeCommandTests.runInProcess(["basemap", "shoreline", empty, dir.appendingPathComponent("x.basemap").path])
     #expect(nothing.status == 1 && nothing.stderr.split(separator: "\n").count == 1 && nothing.stderr.contains("no shoreline polygons"))
-    let missing = try await DecodeCommandTests.run(["basemap", "shoreline", dir.appendingPathComponent("none.txt").path, shore + "2"])
+    let missing = try await DecodeCommandTests.runInProcess([
+      "basemap", "shoreline", dir.appendingPathComponent("none.txt").path, shore + "2",
+    ])
     #expect(missing.status == 1 && missing.stderr.contains("no such file"))
-    #expect(try await DecodeCommandTests.run(["basemap", "shoreline", "--region", "61,59,22,28", input, shore + "2"]).status == 64)
+    #expect(
+      try await DecodeCommandTests.runInProcess(["basemap", "shoreline", "--region", "61,59,22,28", input, shore + "2"]).status == 64)
     #expect(!FileManager.default.fileExists(atPath: shore + "2"))
 
     // A served phone's map over both: the sea, the island's land, the city's streets over it.
     let city = dir.appendingPathComponent("helsinki.basemap").path
-    #expect(try await DecodeCommandTests.run(["basemap", "build", Self.extract, city]).status == 0)
+    #expect(try await DecodeCommandTests.runInProcess(["basemap", "build", Self.extract, city]).status == 0)
     let server = try await ServeCommandTests.Server.start(["--basemap", shore, "--basemap", city])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "60.1716,24.9440"])

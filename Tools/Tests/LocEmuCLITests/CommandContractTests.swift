@@ -20,6 +20,10 @@ struct CommandContractTests {
     try await DecodeCommandTests.run(arguments, stdin: stdin, bound: .seconds(60))
   }
 
+  static func runInProcess(_ arguments: [String]) async throws -> Run {
+    try await DecodeCommandTests.runInProcess(arguments, bound: .seconds(60))
+  }
+
   /// A scratch directory with an empty file, a KML document without a place and a directory in it.
   struct Scratch {
     let directory: URL
@@ -49,7 +53,7 @@ struct CommandContractTests {
   }
 
   /// Every subcommand that reads a file, given a missing file, a directory or an empty file.
-  @Test(.notUnderThreadSanitizer) func everyCommandRefusesMissingFilesDirectoriesAndEmptyInput() async throws {
+  @Test func everyCommandRefusesMissingFilesDirectoriesAndEmptyInput() async throws {
     let scratch = try Scratch()
     defer { scratch.remove() }
     let out = scratch.path("out.gpx")
@@ -65,7 +69,7 @@ struct CommandContractTests {
         ["permissions", "--virtual-time", "--scenario", input],
       ]
       for arguments in commands {
-        let run = try await Self.run(arguments)
+        let run = try await Self.runInProcess(arguments)
         Self.expectOneLineAndFailure(run, arguments)
       }
       #expect(!FileManager.default.fileExists(atPath: out), "a failed conversion wrote \(out)")
@@ -73,12 +77,12 @@ struct CommandContractTests {
     // decode reads what it is given; a missing file or a directory is an error (an empty file is
     // zero fixes, as documented).
     for input in [scratch.path("missing.nmea"), scratch.path("dir")] {
-      Self.expectOneLineAndFailure(try await Self.run(["decode", input]), ["decode", input])
+      Self.expectOneLineAndFailure(try await Self.runInProcess(["decode", input]), ["decode", input])
     }
   }
 
   /// Unreachable peers: nothing listening, or a listener that never answers.
-  @Test(.notUnderThreadSanitizer) func unreachablePeersEndWithOneLineAndExitOne() async throws {
+  @Test func unreachablePeersEndWithOneLineAndExitOne() async throws {
     try await withUnreachablePort { nobody in
       let silent = try SilentListener()
       let commands: [[String]] = [
@@ -222,7 +226,7 @@ struct CommandContractTests {
   }
 
   /// Item 10: a port in use, an unreachable announcements URL and a bad document say so plainly.
-  @Test(.notUnderThreadSanitizer) func messagesSayWhatIsWrongInWords() async throws {
+  @Test func messagesSayWhatIsWrongInWords() async throws {
     let silent = try SilentListener()
     let busy = try await Self.run(["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"])
     #expect(
@@ -246,7 +250,6 @@ struct CommandContractTests {
 
   /// Item 11: flags that were accepted and ignored are refused with one line.
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       ["replay", "--fast", "--speed", "2", "TRACE"],
       ["permissions", "--virtual-time", "--speed", "5", "--duration", "1"],
@@ -276,7 +279,7 @@ struct CommandContractTests {
 
   /// Item 14: `--trace` fixes were stamped 2026-01-01 plus the time elapsed; they keep the
   /// trace's own times, as replay does, unless --start-time or --now say otherwise.
-  @Test(.notUnderThreadSanitizer) func traceFixesKeepTheTracesOwnTimes() async throws {
+  @Test func traceFixesKeepTheTracesOwnTimes() async throws {
     func firstFixTime(_ extra: [String], trace: String = "city-walk.nmea") async throws -> String? {
       let run = try await Self.run(
         ["permissions", "--virtual-time", "--permission", "authorizedWhenInUse", "--trace", Self.trace(trace), "--duration", "1"] + extra)

@@ -1,5 +1,4 @@
 import Foundation
-import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -21,20 +20,20 @@ struct ConvertCommandTests {
     (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? []
   }
 
-  @Test(.notUnderThreadSanitizer, arguments: ["trace.nmea", "trace.gpx"])
+  @Test(arguments: ["trace.nmea", "trace.gpx"])
   func refusesToWriteOverItsInput(name: String) async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent(name).path
       let nmea = directory.appendingPathComponent("source.nmea").path
       try (Self.gga + Self.rmc).write(toFile: nmea, atomically: true, encoding: .utf8)
       if name.hasSuffix(".gpx") {
-        let made = try await DecodeCommandTests.run(["convert", nmea, path])
+        let made = try await DecodeCommandTests.runInProcess(["convert", nmea, path])
         #expect(made.status == 0)
       } else {
         try FileManager.default.copyItem(atPath: nmea, toPath: path)
       }
       let before = try Data(contentsOf: URL(fileURLWithPath: path))
-      let run = try await DecodeCommandTests.run(["convert", path, path, "--to", "nmea"])
+      let run = try await DecodeCommandTests.runInProcess(["convert", path, path, "--to", "nmea"])
       #expect(run.status == 64)
       #expect(run.stderr.split(separator: "\n").count == 1)
       #expect(run.stderr.contains("is the input file"))
@@ -43,7 +42,7 @@ struct ConvertCommandTests {
   }
 
   /// KML and GeoJSON convert as a GPX does (to NMEA, GPX, fix records); they are read, not written.
-  @Test(.notUnderThreadSanitizer) func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
+  @Test func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
     try await Self.inDirectory { directory in
       let kml = directory.appendingPathComponent("walk.kml").path
       try """
@@ -53,7 +52,7 @@ struct ConvertCommandTests {
       </gx:Track></Placemark></kml>
       """.write(toFile: kml, atomically: true, encoding: .utf8)
       let nmea = directory.appendingPathComponent("walk.nmea").path
-      let run = try await DecodeCommandTests.run(["convert", kml, nmea])
+      let run = try await DecodeCommandTests.runInProcess(["convert", kml, nmea])
       #expect(run.status == 0, "\(run.stderr)")
       let written = try String(contentsOfFile: nmea, encoding: .utf8)
       #expect(written.contains("$GPGGA,090000.00,6010.194000,N,02456.304000,E,") && written.contains("$GPRMC,090001.00,A,"))
@@ -61,34 +60,36 @@ struct ConvertCommandTests {
       try #"{"type":"LineString","coordinates":[[24.9384,60.1699],[24.9385,60.1699]]}"#.write(
         toFile: geojson, atomically: true, encoding: .utf8)
       let jsonl = directory.appendingPathComponent("out.jsonl").path
-      let records = try await DecodeCommandTests.run(["convert", geojson, jsonl])
+      let records = try await DecodeCommandTests.runInProcess(["convert", geojson, jsonl])
       #expect(records.status == 0 && records.stderr.contains("written as JSON lines"), "\(records.stderr)")
       let lines = try String(contentsOfFile: jsonl, encoding: .utf8).split(separator: "\n")
       #expect(lines.count >= 2 && lines[0].contains("60.1699") && lines[0].contains("24.9384"), "\(lines.first ?? "")")
-      let refused = try await DecodeCommandTests.run(["convert", nmea, directory.appendingPathComponent("out.txt").path, "--to", "kml"])
+      let refused = try await DecodeCommandTests.runInProcess([
+        "convert", nmea, directory.appendingPathComponent("out.txt").path, "--to", "kml",
+      ])
       #expect(refused.status == 64 && refused.stderr.contains("KML is read, not written"), "\(refused.stderr)")
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func refusesTheInputThroughALink() async throws {
+  @Test func refusesTheInputThroughALink() async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent("trace.nmea").path
       let link = directory.appendingPathComponent("link.nmea").path
       try (Self.gga + Self.rmc).write(toFile: path, atomically: true, encoding: .utf8)
       try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
-      let run = try await DecodeCommandTests.run(["convert", path, link])
+      let run = try await DecodeCommandTests.runInProcess(["convert", path, link])
       #expect(run.status == 64)
       #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.gga + Self.rmc)
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func aFailedConversionLeavesTheOutputAsItWas() async throws {
+  @Test func aFailedConversionLeavesTheOutputAsItWas() async throws {
     try await Self.inDirectory { directory in
       let bad = directory.appendingPathComponent("bad.gpx").path
       let out = directory.appendingPathComponent("out.nmea").path
       try "<gpx><trk><trkseg><trkpt lat=\"1\"".write(toFile: bad, atomically: true, encoding: .utf8)
       try "keep me\n".write(toFile: out, atomically: true, encoding: .utf8)
-      let run = try await DecodeCommandTests.run(["convert", bad, out])
+      let run = try await DecodeCommandTests.runInProcess(["convert", bad, out])
       #expect(run.status == 1)
       #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me\n")
       // No temporary file left beside it.
@@ -96,13 +97,13 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func aConversionReplacesTheOutputWhole() async throws {
+  @Test func aConversionReplacesTheOutputWhole() async throws {
     try await Self.inDirectory { directory in
       let nmea = directory.appendingPathComponent("in.nmea").path
       let gpx = directory.appendingPathComponent("out.gpx").path
       try (Self.gga + Self.rmc).write(toFile: nmea, atomically: true, encoding: .utf8)
       try String(repeating: "old content\n", count: 10_000).write(toFile: gpx, atomically: true, encoding: .utf8)
-      let run = try await DecodeCommandTests.run(["convert", nmea, gpx])
+      let run = try await DecodeCommandTests.runInProcess(["convert", nmea, gpx])
       #expect(run.status == 0)
       let text = try String(contentsOfFile: gpx, encoding: .utf8)
       #expect(text.hasPrefix("<?xml") && text.contains("<trkpt") && !text.contains("old content"))

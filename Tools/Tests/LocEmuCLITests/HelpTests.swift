@@ -1,6 +1,5 @@
 import Foundation
 import ToolsTestSupport
-import EmulatorTesting
 import Testing
 
 #if canImport(Glibc)
@@ -15,9 +14,9 @@ struct HelpTests {
 
   /// Every subcommand's help shows at least one example command line and its exit status,
   /// including what an interrupt gives for the commands that run until interrupted.
-  @Test(.notUnderThreadSanitizer, arguments: subcommands)
+  @Test(arguments: subcommands)
   func everySubcommandHasAnExampleAndItsExitStatus(name: String) async throws {
-    let run = try await DecodeCommandTests.run([name, "--help"], bound: .seconds(30))
+    let run = try await DecodeCommandTests.runInProcess([name, "--help"], bound: .seconds(30))
     #expect(run.status == 0)
     // The help is wrapped to the terminal's width: compare words, not lines.
     let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -31,21 +30,21 @@ struct HelpTests {
 
   /// `locemu help NAME` for a NAME that is no subcommand used to print the general help and
   /// exit 0; it is one line naming the subcommands, and exit 64.
-  @Test(.notUnderThreadSanitizer) func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
-    let run = try await DecodeCommandTests.run(["help", "bogus"], bound: .seconds(30))
+  @Test func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
+    let run = try await DecodeCommandTests.runInProcess(["help", "bogus"], bound: .seconds(30))
     #expect(run.status == 64)
     #expect(run.stdout.isEmpty)
     let lines = run.stderr.split(separator: "\n")
     #expect(lines.count == 1)
     #expect(run.stderr.contains("'bogus'") && run.stderr.contains("permissions"))
 
-    let known = try await DecodeCommandTests.run(["help", "replay"], bound: .seconds(30))
+    let known = try await DecodeCommandTests.runInProcess(["help", "replay"], bound: .seconds(30))
     #expect(known.status == 0)
     #expect(known.stdout.contains("locemu replay"))
   }
 
-  @Test(.notUnderThreadSanitizer) func versionIsPrinted() async throws {
-    let run = try await DecodeCommandTests.run(["--version"], bound: .seconds(30))
+  @Test func versionIsPrinted() async throws {
+    let run = try await DecodeCommandTests.runInProcess(["--version"], bound: .seconds(30))
     #expect(run.status == 0)
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
   }

@@ -1,5 +1,4 @@
 import Foundation
-import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -8,6 +7,10 @@ import ToolsTestSupport
 struct PermissionsCommandTests {
   static func run(_ arguments: [String], stdin: Data? = nil) async throws -> DecodeCommandTests.Run {
     try await DecodeCommandTests.run(["permissions"] + arguments, stdin: stdin)
+  }
+
+  static func runInProcess(_ arguments: [String]) async throws -> DecodeCommandTests.Run {
+    try await DecodeCommandTests.runInProcess(["permissions"] + arguments)
   }
 
   static func objects(_ run: DecodeCommandTests.Run) throws -> [TranscriptRecord] {
@@ -71,7 +74,6 @@ struct PermissionsCommandTests {
   /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
   /// (real clock); now it is refused before anything runs (issue 16, item 2).
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
       ["permissions", "--at", "5=authorize", "--duration", "2"],
@@ -130,7 +132,6 @@ struct PermissionsCommandTests {
   }
 
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
       (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
@@ -143,19 +144,19 @@ struct PermissionsCommandTests {
     #expect(run.stderr.contains(message))
   }
 
-  @Test(.notUnderThreadSanitizer) func badInputIsAClearErrorNotACrash() async throws {
-    let badEvent = try await Self.run(["--virtual-time", "--at", "3=permission=maybe"])
+  @Test func badInputIsAClearErrorNotACrash() async throws {
+    let badEvent = try await Self.runInProcess(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
     #expect(badEvent.stderr.contains("permission takes"))
-    #expect(try await Self.run(["--virtual-time", "--at", "soon=background"]).status == 64)
-    #expect(try await Self.run(["--virtual-time", "--control", "stdin"]).status == 64)
-    let missing = try await Self.run(["--virtual-time", "--scenario", "/nonexistent/scenario.json"])
+    #expect(try await Self.runInProcess(["--virtual-time", "--at", "soon=background"]).status == 64)
+    #expect(try await Self.runInProcess(["--virtual-time", "--control", "stdin"]).status == 64)
+    let missing = try await Self.runInProcess(["--virtual-time", "--scenario", "/nonexistent/scenario.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr.split(separator: "\n").count == 1)
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
     try #"{"events": [{"at": 1, "event": "dance"}]}"#.write(to: url, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: url) }
-    let bad = try await Self.run(["--virtual-time", "--scenario", url.path])
+    let bad = try await Self.runInProcess(["--virtual-time", "--scenario", url.path])
     #expect(bad.status == 1)
     #expect(bad.stderr.contains("unknown event 'dance'"))
   }

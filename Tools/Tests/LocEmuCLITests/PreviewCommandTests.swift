@@ -1,6 +1,5 @@
 import Foundation
 import ToolsTestSupport
-import EmulatorTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -19,6 +18,7 @@ struct PreviewCommandTests {
   static let root = SourceCommandTests.root
   static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
   static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
+  static func runInProcess(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.runInProcess(arguments) }
   static func objects(_ run: Run) throws -> [TranscriptRecord] { try run.decoded(TranscriptRecord.self) }
 
   static let mainJob = [
@@ -92,12 +92,12 @@ struct PreviewCommandTests {
     #expect(abs((opened.zoom ?? 0) - 10.567) < 0.01)
   }
 
-  @Test(.notUnderThreadSanitizer) func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
+  @Test func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
     for (arguments, message) in [
       (["--snapshot-fullscreen-zoom", "16"], "--snapshot-fullscreen-zoom needs --snapshot-fullscreen"),
       (["--snapshot-fullscreen", "/tmp/x.svg", "--snapshot-fullscreen-zoom", "40"], "--snapshot-fullscreen-zoom must be within"),
     ] {
-      let run = try await Self.run(["preview", "--virtual-time", "--fixed", "60.17,24.94"] + arguments)
+      let run = try await Self.runInProcess(["preview", "--virtual-time", "--fixed", "60.17,24.94"] + arguments)
       #expect(run.status == 64 && run.stderr.contains(message), "\(run.stderr)")
     }
   }
@@ -116,17 +116,17 @@ struct PreviewCommandTests {
     #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
   }
 
-  @Test(.notUnderThreadSanitizer) func preview_badInputIsAClearErrorNotACrash() async throws {
-    let missing = try await Self.run(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
+  @Test func preview_badInputIsAClearErrorNotACrash() async throws {
+    let missing = try await Self.runInProcess(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")
     #expect(missing.stdout.isEmpty)
-    let garbage = try await Self.run(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
+    let garbage = try await Self.runInProcess(["preview", "--virtual-time", "--announcements", Self.path("traces/city-walk.nmea")])
     #expect(garbage.status == 1)
     #expect(garbage.stderr.hasPrefix("locemu preview: cannot read \(Self.path("traces/city-walk.nmea")): not an announcements document"))
-    #expect(try await Self.run(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
-    #expect(try await Self.run(["preview", "--snapshot", "map.png"]).status == 64)
-    #expect(try await Self.run(["preview", "--at", "1=wave"]).status == 64)
+    #expect(try await Self.runInProcess(["preview", "--virtual-time", "--announcements", "http://127.0.0.1:9"]).status == 64)
+    #expect(try await Self.runInProcess(["preview", "--snapshot", "map.png"]).status == 64)
+    #expect(try await Self.runInProcess(["preview", "--at", "1=wave"]).status == 64)
   }
 
   /// Starts `locemu serve-announcements` with the bundled announcements on a free port.

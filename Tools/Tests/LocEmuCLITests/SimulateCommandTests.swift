@@ -1,5 +1,4 @@
 import Foundation
-import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -10,11 +9,11 @@ struct SimulateCommandTests {
 
   /// The same seed gives the same bytes, another seed other bytes; standard error says the
   /// seed and profile first and the run's figures last.
-  @Test(.notUnderThreadSanitizer) func theSameSeedGivesTheSameBytes() async throws {
+  @Test func theSameSeedGivesTheSameBytes() async throws {
     let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--realism", "urban-canyon", "--duration", "300"]
-    let a = try await DecodeCommandTests.run(arguments + ["--seed", "7"])
-    let b = try await DecodeCommandTests.run(arguments + ["--seed", "7"])
-    let c = try await DecodeCommandTests.run(arguments + ["--seed", "8"])
+    let a = try await DecodeCommandTests.runInProcess(arguments + ["--seed", "7"])
+    let b = try await DecodeCommandTests.runInProcess(arguments + ["--seed", "7"])
+    let c = try await DecodeCommandTests.runInProcess(arguments + ["--seed", "8"])
     #expect(a.status == 0, "\(a.stderr)")
     #expect(a.stdout == b.stdout && Self.digest(a.stdout) == Self.digest(b.stdout))
     #expect(Self.digest(a.stdout) != Self.digest(c.stdout))
@@ -29,21 +28,21 @@ struct SimulateCommandTests {
 
   /// `--systems` chooses what the receiver tracks: GPS alone writes GP as a GPS receiver does;
   /// a system there is none of is bad usage.
-  @Test(.notUnderThreadSanitizer) func systemsChooseTheConstellations() async throws {
+  @Test func systemsChooseTheConstellations() async throws {
     let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--duration", "5", "--start", "hot"]
-    let gps = try await DecodeCommandTests.run(arguments + ["--systems", "gps"])
+    let gps = try await DecodeCommandTests.runInProcess(arguments + ["--systems", "gps"])
     #expect(gps.status == 0, "\(gps.stderr)")
     #expect(!gps.stdout.isEmpty && gps.lines.allSatisfy { $0.hasPrefix("$GP") })
-    let two = try await DecodeCommandTests.run(arguments + ["--systems", "GPS,galileo"])
+    let two = try await DecodeCommandTests.runInProcess(arguments + ["--systems", "GPS,galileo"])
     #expect(two.stdout.contains("$GAGSV,") && !two.stdout.contains("$GLGSV,") && two.stdout.contains("$GAGSA,"))
-    let bad = try await DecodeCommandTests.run(arguments + ["--systems", "gps,navic"])
+    let bad = try await DecodeCommandTests.runInProcess(arguments + ["--systems", "gps,navic"])
     #expect(bad.status == 64 && bad.stderr.contains("no system 'navic' (gps, glonass, galileo, beidou)"), "\(bad.stderr)")
   }
 
   /// A trace is the truth: one record per trace epoch, at the trace's times, near its fixes.
-  @Test(.notUnderThreadSanitizer) func aTraceIsTheTruth() async throws {
+  @Test func aTraceIsTheTruth() async throws {
     let trace = repositoryRoot.appendingPathComponent("traces/city-walk.nmea").path
-    let run = try await DecodeCommandTests.run([
+    let run = try await DecodeCommandTests.runInProcess([
       "simulate", trace, "--realism", "open-sky", "--start", "hot", "--to", "jsonl", "--duration", "60",
     ])
     #expect(run.status == 0, "\(run.stderr)")
@@ -64,7 +63,7 @@ struct SimulateCommandTests {
 
   /// Output to a named pipe (or a device such as /dev/null) is written in place: a temporary
   /// file renamed over it would replace the pipe (once it replaced /dev/null itself).
-  @Test(.notUnderThreadSanitizer) func aPipeIsWrittenInPlace() async throws {
+  @Test func aPipeIsWrittenInPlace() async throws {
     let scratch = try CommandContractTests.Scratch()
     defer { scratch.remove() }
     let fifo = scratch.path("out.fifo")
@@ -102,21 +101,23 @@ struct SimulateCommandTests {
   }
 
   /// Mistakes are one line with their status: 64 for options, 1 for files.
-  @Test(.notUnderThreadSanitizer) func badInputIsAOneLineErrorWithItsStatus() async throws {
-    let unknown = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "downtown"])
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
+    let unknown = try await DecodeCommandTests.runInProcess([
+      "simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "downtown",
+    ])
     #expect(unknown.status == 64)
     #expect(unknown.stderr.contains("no profile 'downtown': one of open-sky, suburban, urban-canyon, indoor, tunnel"))
-    let missing = try await DecodeCommandTests.run([
+    let missing = try await DecodeCommandTests.runInProcess([
       "simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "/nonexistent/p.json",
     ])
     #expect(missing.status == 1 && missing.stderr.hasPrefix("locemu simulate: --realism: cannot read /nonexistent/p.json"))
-    let twoTruths = try await DecodeCommandTests.run([
+    let twoTruths = try await DecodeCommandTests.runInProcess([
       "simulate", "--fixed", "60.17,24.94", "--route", "60,24", "60.1,24", "--duration", "5",
     ])
     #expect(twoTruths.status == 64)
-    let noDuration = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94"])
+    let noDuration = try await DecodeCommandTests.runInProcess(["simulate", "--fixed", "60.17,24.94"])
     #expect(noDuration.status == 64 && noDuration.stderr.contains("--duration goes with --fixed and --route"))
-    let noTrace = try await DecodeCommandTests.run(["simulate", "/nonexistent/walk.nmea"])
+    let noTrace = try await DecodeCommandTests.runInProcess(["simulate", "/nonexistent/walk.nmea"])
     #expect(noTrace.status == 1 && noTrace.stderr.split(separator: "\n").count <= 2, "\(noTrace.stderr)")
   }
 }

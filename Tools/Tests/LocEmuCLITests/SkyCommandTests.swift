@@ -1,5 +1,4 @@
 import Foundation
-import EmulatorTesting
 import Testing
 import ToolsTestSupport
 
@@ -17,8 +16,8 @@ struct SkyCommandTests {
     var satellites: [Satellite]?
   }
 
-  @Test(.notUnderThreadSanitizer) func theNominalSkyOverHelsinkiEveryMinute() async throws {
-    let run = try await DecodeCommandTests.run([
+  @Test func theNominalSkyOverHelsinkiEveryMinute() async throws {
+    let run = try await DecodeCommandTests.runInProcess([
       "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--every", "60", "--count", "3",
     ])
     #expect(run.status == 0, "\(run.stderr)")
@@ -32,15 +31,15 @@ struct SkyCommandTests {
       #expect(object.hdop.map { $0 > 0.5 && $0 < 5 } == true)
     }
     // A higher mask sees fewer satellites.
-    let masked = try await DecodeCommandTests.run([
+    let masked = try await DecodeCommandTests.runInProcess([
       "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--mask", "30",
     ])
     #expect(masked.status == 0 && masked.lines.count == 1)
     #expect(!masked.lines[0].contains(#""el":2"#) && !masked.lines[0].contains(#""el":1"#))
   }
 
-  @Test(.notUnderThreadSanitizer) func badInputIsAOneLineErrorWithItsStatus() async throws {
-    let missing = try await DecodeCommandTests.run(["sky", "--from", "60.17,24.94", "--almanac", "/nonexistent/current.alm"])
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
+    let missing = try await DecodeCommandTests.runInProcess(["sky", "--from", "60.17,24.94", "--almanac", "/nonexistent/current.alm"])
     #expect(missing.status == 1)
     #expect(missing.stderr.hasPrefix("locemu sky: /nonexistent/current.alm: cannot read it"))
     #expect(missing.stderr.split(separator: "\n").count == 1)
@@ -48,10 +47,10 @@ struct SkyCommandTests {
     defer { scratch.remove() }
     let junk = scratch.path("junk.alm")
     try Data("31 CURRENT.ALM\n2400 405504\n\n1\n63\nx\n".utf8).write(to: URL(fileURLWithPath: junk))
-    let bad = try await DecodeCommandTests.run(["sky", "--from", "60.17,24.94", "--almanac", junk])
+    let bad = try await DecodeCommandTests.runInProcess(["sky", "--from", "60.17,24.94", "--almanac", junk])
     #expect(bad.status == 1)
     #expect(bad.stderr == "locemu sky: \(junk): line 6: not a number: x\n")
-    let noPlace = try await DecodeCommandTests.run(["sky", "--from", "north", "--at", "2026-05-16T09:00:00Z"])
+    let noPlace = try await DecodeCommandTests.runInProcess(["sky", "--from", "north", "--at", "2026-05-16T09:00:00Z"])
     #expect(noPlace.status == 64)
     #expect(noPlace.stderr.contains("--from wants LAT,LON[,HEIGHT]"))
   }

@@ -1,6 +1,5 @@
 import Foundation
 import ToolsTestSupport
-import EmulatorTesting
 import Testing
 
 #if canImport(Glibc)
@@ -14,6 +13,7 @@ struct SourceCommandTests {
   static let root = repositoryRoot
   static func trace(_ name: String) -> String { root.appendingPathComponent("traces/\(name)").path }
   static func run(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.run(arguments) }
+  static func runInProcess(_ arguments: [String]) async throws -> Run { try await DecodeCommandTests.runInProcess(arguments) }
 
   static func objects(_ run: Run) throws -> [FixLine] {
     try run.decoded(FixLine.self)
@@ -74,32 +74,32 @@ struct SourceCommandTests {
     #expect((lateness.suffix(10).min() ?? 1) < 0.05, "lateness built up over the run: \(lateness)")
   }
 
-  @Test(.notUnderThreadSanitizer) func replayErrorsAreOneLine() async throws {
-    let missing = try await Self.run(["replay", "/nonexistent/walk.gpx"])
+  @Test func replayErrorsAreOneLine() async throws {
+    let missing = try await Self.runInProcess(["replay", "/nonexistent/walk.gpx"])
     #expect(missing.status == 1)
     #expect(missing.stdout.isEmpty)
     #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("cannot read /nonexistent/walk.gpx"))
-    #expect(try await Self.run(["replay", "--speed", "5000", Self.trace("drive.nmea")]).status == 64)
-    #expect(try await Self.run(["replay", "--walk", "--drive", Self.trace("drive.nmea")]).status == 64)
+    #expect(try await Self.runInProcess(["replay", "--speed", "5000", Self.trace("drive.nmea")]).status == 64)
+    #expect(try await Self.runInProcess(["replay", "--walk", "--drive", Self.trace("drive.nmea")]).status == 64)
     let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).gpx")
     try "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".write(to: bad, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: bad) }
-    let malformed = try await Self.run(["replay", bad.path])
+    let malformed = try await Self.runInProcess(["replay", bad.path])
     #expect(malformed.status == 1)
     #expect(malformed.stderr.contains("not GPX (line 1)"))
   }
 
-  @Test(.notUnderThreadSanitizer) func convertRoundTripsNMEAThroughGPX() async throws {
+  @Test func convertRoundTripsNMEAThroughGPX() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let gpx = dir.appendingPathComponent("drive.gpx").path, nmea = dir.appendingPathComponent("drive.nmea").path
-    let toGPX = try await Self.run(["convert", Self.trace("drive.nmea"), gpx])
+    let toGPX = try await Self.runInProcess(["convert", Self.trace("drive.nmea"), gpx])
     #expect(toGPX.status == 0)
     #expect(toGPX.stderr.contains("326 epochs, 326 written as GPX"))
-    #expect(try await Self.run(["convert", gpx, nmea]).status == 0)
-    let original = try Self.objects(try await Self.run(["decode", Self.trace("drive.nmea")]))
-    let back = try Self.objects(try await Self.run(["decode", nmea]))
+    #expect(try await Self.runInProcess(["convert", gpx, nmea]).status == 0)
+    let original = try Self.objects(try await Self.runInProcess(["decode", Self.trace("drive.nmea")]))
+    let back = try Self.objects(try await Self.runInProcess(["decode", nmea]))
     #expect(back.count == original.count)
     for (a, b) in zip(original, back) {
       #expect(a.time == b.time)
@@ -107,8 +107,8 @@ struct SourceCommandTests {
       #expect(abs(a.lon! - b.lon!) < 1e-7)
       #expect(a.altMSL == b.altMSL)
     }
-    #expect(try await Self.run(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
-    let toStdout = try await Self.run(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])
+    #expect(try await Self.runInProcess(["convert", Self.trace("drive.nmea"), dir.appendingPathComponent("out.kml").path]).status == 64)
+    let toStdout = try await Self.runInProcess(["convert", "--to", "gpx", Self.trace("tunnel.nmea"), "-"])
     #expect(toStdout.stdout.components(separatedBy: "<trkseg>").count - 1 == 2)  // the tunnel splits the track
   }
 

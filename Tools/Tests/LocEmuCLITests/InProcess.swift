@@ -1,0 +1,134 @@
+import Foundation
+import Geo
+import LocEmuCommands
+import ToolsTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension DecodeCommandTests {
+  /// Runs `locemu ARGUMENTS` in this process, as the executable would (``LocEmu/execute(_:)``),
+  /// with standard output and error going to files of its own and standard input empty: for
+  /// commands that need no process of their own (argument and file errors, help, conversions,
+  /// decoding). A command that has not returned within `bound` fails the call (and is
+  /// cancelled); the process tests keep what needs a process (signals, exit, servers, stdin).
+  static func runInProcess(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
+    let output = try CapturedFile(), error = try CapturedFile()
+    let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    defer { close(input) }
+    let streams = StandardStreams(input: input, output: output.fd, error: error.fd)
+    let start = ContinuousClock.now
+    // On a thread of its own: a command may block its thread (decode waits on its decoder
+    // thread), which on the cooperative pool (two threads here) would stall every other test.
+    let thread = CommandThread()
+    let command = Task(executorPreference: thread) {
+      await StandardStreams.$current.withValue(streams) { await LocEmu.execute(arguments) }
+    }
+    let status = await firstOf(command, within: bound)
+    if status != nil { thread.shutdown() }
+    var run = Run(status: status ?? -1, stdout: output.read(), stderr: error.read())
+    run.elapsed = ContinuousClock.now - start
+    run.timedOut = status == nil
+    if status == nil { throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)") }
+    return run
+  }
+
+  /// The command's status, or nil when `bound` of real time passed first (the command is then
+  /// cancelled and left behind; the deadline's own task ends with the command).
+  private static func firstOf(_ command: Task<Int32, Never>, within bound: Duration) async -> Int32? {
+    let answered = Locked(false)
+    return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
+      let deadline = Task {
+        try? await Task.sleep(for: bound)
+        guard
+          answered.withLock({ was in
+            defer { was = true }
+            return !was
+          })
+        else { return }
+        command.cancel()
+        done.resume(returning: nil)
+      }
+      Task {
+        let status = await command.value
+        // Answered before the deadline is cancelled: a cancelled sleep wakes it at once.
+        guard
+          answered.withLock({ was in
+            defer { was = true }
+            return !was
+          })
+        else { return }
+        deadline.cancel()
+        done.resume(returning: status)
+      }
+    }
+  }
+}
+
+/// A thread that runs the jobs of the tasks that prefer it (a task executor), one at a time, in
+/// order, until shut down.
+private final class CommandThread: TaskExecutor, @unchecked Sendable {
+  private let condition = NSCondition()
+  private var jobs: [UnownedJob] = []
+  private var finished = false
+
+  init() {
+    let thread = Thread { [self] in loop() }
+    thread.name = "locemu in process"
+    thread.stackSize = 8 << 20
+    thread.start()
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    condition.lock()
+    jobs.append(job)
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// The thread ends once the jobs it has are run.
+  func shutdown() {
+    condition.lock()
+    finished = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func loop() {
+    while true {
+      condition.lock()
+      while jobs.isEmpty && !finished { condition.wait() }
+      if jobs.isEmpty {
+        condition.unlock()
+        return
+      }
+      let job = jobs.removeFirst()
+      condition.unlock()
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+}
+
+/// A temporary file a command in process writes to, read back whole, removed when released.
+private final class CapturedFile {
+  let fd: Int32
+  private let path: String
+
+  init() throws {
+    var template = Array((FileManager.default.temporaryDirectory.path + "/locemu-in-process-XXXXXX").utf8CString)
+    fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw LoopbackError(description: "cannot make a temporary file: \(String(cString: strerror(errno)))") }
+    path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  func read() -> String {
+    (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+  }
+
+  deinit {
+    close(fd)
+    unlink(path)
+  }
+}
