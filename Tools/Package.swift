@@ -71,6 +71,12 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+      ],
+      // The web pages' HTML, CSS and JavaScript, as files, compiled into the binary (no bundle
+      // to find at run time): WebPage and WorldMapPage put them together.
+      resources: [
+        .embedInCode("Page/controls.html"), .embedInCode("Page/controls.css"), .embedInCode("Page/controls.js"),
+        .embedInCode("Page/map.html"), .embedInCode("Page/map.css"), .embedInCode("Page/map.js"), .embedInCode("Page/shared.js"),
       ]
     ),
     .target(

@@ -32,9 +32,11 @@ ensure_swift
 # chromium + chromium-driver: the web pages of `locemu serve` are tested in a real headless browser;
 # libjs-leaflet: the map page (/map) loads Debian's Leaflet from the server.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time
-stage "formatting and the module graph"
+# nodejs: `node --check` reads the web pages' scripts (Tools/Sources/PhoneServer/Page).
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time nodejs
+stage "formatting, the pages' scripts and the module graph"
 tools/check-format.sh
+for script in Tools/Sources/PhoneServer/Page/*.js; do node --check "$script"; done
 # The module graph: imports against the manifests, and docs/Architecture.md against both.
 tools/check-architecture.py
 stage "the library: building (debug, warnings are errors)"
