@@ -11,7 +11,7 @@ import LocationServices
 /// Use: create it with ``EmulatorClock/makeWaiter(of:)``, register it wherever the value
 /// will come from inside ``wait(register:onCancel:)``, and call ``resolve(_:)`` (from any
 /// thread, any number of times: only the first counts).
-public final class ClockWaiter<Value: Sendable>: Sendable {
+package final class ClockWaiter<Value: Sendable>: Sendable {
   private enum State {
     case idle
     case parked(CheckedContinuation<Value, Never>)
@@ -22,9 +22,9 @@ public final class ClockWaiter<Value: Sendable>: Sendable {
     case done
   }
 
-  public let clock: EmulatorClock
+  package let clock: EmulatorClock
   /// Whether the clock waits for the waiting task (it was started by the clock).
-  public let isTracked: Bool
+  package let isTracked: Bool
   private let state = Locked(State.idle)
 
   init(clock: EmulatorClock, tracked: Bool) {
@@ -35,7 +35,7 @@ public final class ClockWaiter<Value: Sendable>: Sendable {
   /// Suspends until ``resolve(_:)``. `register` runs once the waiter can be resolved (it is
   /// not called when the waiter was resolved before, e.g. by a cancellation); `onCancel`
   /// runs when the waiting task is cancelled, and should resolve the waiter.
-  public func wait(register: () -> Void, onCancel: @escaping @Sendable () -> Void) async -> Value {
+  package func wait(register: () -> Void, onCancel: @escaping @Sendable () -> Void) async -> Value {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
         let early: Value? = state.withLock { s in
@@ -66,7 +66,7 @@ public final class ClockWaiter<Value: Sendable>: Sendable {
   /// A tracked waiter is queued on the clock's loop, after everything queued before, and the
   /// caller should call ``EmulatorClock/drive()`` once it holds no lock.
   @discardableResult
-  public func resolve(_ value: Value) -> Bool {
+  package func resolve(_ value: Value) -> Bool {
     let next: ResolveStep<Value> = state.withLock { s in
       switch s {
       case .idle:
@@ -92,7 +92,7 @@ public final class ClockWaiter<Value: Sendable>: Sendable {
   }
 
   /// Whether the wait has been resolved.
-  public var isResolved: Bool {
+  package var isResolved: Bool {
     state.withLock { s in
       if case .idle = s { return false }
       if case .parked = s { return false }

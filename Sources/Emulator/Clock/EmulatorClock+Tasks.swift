@@ -104,7 +104,7 @@ extension EmulatorClock {
   }
 
   /// A waiter for the current task (tracked when the clock started this task).
-  public func makeWaiter<Value: Sendable>(of: Value.Type = Value.self) -> ClockWaiter<Value> {
+  package func makeWaiter<Value: Sendable>(of: Value.Type = Value.self) -> ClockWaiter<Value> {
     ClockWaiter(clock: self, tracked: isTrackedHere())
   }
 

@@ -179,21 +179,21 @@ public final class EmulatorClock: Clock, Sendable {
 
   /// Queues `effect` to run on the clock's loop after everything queued before it, and runs
   /// the loop if nothing else does. Effects queued while an effect runs run after it.
-  public func enqueue(_ effect: @escaping @Sendable () -> Void) {
+  package func enqueue(_ effect: @escaping @Sendable () -> Void) {
     storage.withLock { $0.queue.append(.call(effect)) }
     drive()
   }
 
   /// Queues an effect without running the loop: for code that holds a lock of its own and
   /// calls ``drive()`` after releasing it, so that effects keep the order of its changes.
-  public func enqueueWithoutDriving(_ effect: @escaping @Sendable () -> Void) {
+  package func enqueueWithoutDriving(_ effect: @escaping @Sendable () -> Void) {
     storage.withLock { $0.queue.append(.call(effect)) }
   }
 
   /// Runs the loop if nothing else runs it: queued effects and wake-ups; on a virtual clock,
   /// timers only up to the target of an advance in progress (``advance(to:)``,
   /// ``runUntilIdle()``); on a real-time clock, the timers that are due.
-  public func drive() {
+  package func drive() {
     let owner = storage.withLock { s -> Bool in
       guard !s.owned else { return false }
       s.owned = true
