@@ -225,12 +225,16 @@ extension CLLocationManager {
       run { $0.delivered(fix, date: date, at: now) }
     }
 
+    /// The phone's latest fix as the app may have it now (nil when permission withholds it).
+    var latestPhoneLocation: CLLocation? {
+      let phone = bound.phone
+      return phone.latestFix.flatMap { fix in fix.hasFix && phone.state.isDelivering ? CLLocation(fix, date: phone.date) : nil }
+    }
+
     /// The first significant-change location comes at once, when there is one.
     func significantStarted() {
       let phone = bound.phone
-      let location = phone.latestFix.flatMap { fix in
-        fix.hasFix && phone.state.isDelivering ? CLLocation(fix, date: phone.date) : nil
-      }
+      let location = latestPhoneLocation
       let now = phone.elapsed
       run { $0.significantStarted(with: location, at: now) }
     }

@@ -87,6 +87,9 @@ open class CLLocationManager: NSObject {
 
   /// The last location delivered to this manager; nil before the first.
   open var location: CLLocation? { engine.lastLocation }
+  /// Where the manager's phone is now, as the app may know it (its latest fix while permission
+  /// lets locations through): what MapKit's "current location" means (directions from here).
+  package var phoneLocation: CLLocation? { engine.latestPhoneLocation }
   /// Nil: headings are not emulated.
   open var heading: CLHeading? { nil }
   /// The app's authorization on the manager's phone.

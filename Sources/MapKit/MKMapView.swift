@@ -9,6 +9,10 @@ public protocol MKMapViewDelegate: NSObjectProtocol {
   func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool)
   func mapViewDidChangeVisibleRegion(_ mapView: MKMapView)
   func mapView(_ mapView: MKMapView, didAdd overlays: [any MKOverlay])
+  func mapViewWillStartLocatingUser(_ mapView: MKMapView)
+  func mapViewDidStopLocatingUser(_ mapView: MKMapView)
+  func mapView(_ mapView: MKMapView, didUpdate userLocation: MKUserLocation)
+  func mapView(_ mapView: MKMapView, didFailToLocateUserWithError error: any Error)
 }
 
 extension MKMapViewDelegate {
@@ -16,6 +20,10 @@ extension MKMapViewDelegate {
   public func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool) {}
   public func mapViewDidChangeVisibleRegion(_ mapView: MKMapView) {}
   public func mapView(_ mapView: MKMapView, didAdd overlays: [any MKOverlay]) {}
+  public func mapViewWillStartLocatingUser(_ mapView: MKMapView) {}
+  public func mapViewDidStopLocatingUser(_ mapView: MKMapView) {}
+  public func mapView(_ mapView: MKMapView, didUpdate userLocation: MKUserLocation) {}
+  public func mapView(_ mapView: MKMapView, didFailToLocateUserWithError error: any Error) {}
 }
 
 /// MapKit's map view without a screen: its state — the size, the region shown, the annotations
@@ -35,7 +43,18 @@ open class MKMapView: NSObject {
   open var isScrollEnabled = true
   open var isRotateEnabled = true
   open var isPitchEnabled = true
-  open var showsUserLocation = false
+  /// Whether the map shows the user's place: while on, ``userLocation`` follows the phone's
+  /// location through a location manager of the map's own (it asks for no permission, as
+  /// MapKit's does not), and the delegate hears of each update.
+  open var showsUserLocation = false {
+    didSet {
+      guard showsUserLocation != oldValue else { return }
+      if showsUserLocation { startLocatingUser() } else { stopLocatingUser() }
+    }
+  }
+  /// The user's place (its location once the map has one: see ``showsUserLocation``).
+  open private(set) var userLocation = MKUserLocation()
+  var userLocator: UserLocator?
   open var showsCompass = true
   open var showsScale = false
 

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -14,7 +15,7 @@ struct HelpTests {
 
   /// Every subcommand's help shows at least one example command line and its exit status,
   /// including what an interrupt gives for the commands that run until interrupted.
-  @Test(arguments: subcommands)
+  @Test(.notUnderThreadSanitizer, arguments: subcommands)
   func everySubcommandHasAnExampleAndItsExitStatus(name: String) async throws {
     let run = try await DecodeCommandTests.runInProcess([name, "--help"], bound: .seconds(30))
     #expect(run.status == 0)
@@ -30,7 +31,7 @@ struct HelpTests {
 
   /// `locemu help NAME` for a NAME that is no subcommand used to print the general help and
   /// exit 0; it is one line naming the subcommands, and exit 64.
-  @Test func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
+  @Test(.notUnderThreadSanitizer) func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
     let run = try await DecodeCommandTests.runInProcess(["help", "bogus"], bound: .seconds(30))
     #expect(run.status == 64)
     #expect(run.stdout.isEmpty)
@@ -43,7 +44,7 @@ struct HelpTests {
     #expect(known.stdout.contains("locemu replay"))
   }
 
-  @Test func versionIsPrinted() async throws {
+  @Test(.notUnderThreadSanitizer) func versionIsPrinted() async throws {
     let run = try await DecodeCommandTests.runInProcess(["--version"], bound: .seconds(30))
     #expect(run.status == 0)
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)

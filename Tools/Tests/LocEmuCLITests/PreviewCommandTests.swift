@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -92,7 +93,7 @@ struct PreviewCommandTests {
     #expect(abs((opened.zoom ?? 0) - 10.567) < 0.01)
   }
 
-  @Test func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
+  @Test(.notUnderThreadSanitizer) func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
     for (arguments, message) in [
       (["--snapshot-fullscreen-zoom", "16"], "--snapshot-fullscreen-zoom needs --snapshot-fullscreen"),
       (["--snapshot-fullscreen", "/tmp/x.svg", "--snapshot-fullscreen-zoom", "40"], "--snapshot-fullscreen-zoom must be within"),
@@ -116,7 +117,7 @@ struct PreviewCommandTests {
     #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
   }
 
-  @Test func preview_badInputIsAClearErrorNotACrash() async throws {
+  @Test(.notUnderThreadSanitizer) func preview_badInputIsAClearErrorNotACrash() async throws {
     let missing = try await Self.runInProcess(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")

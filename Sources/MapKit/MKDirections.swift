@@ -1,0 +1,227 @@
+public import CoreLocation
+public import Foundation
+
+/// The ways to travel a route (MapKit's raw values).
+public struct MKDirectionsTransportType: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+  public static let automobile = MKDirectionsTransportType(rawValue: 1 << 0)
+  public static let walking = MKDirectionsTransportType(rawValue: 1 << 1)
+  public static let transit = MKDirectionsTransportType(rawValue: 1 << 2)
+  public static let cycling = MKDirectionsTransportType(rawValue: 1 << 3)
+  public static let any = MKDirectionsTransportType(rawValue: 0x0FFF_FFFF)
+
+  /// The speed a route is timed at, m/s: walking 1.4 (5 km/h), cycling 4.2 (15 km/h), transit
+  /// 8.3 (30 km/h), driving 13.9 (50 km/h, a city's limit); the fastest the type allows.
+  var speed: CLLocationSpeed {
+    if contains(.automobile) { return 13.9 }
+    if contains(.transit) { return 8.3 }
+    if contains(.cycling) { return 4.2 }
+    return 1.4
+  }
+
+  /// The one type a route is of: the first of automobile, transit, cycling, walking allowed.
+  var single: MKDirectionsTransportType {
+    [.automobile, .transit, .cycling, .walking].first { contains($0) } ?? .walking
+  }
+}
+
+/// Routes between two places, as MapKit's `MKDirections`. There is no map service here: a route
+/// is the great circle from the source to the destination (an ``MKGeodesicPolyline``), one step
+/// long, timed at the transport type's speed (``MKDirectionsTransportType``), which is what a test
+/// of code that asks for directions needs (a route, its distance and time, its line to draw).
+/// A request without a source, or with `MKMapItem.forCurrentLocation()`, starts where the phone
+/// is (its latest fix, when the app may have it), as MapKit starts from the device; a request without both ends fails with
+/// `MKError.directionsNotFound`. Answers come on the main queue.
+open class MKDirections: NSObject, @unchecked Sendable {
+  public typealias DirectionsHandler = (MKDirections.Response?, (any Error)?) -> Void
+  public typealias ETAHandler = (MKDirections.ETAResponse?, (any Error)?) -> Void
+
+  /// What to route.
+  open class Request: NSObject, NSCopying, @unchecked Sendable {
+    open var source: MKMapItem?
+    open var destination: MKMapItem?
+    open var transportType: MKDirectionsTransportType = .any
+    open var requestsAlternateRoutes = false
+    open var departureDate: Date?
+    open var arrivalDate: Date?
+    open var tollPreference: MKDirections.RoutePreference = .any
+    open var highwayPreference: MKDirections.RoutePreference = .any
+
+    public override init() { super.init() }
+
+    open func copy(with zone: NSZone? = nil) -> Any {
+      let copy = Request()
+      copy.source = source
+      copy.destination = destination
+      copy.transportType = transportType
+      copy.requestsAlternateRoutes = requestsAlternateRoutes
+      copy.departureDate = departureDate
+      copy.arrivalDate = arrivalDate
+      copy.tollPreference = tollPreference
+      copy.highwayPreference = highwayPreference
+      return copy
+    }
+  }
+
+  /// Whether a route may use tolls or highways (iOS 16).
+  public enum RoutePreference: Int, Sendable {
+    case any = 0
+    case avoid = 1
+  }
+
+  /// The routes found.
+  open class Response: NSObject, @unchecked Sendable {
+    open private(set) var source: MKMapItem
+    open private(set) var destination: MKMapItem
+    open private(set) var routes: [MKRoute]
+
+    init(source: MKMapItem, destination: MKMapItem, routes: [MKRoute]) {
+      self.source = source
+      self.destination = destination
+      self.routes = routes
+    }
+  }
+
+  /// How long the trip takes.
+  open class ETAResponse: NSObject, @unchecked Sendable {
+    open private(set) var source: MKMapItem
+    open private(set) var destination: MKMapItem
+    open private(set) var expectedTravelTime: TimeInterval
+    open private(set) var distance: CLLocationDistance
+    open private(set) var expectedDepartureDate: Date
+    open private(set) var expectedArrivalDate: Date
+    open private(set) var transportType: MKDirectionsTransportType
+
+    init(route: MKRoute, source: MKMapItem, destination: MKMapItem, departure: Date) {
+      self.source = source
+      self.destination = destination
+      expectedTravelTime = route.expectedTravelTime
+      distance = route.distance
+      expectedDepartureDate = departure
+      expectedArrivalDate = departure.addingTimeInterval(route.expectedTravelTime)
+      transportType = route.transportType
+    }
+  }
+
+  private let request: Request
+  private let run = MapSearchRun()
+
+  public init(request: Request) {
+    self.request = request.copy() as! Request
+    super.init()
+  }
+
+  /// Whether a calculation is under way.
+  open var isCalculating: Bool { run.isRunning }
+
+  open func calculate(completionHandler: @escaping DirectionsHandler) {
+    let ends = self.ends().mapError { $0 as any Error }
+    let transport = request.transportType
+    run.start({ ends }) { ends, error in
+      guard let (source, destination) = ends else {
+        completionHandler(nil, error ?? MKError(.directionsNotFound))
+        return
+      }
+      let route = MKRoute(from: source, to: destination, transportType: transport)
+      completionHandler(Response(source: source, destination: destination, routes: [route]), nil)
+    }
+  }
+
+  open func calculate() async throws -> Response {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Response, any Error>) in
+      calculate { response, error in
+        if let response { done.resume(returning: response) } else { done.resume(throwing: error ?? MKError(.unknown)) }
+      }
+    }
+  }
+
+  open func calculateETA(completionHandler: @escaping ETAHandler) {
+    let departure = request.departureDate ?? Date()
+    calculate { response, error in
+      guard let response, let route = response.routes.first else {
+        completionHandler(nil, error)
+        return
+      }
+      completionHandler(ETAResponse(route: route, source: response.source, destination: response.destination, departure: departure), nil)
+    }
+  }
+
+  open func calculateETA() async throws -> ETAResponse {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<ETAResponse, any Error>) in
+      calculateETA { response, error in
+        if let response { done.resume(returning: response) } else { done.resume(throwing: error ?? MKError(.unknown)) }
+      }
+    }
+  }
+
+  /// Cancels the calculation: its handler is not called.
+  open func cancel() { run.cancel() }
+
+  /// The request's ends, the source defaulting to the phone's last location.
+  private func ends() -> Result<(MKMapItem, MKMapItem), MKError> {
+    // An end that is `MKMapItem.forCurrentLocation()` (or missing, for the source) is where the
+    // phone is.
+    func place(_ item: MKMapItem?, orHere: Bool) -> MKMapItem? {
+      if let item, !item.isCurrentLocation, CLLocationCoordinate2DIsValid(item.placemark.coordinate) { return item }
+      guard item?.isCurrentLocation == true || (item == nil && orHere), let here = CLLocationManager().phoneLocation else { return nil }
+      let current = MKMapItem(placemark: MKPlacemark(coordinate: here.coordinate))
+      current.name = "My Location"
+      return current
+    }
+    guard let destination = place(request.destination, orHere: false), let source = place(request.source, orHere: true) else {
+      return .failure(MKError(.directionsNotFound))
+    }
+    return .success((source, destination))
+  }
+}
+
+/// A route between two places, as MapKit's: here the great circle between them (see
+/// ``MKDirections``), as one step.
+open class MKRoute: NSObject, @unchecked Sendable {
+  /// One leg of a route and what to do on it.
+  open class Step: NSObject, @unchecked Sendable {
+    open private(set) var instructions: String
+    open private(set) var notice: String?
+    open private(set) var polyline: MKPolyline
+    open private(set) var distance: CLLocationDistance
+    open private(set) var transportType: MKDirectionsTransportType
+
+    init(instructions: String, polyline: MKPolyline, distance: CLLocationDistance, transportType: MKDirectionsTransportType) {
+      self.instructions = instructions
+      self.polyline = polyline
+      self.distance = distance
+      self.transportType = transportType
+    }
+  }
+
+  open private(set) var name: String
+  open private(set) var advisoryNotices: [String] = []
+  /// The route's length, metres.
+  open private(set) var distance: CLLocationDistance
+  /// How long it takes, seconds.
+  open private(set) var expectedTravelTime: TimeInterval
+  open private(set) var transportType: MKDirectionsTransportType
+  open private(set) var polyline: MKPolyline
+  open private(set) var steps: [Step]
+  open private(set) var hasTolls = false
+  open private(set) var hasHighways = false
+
+  init(from source: MKMapItem, to destination: MKMapItem, transportType: MKDirectionsTransportType) {
+    let type = transportType.single
+    var ends = [source.placemark.coordinate, destination.placemark.coordinate]
+    let line = MKGeodesicPolyline(coordinates: &ends, count: 2)
+    let length = CLLocation(latitude: ends[0].latitude, longitude: ends[0].longitude)
+      .distance(from: CLLocation(latitude: ends[1].latitude, longitude: ends[1].longitude))
+    let place = destination.name ?? "the destination"
+    name = place
+    distance = length
+    expectedTravelTime = length / type.speed
+    self.transportType = type
+    polyline = line
+    steps = [
+      Step(instructions: "", polyline: MKPolyline(coordinates: &ends, count: 1), distance: 0, transportType: type),
+      Step(instructions: "Proceed to \(place)", polyline: line, distance: length, transportType: type),
+    ]
+  }
+}
