@@ -135,6 +135,9 @@ let package = Package(
     // product builds the module, and a module named os in a build turns `#if canImport(os)` on
     // in every package built with it; the module declares what such code usually reaches for.
     .library(name: "os", targets: ["os"]),
+    // `import Contacts` for the postal addresses location code writes and geocodes
+    // (CNPostalAddress, CNPostalAddressFormatter, CLPlacemark.postalAddress). Opt-in, as os is.
+    .library(name: "Contacts", targets: ["Contacts"]),
   ]
   package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
   package.targets += [
@@ -146,6 +149,7 @@ let package = Package(
     // map that gives it its submodules (`import os.log`, `os.signpost`, `os.lock`).
     .target(name: "osModuleMap"),
     .target(name: "os", dependencies: ["osModuleMap"]),
+    .target(name: "Contacts", dependencies: ["CoreLocation"]),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
@@ -179,7 +183,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CoreLocationTests",
-      dependencies: ["CoreLocation", "MapKit", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
+      dependencies: ["CoreLocation", "MapKit", "Contacts", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
     ),
   ]
 #endif
