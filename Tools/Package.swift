@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The tools beside the library (the root package, by path): the `locemu` command (its commands a
-// library, so tests parse them in process; the executable a thin main), the phone server, the
-// announcements server, the basemap with its SQLite and Protobuf, the trace generator, and the
+// library, so tests run them in process; the executable a thin main), the phone server, the
+// announcements server, the basemap with its SQLite and Protobuf, and the
 // repository's own process and socket helpers for end-to-end tests. Everything heavy lives here
 // so that an app package that depends on the library resolves none of it.
 let package = Package(
