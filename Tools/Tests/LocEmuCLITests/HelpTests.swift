@@ -44,7 +44,9 @@ struct HelpTests {
     #expect(known.stdout.contains("locemu replay"))
   }
 
-  @Test(.notUnderThreadSanitizer) func versionIsPrinted() async throws {
+  /// Also under ThreadSanitizer: the one in-process run there, so that the machinery of running
+  /// a command in process (its thread, its streams, the deadline) is checked for races too.
+  @Test func versionIsPrinted() async throws {
     let run = try await DecodeCommandTests.runInProcess(["--version"], bound: .seconds(30))
     #expect(run.status == 0)
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
