@@ -35,11 +35,15 @@ struct ContactsTests {
 
   @Test("LOC-CN-02: geocoding a postal address finds the registered place")
   func geocodePostalAddress() async throws {
-    LocationEmulatorGeocoding.register([Self.office])
+    // The registry is the process's: an address of its own, so other tests' places do not match.
+    let place = CLPlacemark(
+      location: CLLocation(latitude: 60.19, longitude: 24.95), name: "Cnzebra Office", thoroughfare: "Cnzebrankatu",
+      subThoroughfare: "7", locality: "Helsinki", postalCode: "00510", isoCountryCode: "FI", country: "Finland")
+    LocationEmulatorGeocoding.register([place])
     let address = CNMutablePostalAddress()
-    address.street = "52 Aleksanterinkatu"
+    address.street = "7 Cnzebrankatu"
     address.city = "Helsinki"
     let found = try await CLGeocoder().geocodePostalAddress(address)
-    #expect(found.map(\.name) == ["Cafe Cnzebra"])
+    #expect(found.map(\.name) == ["Cnzebra Office"])
   }
 }
