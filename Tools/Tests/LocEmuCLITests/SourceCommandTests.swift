@@ -160,13 +160,17 @@ struct SourceCommandTests {
     #expect(try await Self.run(["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--seed", "3"]).status == 64)
   }
 
+  /// The watch ends with its error rather than waiting on: the bound is far above the 1 s
+  /// timeout because under ThreadSanitizer on a loaded machine starting the process alone has
+  /// taken seconds (`watchGivesUpOnASilentGPSDAfterItsTimeout` measures the timeout itself, from
+  /// the connection).
   @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() async throws {
     let run = try await Self.run(["watch", "--gpsd", "127.0.0.1:1", "--timeout", "1"])
     let took = run.elapsed
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.split(separator: "\n").last?.hasPrefix("locemu watch: cannot connect to gpsd at 127.0.0.1:1: ") == true)
-    #expect(took < .seconds(5))
+    #expect(took < .seconds(60), "\(took)")
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
