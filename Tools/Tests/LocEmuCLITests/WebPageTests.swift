@@ -127,7 +127,9 @@ struct WebPageTests {
     func command(_ method: String, _ path: String, _ body: JSON? = nil) async throws -> JSON {
       let data = try body.map { try JSONEncoder().encode($0) }
       let port = self.port
-      let (status, answer) = try await offPool { try LoopbackHTTPConnection(port: port).request(method, path, body: data) }
+      let (status, answer) = try await offPool {
+        try LoopbackHTTPConnection(port: port, receiveTimeout: 90).request(method, path, body: data)
+      }
       guard status == 200 else {
         throw LoopbackError(description: "WebDriver \(method) \(path): \(String(decoding: answer, as: UTF8.self).prefix(400))")
       }
@@ -148,7 +150,8 @@ struct WebPageTests {
                   "--disable-crash-reporter", "--disable-breakpad",
                 ],
               ],
-              "timeouts": ["implicit": 10_000, "script": 20_000, "pageLoad": 30_000],
+              // The script timeout is above the longest in-page wait (``waitFor(_:within:)``).
+              "timeouts": ["implicit": 10_000, "script": 75_000, "pageLoad": 30_000],
             ]
           ]
         ])
@@ -185,15 +188,15 @@ struct WebPageTests {
     }
 
     /// Waits in the page (no polling from here) until the JavaScript expression `condition`
-    /// holds, checked on every change of the page; false after 15 s.
-    func waitFor(_ condition: String) async throws -> Bool {
+    /// holds, checked on every change of the page; false after `seconds` (at most 60).
+    func waitFor(_ condition: String, within seconds: Int = 15) async throws -> Bool {
       let script = """
         const done = arguments[0];
         const ok = () => { try { return Boolean(\(condition)); } catch (e) { return false; } };
         if (ok()) { done(true); return; }
         const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
         observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-        setTimeout(() => { observer.disconnect(); done(ok()); }, 15000);
+        setTimeout(() => { observer.disconnect(); done(ok()); }, \(min(seconds, 60) * 1000));
         """
       return try await command("POST", "/session/\(session)/execute/async", ["script": .string(script), "args": []]).bool == true
     }
@@ -273,14 +276,14 @@ struct WebPageTests {
       "const p = locemuPhones['1']; return [locemuMap.hasLayer(p.marker), locemuMap.hasLayer(p.accuracy), p.accuracy.getRadius()]")
     #expect(layers.array?.count == 3 && layers.array?[0].bool == true && layers.array?[2].int == 40, "\(layers)")
     let loaded = "[...document.querySelectorAll('#map img.leaflet-tile-loaded')]"
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4"))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4", within: 60))
     #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.856800, 151.215300 ±40.0 m')"))
 
     // Out to the whole world and in to a street of Helsinki: each zoom's tiles come.
     _ = try await browser.run("locemuMap.setView([20, 0], 1, {animate: false})")
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/1/')).length >= 2"))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/1/')).length >= 2", within: 60))
     _ = try await browser.run("locemuMap.setView([60.1699, 24.9384], 17, {animate: false})")
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/17/')).length >= 4"))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/17/')).length >= 4", within: 60))
 
     // A real click 120 px right of the middle sets the phone there.
     let target = try await browser.run(
