@@ -115,42 +115,33 @@ open class MKDirections: NSObject, @unchecked Sendable {
   /// Whether a calculation is under way.
   open var isCalculating: Bool { run.isRunning }
 
-  open func calculate(completionHandler: @escaping DirectionsHandler) {
-    let ends = self.ends().mapError { $0 as any Error }
+  open func calculate(completionHandler: @escaping DirectionsHandler) { run.start(routes(), completionHandler) }
+
+  open func calculate() async throws -> Response { try await run.value(routes()) }
+
+  open func calculateETA(completionHandler: @escaping ETAHandler) { run.start(eta(), completionHandler) }
+
+  open func calculateETA() async throws -> ETAResponse { try await run.value(eta()) }
+
+  /// The answer to the request as it stands now: its ends are read at once (where the phone is
+  /// now), the route is made where the answer is given.
+  private func routes() -> @Sendable () -> Result<Response, any Error> {
+    let ends = self.ends()
     let transport = request.transportType
-    run.start({ ends }) { ends, error in
-      guard let (source, destination) = ends else {
-        completionHandler(nil, error ?? MKError(.directionsNotFound))
-        return
-      }
-      let route = MKRoute(from: source, to: destination, transportType: transport)
-      completionHandler(Response(source: source, destination: destination, routes: [route]), nil)
-    }
-  }
-
-  open func calculate() async throws -> Response {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<Response, any Error>) in
-      calculate { response, error in
-        if let response { done.resume(returning: response) } else { done.resume(throwing: error ?? MKError(.unknown)) }
+    return {
+      ends.mapError { $0 as any Error }.map { source, destination in
+        Response(source: source, destination: destination, routes: [MKRoute(from: source, to: destination, transportType: transport)])
       }
     }
   }
 
-  open func calculateETA(completionHandler: @escaping ETAHandler) {
+  /// The ETA of the first route, leaving at the request's departure date (now when it has none).
+  private func eta() -> @Sendable () -> Result<ETAResponse, any Error> {
+    let routes = self.routes()
     let departure = request.departureDate ?? Date()
-    calculate { response, error in
-      guard let response, let route = response.routes.first else {
-        completionHandler(nil, error)
-        return
-      }
-      completionHandler(ETAResponse(route: route, source: response.source, destination: response.destination, departure: departure), nil)
-    }
-  }
-
-  open func calculateETA() async throws -> ETAResponse {
-    try await withCheckedThrowingContinuation { (done: CheckedContinuation<ETAResponse, any Error>) in
-      calculateETA { response, error in
-        if let response { done.resume(returning: response) } else { done.resume(throwing: error ?? MKError(.unknown)) }
+    return {
+      routes().map { response in
+        ETAResponse(route: response.routes[0], source: response.source, destination: response.destination, departure: departure)
       }
     }
   }
