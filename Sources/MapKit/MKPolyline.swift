@@ -76,10 +76,13 @@ open class MKMultiPoint: MKShape {
   }
 
   /// The centre of the points' bounds (invalid without points).
-  open override var coordinate: CLLocationCoordinate2D {
-    let rect = bounds
-    guard !rect.isNull else { return kCLLocationCoordinate2DInvalid }
-    return MKMapPoint(x: rect.midX, y: rect.midY).coordinate
+  open override var coordinate: CLLocationCoordinate2D { bounds.centerCoordinate }
+}
+
+extension MKMapRect {
+  /// The coordinate of the rect's centre; invalid for the null rect (a shape without points).
+  var centerCoordinate: CLLocationCoordinate2D {
+    isNull ? kCLLocationCoordinate2DInvalid : MKMapPoint(x: midX, y: midY).coordinate
   }
 }
 

@@ -1,5 +1,7 @@
 public import CoreLocation
 public import Foundation
+import Geo
+import LocationServices
 
 /// A circle over the map, as MapKit's: a centre and a radius in metres (a region's or a
 /// geofence's outline).
@@ -49,33 +51,21 @@ open class MKGeodesicPolyline: MKPolyline {
     self.init(mapPoints: Self.alongGreatCircles(given).map(MKMapPoint.init))
   }
 
-  /// `coordinates` with points added along each great-circle leg, at most 10 km apart.
+  /// `coordinates` with points added along each great-circle leg (Geo's great circle), at most
+  /// 10 km apart.
   static func alongGreatCircles(_ coordinates: [CLLocationCoordinate2D]) -> [CLLocationCoordinate2D] {
-    guard var previous = coordinates.first else { return [] }
+    let points = coordinates.compactMap { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+    guard var previous = points.first else { return [] }
     var out = [previous]
-    for next in coordinates.dropFirst() {
-      let from = CLLocation(latitude: previous.latitude, longitude: previous.longitude)
-      let legs = Int((from.distance(from: CLLocation(latitude: next.latitude, longitude: next.longitude)) / 10_000).rounded(.up))
+    for next in points.dropFirst() {
+      let legs = Int((previous.distance(to: next) / 10_000).rounded(.up))
       if legs > 1 {
-        for leg in 1..<legs { out.append(Self.interpolate(previous, next, Double(leg) / Double(legs))) }
+        for leg in 1..<legs { out.append(previous.interpolated(to: next, fraction: Double(leg) / Double(legs))) }
       }
       out.append(next)
       previous = next
     }
-    return out
-  }
-
-  /// The point a `fraction` of the way from `a` to `b` along their great circle.
-  static func interpolate(_ a: CLLocationCoordinate2D, _ b: CLLocationCoordinate2D, _ fraction: Double) -> CLLocationCoordinate2D {
-    let (φ1, λ1, φ2, λ2) = (a.latitude * .pi / 180, a.longitude * .pi / 180, b.latitude * .pi / 180, b.longitude * .pi / 180)
-    let δ =
-      2 * asin(sqrt(pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((λ2 - λ1) / 2), 2)))
-    guard δ > 0 else { return a }
-    let (p, q) = (sin((1 - fraction) * δ) / sin(δ), sin(fraction * δ) / sin(δ))
-    let x = p * cos(φ1) * cos(λ1) + q * cos(φ2) * cos(λ2)
-    let y = p * cos(φ1) * sin(λ1) + q * cos(φ2) * sin(λ2)
-    let z = p * sin(φ1) + q * sin(φ2)
-    return CLLocationCoordinate2D(latitude: atan2(z, sqrt(x * x + y * y)) * 180 / .pi, longitude: atan2(y, x) * 180 / .pi)
+    return out.map { CLLocationCoordinate2D(latitude: $0.latitude, longitude: $0.longitude) }
   }
 }
 
@@ -90,10 +80,7 @@ open class MKMultiPolyline: MKShape, MKOverlay {
 
   open var boundingMapRect: MKMapRect { polylines.map(\.boundingMapRect).reduce(MKMapRect.null) { $0.union($1) } }
 
-  open override var coordinate: CLLocationCoordinate2D {
-    let rect = boundingMapRect
-    return rect.isNull ? kCLLocationCoordinate2DInvalid : MKMapPoint(x: rect.midX, y: rect.midY).coordinate
-  }
+  open override var coordinate: CLLocationCoordinate2D { boundingMapRect.centerCoordinate }
 }
 
 /// Several polygons drawn as one overlay (MapKit's, iOS 13).
@@ -107,10 +94,7 @@ open class MKMultiPolygon: MKShape, MKOverlay {
 
   open var boundingMapRect: MKMapRect { polygons.map(\.boundingMapRect).reduce(MKMapRect.null) { $0.union($1) } }
 
-  open override var coordinate: CLLocationCoordinate2D {
-    let rect = boundingMapRect
-    return rect.isNull ? kCLLocationCoordinate2DInvalid : MKMapPoint(x: rect.midX, y: rect.midY).coordinate
-  }
+  open override var coordinate: CLLocationCoordinate2D { boundingMapRect.centerCoordinate }
 }
 
 /// The user's place on a map (MapKit's `MKUserLocation`, what `MKMapView.userLocation` and a
