@@ -55,20 +55,16 @@ extension LocEmu {
       // library's pipelined decoder); the output is the same, in the same order, as decoding
       // and writing on one thread.
       var output = OutputBuffer()
-      do {
-        let statistics = try NMEAFileDecoder.decodePipelined(
-          path: file, options: nmea.assemblerOptions, keep: { all || $0.mode >= .twoD }
-        ) { batch in
+      let decoded = Result {
+        try NMEAFileDecoder.decodePipelined(path: file, options: nmea.assemblerOptions, keep: { all || $0.mode >= .twoD }) { batch in
           for fix in batch { output.writeLine(LocationFix(fix)) }
         }
-        output.flush()
-        printError("locemu decode: \(file): \(statistics.summary)")
-      } catch let error as TraceFileError {
-        output.flush()
-        throw CommandFailure("\(error)")
-      } catch {
-        output.flush()
-        throw CommandFailure("\(file): \(error)")
+      }
+      output.flush()
+      switch decoded {
+      case .success(let statistics): printError("locemu decode: \(file): \(statistics.summary)")
+      case .failure(let error as TraceFileError): throw CommandFailure("\(error)")
+      case .failure(let error): throw CommandFailure("\(file): \(error)")
       }
     }
   }

@@ -22,7 +22,8 @@ package struct StandardStreams: Sendable {
   /// The streams of the command running in this task.
   @TaskLocal package static var current = StandardStreams()
 
-  /// Writes all of `bytes` to `fd` (retrying on EINTR); false when the descriptor is closed.
+  /// Writes all of `bytes` to `fd` (retrying on EINTR); false when a write fails (`errno` says
+  /// why) or the descriptor takes nothing more.
   @discardableResult
   static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
     var offset = 0
@@ -136,15 +137,8 @@ final class FileSink {
   }
 
   func flush() throws {
-    try buffer.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-        offset += n
-      }
-    }
+    let written = buffer.withUnsafeBytes { StandardStreams.write($0, to: fd) }
+    guard written else { throw SinkError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
     buffer.removeAll(keepingCapacity: true)
   }
 
