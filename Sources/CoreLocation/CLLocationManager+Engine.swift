@@ -71,20 +71,21 @@ extension CLLocationManager {
 
     /// Feeds the machine under the lock, then makes the calls it returns.
     private func run(_ change: (inout LocationUpdatesMachine) -> [LocationUpdatesMachine.Action]) {
-      let actions = core.withLock { change(&$0.machine) }
-      for action in actions { perform(action) }
+      // Whether anyone observes the manager's properties, read under the same lock.
+      let (actions, observed) = core.withLock { (change(&$0.machine), !$0.changeObservers.isEmpty) }
+      for action in actions { perform(action, observed: observed) }
     }
 
-    private func perform(_ action: LocationUpdatesMachine.Action) {
+    private func perform(_ action: LocationUpdatesMachine.Action, observed: Bool) {
       switch action {
       case .changeAuthorization(let status, let later):
-        propertiesChanged(later: later)
+        if observed { propertiesChanged(later: later) }
         deliver("didChangeAuthorization", later: later) { manager, delegate in
           delegate.locationManagerDidChangeAuthorization(manager)
           delegate.locationManager(manager, didChangeAuthorization: status)
         }
       case .updateLocations(let location):
-        propertiesChanged(later: false)
+        if observed { propertiesChanged(later: false) }
         deliver("didUpdateLocations") { manager, delegate in delegate.locationManager(manager, didUpdateLocations: [location]) }
       case .pause: deliver("didPause") { manager, delegate in delegate.locationManagerDidPauseLocationUpdates(manager) }
       case .resume: deliver("didResume") { manager, delegate in delegate.locationManagerDidResumeLocationUpdates(manager) }
@@ -115,7 +116,6 @@ extension CLLocationManager {
 
     /// The observers registered when the call runs, in the order they were registered.
     private func propertiesChanged(later: Bool) {
-      guard core.withLock({ !$0.changeObservers.isEmpty }) else { return }
       let core = self.core
       let call: @Sendable () -> Void = {
         let observers = core.withLock { $0.changeObservers.sorted { $0.key < $1.key }.map(\.value) }
@@ -182,12 +182,12 @@ extension CLLocationManager {
 
     func startUpdating() {
       let permission = bound.phone.state
-      let (oneShot, actions) = core.withLock { c in
+      let (oneShot, actions, observed) = core.withLock { c in
         defer { c.oneShot = nil }
-        return (c.oneShot, c.machine.startUpdating(permission))
+        return (c.oneShot, c.machine.startUpdating(permission), !c.changeObservers.isEmpty)
       }
       oneShot?.cancel()
-      for action in actions { perform(action) }
+      for action in actions { perform(action, observed: observed) }
     }
 
     func stopUpdating() { core.withLock { $0.machine.stopUpdating() } }
