@@ -32,9 +32,24 @@ extension CLLocationManager {
     /// The largest radius a region may have.
     static let maximumRegionRadius: CLLocationDistance = 400_000
 
+    /// The phone's clock, start and start date, read once: each fix reads the time from them
+    /// without going through the phone.
+    private let clock: EmulatorClock
+    private let startedAt: EmulatorClock.Instant
+    private let startDate: Date
+
     init(bound: BoundPhone, delivery: DelegateDelivery) {
       self.bound = bound
       self.delivery = delivery
+      clock = bound.phone.clock
+      startedAt = bound.phone.startedAt
+      startDate = bound.phone.configuration.startDate
+    }
+
+    /// The phone's time since it started, and its date then.
+    private var now: (elapsed: Duration, date: Date) {
+      let elapsed = startedAt.duration(to: clock.now)
+      return (elapsed, startDate.addingTimeInterval(elapsed.seconds))
     }
 
     /// Starts observing the phone; the delegate hears of the authorization once.
@@ -219,9 +234,7 @@ extension CLLocationManager {
     /// A fix the phone delivered to the app.
     private func delivered(_ fix: LocationFix) {
       guard fix.hasFix else { return }
-      let phone = bound.phone
-      let now = phone.elapsed
-      let date = phone.configuration.startDate.addingTimeInterval(now.seconds)
+      let (now, date) = self.now
       run { $0.delivered(fix, date: date, at: now) }
     }
 
@@ -245,8 +258,7 @@ extension CLLocationManager {
     private func received(_ fix: LocationFix) {
       guard fix.hasFix else { return run { $0.fixLost() } }
       guard withSettings({ $0.visits }) else { return }
-      let now = bound.phone.elapsed
-      let date = bound.phone.configuration.startDate.addingTimeInterval(now.seconds)
+      let (now, date) = self.now
       run { $0.received(fix, date: date, at: now) }
     }
 

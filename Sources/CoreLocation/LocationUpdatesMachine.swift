@@ -37,7 +37,7 @@ struct StillnessDetector: Sendable {
 
   /// Reads a location at `coordinate`, stamped `date`, seen at `now`.
   mutating func observe(_ coordinate: Coordinate, date: Date, at now: Duration) -> Reading {
-    if let place, coordinate.distance(to: place.coordinate) <= radius {
+    if let place, coordinate.isDistance(to: place.coordinate, atMost: radius) {
       return now - place.since >= time ? .still : .settling
     }
     place = Place(coordinate: coordinate, date: date, since: now)
@@ -167,7 +167,7 @@ struct LocationUpdatesMachine {
     var outcome = Outcome.nothing
     if updating {
       outcome = .deliver
-      if let lastUpdate, settings.distanceFilter > 0, coordinate.distance(to: lastUpdate) < settings.distanceFilter {
+      if let lastUpdate, settings.distanceFilter > 0, coordinate.isDistance(to: lastUpdate, lessThan: settings.distanceFilter) {
         outcome = .nothing
       }
       // Pauses: the device stayed within the activity's radius for its time.
@@ -189,7 +189,7 @@ struct LocationUpdatesMachine {
       if outcome == .deliver || outcome == .resume { lastUpdate = coordinate }
     }
     // Significant changes: ~500 m and ~5 minutes since the last one.
-    let farEnough = lastSignificant.map { coordinate.distance(to: $0.coordinate) >= 500 && now - $0.at >= .seconds(300) } ?? true
+    let farEnough = lastSignificant.map { !coordinate.isDistance(to: $0.coordinate, lessThan: 500) && now - $0.at >= .seconds(300) } ?? true
     let significant = settings.significantChanges && outcome != .deliver && outcome != .resume && farEnough
     if settings.significantChanges, significant || outcome == .deliver || outcome == .resume, farEnough {
       lastSignificant = (coordinate, now)
@@ -230,7 +230,7 @@ struct LocationUpdatesMachine {
     guard settings.visits, Self.mayUseInBackground(permission), let coordinate = fix.coordinate else { return [] }
     let stamp = fix.timestamp ?? date
     if let visit {
-      guard coordinate.distance(to: visit.coordinate) > 100 else { return [] }
+      guard !coordinate.isDistance(to: visit.coordinate, atMost: 100) else { return [] }
       self.visit = nil
       visitPlace.reset()
       _ = visitPlace.observe(coordinate, date: stamp, at: now)

@@ -143,6 +143,8 @@ final class DelegateDelivery: Sendable {
   /// Calls `body` as the manager's delegate calls are made: on the main actor, in order, when
   /// the manager was made there; otherwise on the clock's loop.
   func deliver(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    // The usual case on the main actor: the call runs now, wrapped in nothing.
+    if onMainActor && clock.runsOnMainActorNow { return runBound(body) }
     let body = bindingPhone(body)
     if onMainActor {
       clock.runOnMainActor(body)
@@ -159,6 +161,12 @@ final class DelegateDelivery: Sendable {
     clock.enqueueWithoutDriving(bindingPhone(body))
     // A real-time clock's loop turns on its own only for timers: one due now turns it.
     if !clock.isVirtual { _ = clock.schedule(after: .zero) {} }
+  }
+
+  /// Runs `body` as code of the manager's phone.
+  private func runBound(_ body: () -> Void) {
+    guard let phone else { return body() }
+    EmulatedPhone.$current.withValue(phone, operation: body)
   }
 
   /// `body` run as code of the manager's phone.

@@ -11,7 +11,9 @@
 /// between two critical sections of one `Mutex` under contention).
 public final class Locked<Value>: @unchecked Sendable {
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline var value: Value
+  /// Exclusive through the mutex: the runtime's access check on each `withLock` (begin and
+  /// end of an access, a set per thread) would only repeat what the lock guarantees.
+  @usableFromInline @exclusivity(unchecked) var value: Value
 
   public init(_ value: Value) {
     self.value = value

@@ -9,7 +9,8 @@
 // back, the user allows it in Settings, switches to approximate location, Location Services off
 // and on, precise again. Each phone's app observes its locations synchronously.
 //
-// Prints: the events the clock ran (timers fired, effects, task wake-ups) and events/s; the
+// Prints: a hash of the delivered stream (every phone's fixes, in the order the apps got them:
+// a change that keeps the hash keeps the events and their order); the events the clock ran (timers fired, effects, task wake-ups) and events/s; the
 // epochs and deliveries; resident memory per phone after the phones were made, and at the end
 // of the run (the shared trace is loaded before the first measure).
 //
@@ -47,6 +48,13 @@ let traceSeconds = (epochs.last?.traceTime ?? 0) - (epochs.first?.traceTime ?? 0
 let before = residentBytes()
 let clock = EmulatorClock()
 let deliveries = Atomic<Int>(0)
+/// A hash of (phone, timestamp, latitude, longitude) of each delivery, in delivery order: each
+/// word is mixed in with a multiply and a shift (FNV's prime, 64-bit words).
+let streamHash = Mutex<UInt64>(0xcbf2_9ce4_8422_2325)
+func fold(_ hash: inout UInt64, _ word: UInt64) {
+  hash = (hash ^ word) &* 0x0000_0100_0000_01b3
+  hash ^= hash >> 29
+}
 let made = ContinuousClock.now
 var phones: [EmulatedPhone] = []
 var observations: [PhoneObservation] = []
@@ -59,7 +67,17 @@ for i in 0..<phoneCount {
       name: "phone \(i)", permission: PermissionState(appStatus: .notDetermined), promptAnswer: .allowOnce, promptDelay: .seconds(2),
       source: profile.map { .realistic(truth, receiver: .init(profile: $0, seed: 1, phone: UInt64(i))) } ?? truth),
     clock: clock)
-  observations.append(phone.observe(.location) { _ in deliveries.add(1, ordering: .relaxed) })
+  observations.append(
+    phone.observe(.location) { event in
+      deliveries.add(1, ordering: .relaxed)
+      guard case .location(let fix) = event else { return }
+      streamHash.withLock { hash in
+        fold(&hash, UInt64(i))
+        fold(&hash, (fix.timestamp?.timeIntervalSinceReferenceDate ?? 0).bitPattern)
+        fold(&hash, (fix.coordinate?.latitude ?? 0).bitPattern)
+        fold(&hash, (fix.coordinate?.longitude ?? 0).bitPattern)
+      }
+    })
   // The scenario, staggered over a minute so that the phones do not all act at once.
   let offset = Duration.seconds(i % 60)
   func at(_ seconds: Int64, _ action: @escaping @Sendable () -> Void) {
@@ -102,6 +120,7 @@ print(
       "  resident memory per phone: %.1f KB after making them, %.1f KB after the run (the process before the phones, shared trace included: %.1f MB)",
     Double(afterMaking - before) / Double(phoneCount) / 1024, Double(afterRun - before) / Double(phoneCount) / 1024,
     Double(before) / 1_048_576))
+print(String(format: "  delivered stream hash (phone, time and place, in order): %016llx", streamHash.withLock { $0 }))
 for phone in phones { phone.shutdown() }
 try await clock.runUntilIdle()
 print(

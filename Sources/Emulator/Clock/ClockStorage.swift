@@ -70,8 +70,8 @@ struct ClockStorage {
   /// Whether a main-actor job that runs ``mainActorCalls`` is on its way.
   var mainActorJobScheduled = false
 
-  mutating func addTimer(at deadline: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
-    timers.insert(deadline: deadline.clampedNanoseconds, action: action)
+  mutating func addTimer(atNanoseconds deadline: Int64, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    timers.insert(deadline: deadline, action: action)
   }
 
   mutating func cancelTimer(_ sequence: UInt64, deadline: Int64) {

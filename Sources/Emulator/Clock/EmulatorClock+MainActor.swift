@@ -10,6 +10,12 @@ import LocationServices
 #endif
 
 extension EmulatorClock {
+  /// Whether ``runOnMainActor(_:)`` runs a call at once: the loop runs on the main actor on
+  /// this thread, and no call waits for it.
+  package var runsOnMainActorNow: Bool {
+    LoopThread.isRunning(self) && MainQueue.isCurrent && storage.withLock { $0.mainActorCalls.isEmpty }
+  }
+
   /// Runs `body` on the main actor, after every call queued here before it.
   ///
   /// For code that calls an app on the main actor as iOS does (a `CLLocationManager` made on
@@ -19,7 +25,7 @@ extension EmulatorClock {
   /// the call runs there and then, as one more step of the loop; otherwise the calls queued at
   /// one instant run in one main-actor job.
   public func runOnMainActor(_ body: @escaping @Sendable () -> Void) {
-    if LoopThread.isRunning(self), MainQueue.isCurrent, storage.withLock({ $0.mainActorCalls.isEmpty }) {
+    if runsOnMainActorNow {
       body()
       return
     }

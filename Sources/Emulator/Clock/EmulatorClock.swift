@@ -153,10 +153,11 @@ public final class EmulatorClock: Clock, Sendable {
   /// On a real-time clock, timers fire while ``run()`` runs.
   @discardableResult
   public func schedule(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> Timer {
+    let nanoseconds = deadline.offset.clampedNanoseconds
     let (timer, wake) = storage.withLock { s in
-      let sequence = s.addTimer(at: deadline.offset, action)
+      let sequence = s.addTimer(atNanoseconds: nanoseconds, action)
       return (
-        Timer(sequence: sequence, deadline: deadline.offset.clampedNanoseconds),
+        Timer(sequence: sequence, deadline: nanoseconds),
         mode == .realTime ? s.takeDriverWakeup(ifLaterThan: deadline.offset) : nil
       )
     }
@@ -188,6 +189,19 @@ public final class EmulatorClock: Clock, Sendable {
   /// calls ``drive()`` after releasing it, so that effects keep the order of its changes.
   package func enqueueWithoutDriving(_ effect: @escaping @Sendable () -> Void) {
     storage.withLock { $0.queue.append(.call(effect)) }
+  }
+
+  /// Whether an effect that a timer's action would queue now would be the loop's next step:
+  /// the action runs on this clock's loop, nothing is queued, and no task the loop woke is
+  /// still running (the loop would wait for it first). When true, the effect is counted as a
+  /// step, and the action runs it itself as its last work instead of queueing it.
+  package func claimNextStep() -> Bool {
+    guard LoopThread.isRunning(self) else { return false }
+    return storage.withLock { s in
+      guard s.queue.isEmpty, mode != .virtual || s.running == 0 else { return false }
+      s.steps &+= 1
+      return true
+    }
   }
 
   /// Runs the loop if nothing else runs it: queued effects and wake-ups; on a virtual clock,

@@ -26,6 +26,10 @@ struct TimerQueue {
   private var buckets: [Int64: Deque<Entry>] = [:]
   /// The bucket being fired, taken out of `buckets` while it drains.
   private var current: (deadline: Int64, entries: Deque<Entry>)?
+  /// The bucket a timer was last added to, held out of `buckets` (its deadline is in
+  /// `deadlines`): a fleet's phones set their next timers for the same deadline one after
+  /// another, and then each costs no hashing.
+  private var recent: (deadline: Int64, entries: Deque<Entry>)?
   /// Timers set and neither fired nor cancelled.
   private(set) var count = 0
   private var nextSequence: UInt64 = 0
@@ -38,17 +42,36 @@ struct TimerQueue {
     let entry = Entry(sequence: sequence, action: TimerAction(run: action))
     if current?.deadline == deadline {
       current!.entries.append(entry)
-    } else if buckets[deadline]?.append(entry) == nil {
-      buckets[deadline] = [entry]
-      deadlines.insert(deadline)
+    } else if recent?.deadline == deadline {
+      recent!.entries.append(entry)
+    } else {
+      if let parked = recent.take() { buckets[parked.deadline] = parked.entries }
+      var entries = buckets.removeValue(forKey: deadline) ?? []
+      if entries.isEmpty { deadlines.insert(deadline) }
+      entries.append(entry)
+      recent = (deadline, entries)
     }
     return sequence
+  }
+
+  /// The bucket of `deadline`, taken off the queue's tables (its deadline stays in `deadlines`).
+  private mutating func takeBucket(_ deadline: Int64) -> Deque<Entry>? {
+    if recent?.deadline == deadline { return recent.take()!.entries }
+    return buckets.removeValue(forKey: deadline)
+  }
+
+  /// Whether the bucket of `deadline` holds no live timer (or there is none).
+  private func bucketIsDead(_ deadline: Int64) -> Bool {
+    let entries = recent?.deadline == deadline ? recent!.entries : buckets[deadline]
+    return entries?.allSatisfy({ $0.action == nil }) ?? true
   }
 
   /// Cancels the timer `sequence` due at `deadline`; nothing when it fired or was cancelled.
   mutating func cancel(sequence: UInt64, deadline: Int64) {
     if current?.deadline == deadline {
       if Self.tombstone(sequence, in: &current!.entries) { count -= 1 }
+    } else if recent?.deadline == deadline {
+      if Self.tombstone(sequence, in: &recent!.entries) { count -= 1 }
     } else if buckets[deadline] != nil, Self.tombstone(sequence, in: &buckets[deadline]!) {
       count -= 1
     }
@@ -72,15 +95,15 @@ struct TimerQueue {
       if current == nil {
         guard let deadline = deadlines.min, deadline <= limit else {
           // Not due: but drop a bucket of tombstones at the front, so that `next` is right.
-          if let deadline = deadlines.min, buckets[deadline]?.allSatisfy({ $0.action == nil }) == true {
-            buckets.removeValue(forKey: deadline)
+          if let deadline = deadlines.min, bucketIsDead(deadline) {
+            _ = takeBucket(deadline)
             _ = deadlines.popMin()
             continue
           }
           return nil
         }
         _ = deadlines.popMin()
-        current = (deadline, buckets.removeValue(forKey: deadline) ?? [])
+        current = (deadline, takeBucket(deadline) ?? [])
       }
       guard let deadline = current?.deadline, deadline <= limit else { return nil }
       while let entry = current!.entries.popFirst() {
@@ -101,8 +124,8 @@ struct TimerQueue {
       self.current = nil
     }
     while let deadline = deadlines.min {
-      if buckets[deadline]?.contains(where: { $0.action != nil }) == true { return deadline }
-      buckets.removeValue(forKey: deadline)
+      if !bucketIsDead(deadline) { return deadline }
+      _ = takeBucket(deadline)
       _ = deadlines.popMin()
     }
     return nil

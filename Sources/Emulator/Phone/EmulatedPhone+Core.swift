@@ -7,15 +7,23 @@ import LocationServices
 extension EmulatedPhone {
   // MARK: Inside the lock
 
-  func receive(_ fix: LocationFix, _ s: inout PhoneCore) {
-    guard !s.isShutDown else { return }
-    // The epoch's events (the source's fix, the app's location) go out as one effect.
-    s.outbox = []
+  /// A fix arrives. The epoch's events (the source's fix, the app's location) go out as one
+  /// effect, queued on the clock; or, for a timer's action (`asTimerAction`) when they would be
+  /// the loop's next step anyway (``EmulatorClock/claimNextStep()``), returned, for the action to
+  /// deliver as its last work, after releasing the lock: the same order, without a queue entry,
+  /// a closure and a turn of the loop for each fix.
+  @discardableResult
+  func receive(_ fix: LocationFix, _ s: inout PhoneCore, asTimerAction: Bool = false) -> PhoneOutbox {
+    guard !s.isShutDown else { return PhoneOutbox() }
+    s.outbox = PhoneOutbox()
     if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(fix), &s) }
     for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
-    let outbox = s.outbox ?? []
+    let outbox = s.outbox ?? PhoneOutbox()
     s.outbox = nil
-    if !outbox.isEmpty { clock.enqueueWithoutDriving { for item in outbox { item.deliver() } } }
+    guard !outbox.isEmpty else { return outbox }
+    if asTimerAction && clock.claimNextStep() { return outbox }
+    clock.enqueueWithoutDriving { outbox.deliver() }
+    return PhoneOutbox()
   }
 
   /// Queues `event` for observers and event streams, in order with everything else.
@@ -116,6 +124,24 @@ struct PhoneOutgoingEvent: Sendable {
   }
 }
 
+/// Events that go out together, in order: the first held inline (an epoch usually has one,
+/// and then costs no array).
+struct PhoneOutbox: Sendable {
+  private var first: PhoneOutgoingEvent?
+  private var rest: [PhoneOutgoingEvent] = []
+
+  var isEmpty: Bool { first == nil }
+
+  mutating func append(_ item: PhoneOutgoingEvent) {
+    if first == nil { first = item } else { rest.append(item) }
+  }
+
+  func deliver() {
+    first?.deliver()
+    for item in rest { item.deliver() }
+  }
+}
+
 struct PhoneCore {
   var permission: PermissionStateMachine
   var gate: LocationGateStateMachine
@@ -145,7 +171,7 @@ struct PhoneCore {
   var tasks: [UInt64: PhoneTaskEntry] = [:]
   var isShutDown = false
   /// While set, events wait here and go out together (``EmulatedPhone/receive``).
-  var outbox: [PhoneOutgoingEvent]?
+  var outbox: PhoneOutbox?
   private var lastID: UInt64 = 0
 
   init(permission: PermissionStateMachine, gate: LocationGateStateMachine) {

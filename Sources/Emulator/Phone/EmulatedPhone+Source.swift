@@ -125,14 +125,18 @@ extension EmulatedPhone {
     emit(.sourceEnded(error: error), &s)
   }
 
+  /// The source timer's action: the pending fix arrives, the next is scheduled; the fix's
+  /// events, when the loop has nothing before them, are delivered last, outside the lock.
   func sourceFired() {
-    core.withLock { s in
-      guard !s.isShutDown, var fix = s.pendingSourceFix.take() else { return }
+    let ready = core.withLock { s -> PhoneOutbox in
+      guard !s.isShutDown, var fix = s.pendingSourceFix.take() else { return PhoneOutbox() }
       s.sourceTimer = nil
       // After a pause the fix is stamped as late as it comes.
       if s.sourceShift > .zero, let stamp = fix.timestamp { fix.timestamp = stamp + s.sourceShift.seconds }
-      receive(fix, &s)
+      let ready = receive(fix, &s, asTimerAction: true)
       scheduleNextSourceFix(&s)
+      return ready
     }
+    ready.deliver()
   }
 }

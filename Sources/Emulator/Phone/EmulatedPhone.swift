@@ -308,7 +308,7 @@ public final class EmulatedPhone: Sendable {
   /// A fix arrives now, synchronously (a live source; an observer's reaction). What it sets off
   /// runs on the clock's loop, as for ``apply(_:)``.
   public func receiveNow(_ fix: LocationFix) {
-    core.withLock { s in receive(fix, &s) }
+    core.withLock { s in _ = receive(fix, &s) }
     clock.drive()
   }
 
