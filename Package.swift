@@ -138,6 +138,9 @@ let package = Package(
     // `import Contacts` for the postal addresses location code writes and geocodes
     // (CNPostalAddress, CNPostalAddressFormatter, CLPlacemark.postalAddress). Opt-in, as os is.
     .library(name: "Contacts", targets: ["Contacts"]),
+    // `import simd` for the vector types and geometry location code keeps beside CoreLocation
+    // (`simd_double3` translations, `simd_length`, `normalize`…). Opt-in, as os is.
+    .library(name: "simd", targets: ["simd"]),
   ]
   package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
   package.targets += [
@@ -150,6 +153,7 @@ let package = Package(
     .target(name: "osModuleMap"),
     .target(name: "os", dependencies: ["osModuleMap"]),
     .target(name: "Contacts", dependencies: ["CoreLocation"]),
+    .target(name: "simd"),
     // The framework's submodules (`import CoreLocation.CLLocation`) as a clang module map.
     .target(name: "CoreLocationModuleMap"),
     .target(
@@ -171,7 +175,7 @@ let package = Package(
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
       ]
     ),
-    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os"]),
+    .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os", "simd"]),
     // The documentation's code, whole: each file is quoted byte for byte by an article or the
     // README (tools/check-readme-snippets.sh), so a snippet that drifts from the API fails here.
     .testTarget(

@@ -18,12 +18,13 @@ var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusS
     .product(name: "CoreLocation", package: "LocationEmulator"), .product(name: "MapKit", package: "LocationEmulator"),
     .product(name: "Combine", package: "LocationEmulator"),
   ]
-  // `import os` for the code that logs (an opt-in product: see the library's manifest).
-  osDependency = [.product(name: "os", package: "LocationEmulator")]
+  // `import os` for the code that logs, `import simd` for vector helpers (opt-in products: see
+  // the library's manifest).
+  osDependency = [.product(name: "os", package: "LocationEmulator"), .product(name: "simd", package: "LocationEmulator")]
   testDependencies +=
     appDependencies + [
       .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
-    ]
+    ] + osDependency
 #endif
 
 let package = Package(

@@ -35,7 +35,8 @@ struct DistanceComparisonTests {
       let meters = threshold * scale
       let bearing = random.between(0, 2 * .pi)
       let north = meters * cos(bearing) / Coordinate.earthRadius * 180 / .pi
-      var longitude = from.longitude + meters * sin(bearing) / Coordinate.earthRadius * 180 / .pi / max(cos(from.latitude * .pi / 180), 1e-6)
+      var longitude =
+        from.longitude + meters * sin(bearing) / Coordinate.earthRadius * 180 / .pi / max(cos(from.latitude * .pi / 180), 1e-6)
       longitude = longitude > 180 ? longitude - 360 : (longitude < -180 ? longitude + 360 : longitude)
       guard let to = Coordinate(latitude: min(90, max(-90, from.latitude + north)), longitude: longitude) else { continue }
       let exact = from.distance(to: to)

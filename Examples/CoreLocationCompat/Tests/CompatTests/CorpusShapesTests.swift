@@ -5,6 +5,7 @@ import Emulator
 import Foundation
 import MapKit
 import Testing
+import simd
 
 /// The shapes of real open-source code that did not build or ran differently (the corpus table
 /// in the CoreLocation article), each run on an emulated phone.
@@ -157,6 +158,28 @@ struct CorpusShapesTests {
     ])
     #expect(try await CityNameClient.live.cityName(CLLocation(latitude: 61.4979, longitude: 23.7611)) == "Tampere")
     #expect(try await CityNameClient.live.cityName(CLLocation(latitude: 95, longitude: 0)) == nil)
+  }
+
+  @Test(
+    "LOC-COMPAT-41: an actor over a delegate that hops through its own DispatchQueue and the main queue answers on a real-time clock; simd translations",
+    .timeLimit(.minutes(1))
+  )
+  func dispatchQueueWrapperOnARealTimeClock() async throws {
+    // Blocks on a DispatchQueue are work no virtual clock can count (they are not Swift jobs):
+    // such code runs as on a device, on a real-time clock, with a short prompt.
+    var configuration = phone(.notDetermined, answer: .allowWhileUsing)
+    configuration.promptDelay = .milliseconds(100)
+    try await withEmulatedPhone(configuration, clock: .realTime()) { _ in
+      let locator = QueuedLocator()
+      #expect(await locator.requestWhenInUse() == .authorizedWhenInUse)
+      let location = try await locator.location()
+      #expect(abs(location.coordinate.latitude - home.latitude) < 1e-9)
+      let up = CLLocation(
+        coordinate: north(1_000), altitude: 100, horizontalAccuracy: 5, verticalAccuracy: 5, timestamp: location.timestamp)
+      let translation = up.translation(from: CLLocation(latitude: home.latitude, longitude: home.longitude))
+      #expect(abs(translation.y - 1_000) < 1e-6 && abs(translation.z - 100) < 1e-9)
+      #expect(abs(simd_length(translation) - (1_000.0 * 1_000 + 100 * 100).squareRoot()) < 1e-6)
+    }
   }
 
   @Test("LOC-COMPAT-39: a file importing Combine and Foundation builds URLRequests (Foundation's networking types)")
