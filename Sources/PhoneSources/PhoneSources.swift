@@ -61,3 +61,51 @@ final class ReplayTimeline: PhoneTimeline {
 
   func close() { cursor.close() }
 }
+
+/// A trace's replay worked out once — its pacing, start offset, gap fills and time base — and
+/// shared by every phone that plays it (``PhoneSource/replay(_:)``): each phone's timeline is
+/// an index into one array, so a fleet on one trace pays for the replay once, not per phone.
+/// The phones get the same fixes at the same times as from ``PhoneSource/replay(options:makeReader:)``
+/// with the same options.
+public final class ReplaySchedule: Sendable {
+  /// A replay that never ends (``ReplayOptions/loop`` without a ``ReplayOptions/count``).
+  public struct Endless: Error, CustomStringConvertible {
+    public var description: String { "a looping replay without a count has no end to schedule" }
+  }
+
+  /// Each fix and when it is due, as time since the source started.
+  public let fixes: [ScriptedFix]
+
+  /// Replays the epochs `makeReader` gives with `options`, to the end.
+  /// - Throws: ``Endless`` for a loop without a count; what the reader throws.
+  public init(options: ReplayOptions = ReplayOptions(), makeReader: @escaping @Sendable () throws -> any TraceReader) throws {
+    guard !options.loop || options.count != nil else { throw Endless() }
+    var cursor = TraceReplayCursor(options: options, makeReader: makeReader)
+    var fixes: [ScriptedFix] = []
+    while let step = try cursor.next() { fixes.append(ScriptedFix(at: step.scheduled, fix: step.fix)) }
+    self.fixes = fixes
+  }
+}
+
+extension PhoneSource {
+  /// A replay scheduled once and shared (a fleet's phones on one trace).
+  public static func replay(_ schedule: ReplaySchedule) -> PhoneSource {
+    .timeline { _ in ScheduledReplayTimeline(fixes: schedule.fixes) }
+  }
+}
+
+/// A phone's place in a shared ``ReplaySchedule``.
+final class ScheduledReplayTimeline: PhoneTimeline {
+  let fixes: [ScriptedFix]
+  var index = 0
+
+  init(fixes: [ScriptedFix]) { self.fixes = fixes }
+
+  func next() -> (at: Duration, fix: LocationFix)? {
+    guard index < fixes.count else { return nil }
+    defer { index += 1 }
+    return (fixes[index].at, fixes[index].fix)
+  }
+
+  func close() { index = fixes.count }
+}

@@ -3,7 +3,7 @@
 //   fleet-benchmark [PHONES] [TRACE] [PROFILE]
 //
 // PHONES phones (default 10,000) on one virtual EmulatorClock, each replaying TRACE (default the
-// bundled city walk: 973 one-second epochs, decoded once and shared by every phone) through a
+// bundled city walk: 973 one-second epochs, decoded and scheduled once (ReplaySchedule) and shared by every phone) through a
 // permission scenario: the app asks for permission (a task on the clock), the scripted user
 // answers "Allow Once" after 2 s, the app goes to the background (the grant lapses) and comes
 // back, the user allows it in Settings, switches to approximate location, Location Services off
@@ -40,11 +40,13 @@ let profile = arguments.dropFirst(2).first.map { name -> ReceiverProfile in
   return profile
 }
 
-// The epochs of the trace decoded once, read by many phones: each reader is an index into the same array.
+// The epochs of the trace decoded once, read by many phones.
 let trace = try DecodedTrace.decode(Trace(path: tracePath))
 let epochs = trace.epochs
 let traceSeconds = (epochs.last?.traceTime ?? 0) - (epochs.first?.traceTime ?? 0)
 
+// Its replay scheduled once too: each phone's timeline is an index into the same array.
+let schedule = try ReplaySchedule(options: ReplayOptions(speed: 1)) { trace.makeReader() }
 let before = residentBytes()
 let clock = EmulatorClock()
 let deliveries = Atomic<Int>(0)
@@ -61,7 +63,7 @@ var observations: [PhoneObservation] = []
 phones.reserveCapacity(phoneCount)
 observations.reserveCapacity(phoneCount)
 for i in 0..<phoneCount {
-  let truth = PhoneSource.replay(options: ReplayOptions(speed: 1)) { trace.makeReader() }
+  let truth = PhoneSource.replay(schedule)
   let phone = EmulatedPhone(
     .init(
       name: "phone \(i)", permission: PermissionState(appStatus: .notDetermined), promptAnswer: .allowOnce, promptDelay: .seconds(2),
