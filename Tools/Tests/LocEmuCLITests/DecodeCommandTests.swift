@@ -15,6 +15,9 @@ struct DecodeCommandTests {
     var stderr: String
     /// From the start of the process to its end.
     var elapsed: Duration = .zero
+    /// When the process had ended (and its output was read): a test that times the process
+    /// measures up to here, not up to when its awaiting task ran again (later on a loaded pool).
+    var ended = ContinuousClock.now
     /// The process outlived its bound and was killed.
     var timedOut = false
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
