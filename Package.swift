@@ -85,7 +85,7 @@ let package = Package(
       sources: ["SampleTraces.swift"],
       resources: [
         .copy("city-walk.nmea"), .copy("old-town-route.gpx"), .copy("drive.nmea"), .copy("drive.gpx"), .copy("tunnel.nmea"),
-        .copy("tunnel.gpx"), .copy("announcements.json"),
+        .copy("tunnel.gpx"), .copy("announcements.json"), .copy("helsinki-steps.kml"),
       ]
     ),
     // What the library's test targets share (places, the repository's files, a phone); not a product.

@@ -22,6 +22,8 @@ public enum SampleTraces {
     case tunnelGPX = "tunnel.gpx"
     /// Lost-pet announcements around the walk (the backend's JSON).
     case announcements = "announcements.json"
+    /// Three seconds of a KML `gx:Track` on Helsinki's Senate Square (times and altitudes).
+    case helsinkiStepsKML = "helsinki-steps.kml"
   }
 
   /// Where the bundled `file` is.

@@ -1,5 +1,6 @@
 import Foundation
 import LocationServices
+import TestSupport
 import Testing
 import Traces
 
@@ -15,15 +16,8 @@ struct KMLGeoJSONTests {
     return (epochs, reader.summary)
   }
 
-  static let track = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
-      <Document><Placemark><gx:Track>
-        <when>2026-05-16T09:00:00Z</when><when>2026-05-16T09:00:01Z</when><when>2026-05-16T09:00:02Z</when>
-        <gx:coord>24.9384 60.1699 12</gx:coord><gx:coord>24.9384 60.16991 12.5</gx:coord><gx:coord>24.9384 60.16993 13</gx:coord>
-      </gx:Track></Placemark></Document>
-    </kml>
-    """
+  /// Three timed points of a KML `gx:Track` (the bundled `traces/helsinki-steps.kml`).
+  static let track = try! String(contentsOfFile: tracePath("helsinki-steps.kml"), encoding: .utf8)
 
   @Test("A KML gx:Track is a timed track: one epoch per point at its time, with altitude, speed and course")
   func kmlTrack() throws {

@@ -376,18 +376,8 @@ struct WebPageTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("page-upload-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let kml = directory.appendingPathComponent("walk.kml")
-    try Data(
-      """
-      <?xml version="1.0" encoding="UTF-8"?>
-      <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
-        <Document><Placemark><gx:Track>
-          <when>2026-05-16T09:00:00Z</when><when>2026-05-16T09:00:01Z</when><when>2026-05-16T09:00:02Z</when>
-          <gx:coord>24.9384 60.1699 12</gx:coord><gx:coord>24.9384 60.16991 12.5</gx:coord><gx:coord>24.9384 60.16993 13</gx:coord>
-        </gx:Track></Placemark></Document>
-      </kml>
-      """.utf8
-    ).write(to: kml)
+    // The bundled KML sample (a timed gx:Track of three points).
+    let kml = URL(fileURLWithPath: ServeCommandTests.trace("helsinki-steps.kml"))
     let geoJSON = directory.appendingPathComponent("harbour.geojson")
     let line =
       #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"coordTimes": "#
