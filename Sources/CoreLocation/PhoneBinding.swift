@@ -169,9 +169,9 @@ final class DelegateDelivery: Sendable {
     EmulatedPhone.$current.withValue(phone, operation: body)
   }
 
-  /// `body` run as code of the manager's phone.
+  /// `body` run as code of the manager's phone, later.
   private func bindingPhone(_ body: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    guard let phone else { return body }
-    return { EmulatedPhone.$current.withValue(phone) { body() } }
+    guard phone != nil else { return body }
+    return { self.runBound(body) }
   }
 }

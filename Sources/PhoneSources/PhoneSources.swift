@@ -89,23 +89,5 @@ public final class ReplaySchedule: Sendable {
 
 extension PhoneSource {
   /// A replay scheduled once and shared (a fleet's phones on one trace).
-  public static func replay(_ schedule: ReplaySchedule) -> PhoneSource {
-    .timeline { _ in ScheduledReplayTimeline(fixes: schedule.fixes) }
-  }
-}
-
-/// A phone's place in a shared ``ReplaySchedule``.
-final class ScheduledReplayTimeline: PhoneTimeline {
-  let fixes: [ScriptedFix]
-  var index = 0
-
-  init(fixes: [ScriptedFix]) { self.fixes = fixes }
-
-  func next() -> (at: Duration, fix: LocationFix)? {
-    guard index < fixes.count else { return nil }
-    defer { index += 1 }
-    return (fixes[index].at, fixes[index].fix)
-  }
-
-  func close() { index = fixes.count }
+  public static func replay(_ schedule: ReplaySchedule) -> PhoneSource { .scheduled(schedule.fixes) }
 }

@@ -3,16 +3,18 @@
 //   fleet-benchmark [PHONES] [TRACE] [PROFILE]
 //
 // PHONES phones (default 10,000) on one virtual EmulatorClock, each replaying TRACE (default the
-// bundled city walk: 973 one-second epochs, decoded and scheduled once (ReplaySchedule) and shared by every phone) through a
-// permission scenario: the app asks for permission (a task on the clock), the scripted user
-// answers "Allow Once" after 2 s, the app goes to the background (the grant lapses) and comes
-// back, the user allows it in Settings, switches to approximate location, Location Services off
-// and on, precise again. Each phone's app observes its locations synchronously.
+// bundled city walk: 973 one-second epochs, decoded and scheduled once, ReplaySchedule, and
+// shared by every phone) through a permission scenario: the app asks for permission (a task on
+// the clock), the scripted user answers "Allow Once" after 2 s, the app goes to the background
+// (the grant lapses) and comes back, the user allows it in Settings, switches to approximate
+// location, Location Services off and on, precise again. Each phone's app observes its locations
+// synchronously.
 //
 // Prints: a hash of the delivered stream (every phone's fixes, in the order the apps got them:
-// a change that keeps the hash keeps the events and their order); the events the clock ran (timers fired, effects, task wake-ups) and events/s; the
-// epochs and deliveries; resident memory per phone after the phones were made, and at the end
-// of the run (the shared trace is loaded before the first measure).
+// a change that keeps the hash keeps the events and their order); the events the clock ran
+// (timers fired, effects, task wake-ups) and events/s; the epochs and deliveries; resident
+// memory per phone after the phones were made, and at the end of the run (the shared trace is
+// loaded before the first measure).
 //
 // With PROFILE (open-sky, urban-canyon, …) each phone's trace is the truth under a seeded GNSS
 // receiver of that profile (its own phone number, one seed): what realism costs a fleet.

@@ -40,6 +40,12 @@ public struct PhoneSource: Sendable {
     PhoneSource(kind: .timeline { start in ScriptTimeline(fixes: fixes, start: start) })
   }
 
+  /// Fixes at given times, delivered exactly as given (a fix without a timestamp stays without):
+  /// a replay worked out beforehand.
+  package static func scheduled(_ fixes: [ScriptedFix]) -> PhoneSource {
+    PhoneSource(kind: .timeline { _ in ScriptTimeline(fixes: fixes, start: nil) })
+  }
+
   /// A timeline of your own: `make` is called when the phone starts the source, with the
   /// phone's start date, and the phone asks the timeline for one fix ahead of the clock.
   public static func timeline(_ make: @escaping @Sendable (_ startDate: Date) throws -> any PhoneTimeline) -> PhoneSource {
@@ -162,12 +168,14 @@ final class FixedTimeline: PhoneTimeline {
   func close() { delivered = count ?? Int.max }
 }
 
+/// A phone's place in a list of fixes (a script, a shared replay schedule): an index into it.
 final class ScriptTimeline: PhoneTimeline {
   let fixes: [ScriptedFix]
-  let start: Date
+  /// The date a fix without a timestamp is stamped from (its time added); nil: left unstamped.
+  let start: Date?
   var index = 0
 
-  init(fixes: [ScriptedFix], start: Date) {
+  init(fixes: [ScriptedFix], start: Date?) {
     self.fixes = fixes
     self.start = start
   }
@@ -175,8 +183,9 @@ final class ScriptTimeline: PhoneTimeline {
   func next() -> (at: Duration, fix: LocationFix)? {
     guard index < fixes.count else { return nil }
     defer { index += 1 }
+    guard let start, fixes[index].fix.timestamp == nil else { return (fixes[index].at, fixes[index].fix) }
     var fix = fixes[index].fix
-    if fix.timestamp == nil { fix.timestamp = start.addingTimeInterval(fixes[index].at.seconds) }
+    fix.timestamp = start.addingTimeInterval(fixes[index].at.seconds)
     return (fixes[index].at, fix)
   }
 
