@@ -83,24 +83,30 @@ struct EventStreamTests {
     return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
   }
 
-  /// A one-connection HTTP server on loopback that answers with `response`, sent in pieces,
-  /// then holds the connection open until the client closes it.
+  /// A one-connection HTTP server on loopback that answers with `batches` of pieces, each
+  /// piece in a `send` of its own, and a batch after the first only once the test says so
+  /// (``proceed``), then holds the connection open until the client closes it.
   final class OneShotServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     let clientClosed = DispatchSemaphore(value: 0)
+    /// Signalled by the test when the server may send its next batch.
+    let proceed = DispatchSemaphore(value: 0)
 
-    init(pieces: [String]) throws {
+    init(batches: [[String]]) throws {
       let (listener, port) = try EventStreamTests.loopbackSocket(listening: true)
       (self.listener, self.port) = (listener, port)
-      let closed = clientClosed
+      let (closed, proceed) = (clientClosed, self.proceed)
       Thread {
         let connection = accept(listener, nil, nil)
         var request = [UInt8](repeating: 0, count: 4096)
         _ = recv(connection, &request, request.count, 0)
-        for piece in pieces {
-          _ = Array(piece.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-          usleep(20_000)
+        for (index, batch) in batches.enumerated() {
+          // A test that never says so ends the wait (and the batch is sent anyway).
+          if index > 0 { _ = proceed.wait(timeout: .now() + 10) }
+          for piece in batch {
+            _ = Array(piece.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+          }
         }
         // Held open: the client's close is what ends it.
         var byte: UInt8 = 0
@@ -115,14 +121,17 @@ struct EventStreamTests {
 
   @Test("events come as the server sends them, and letting go of the stream closes the connection")
   func realSocket() async throws {
-    let server = try OneShotServer(pieces: [
-      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunk("data: {\"event\":\"a\"}\n\n"),
-      Self.chunk("data: {\"event\":\"b\"}\n\n"),
+    // Event b is sent only after the client has event a: a stream that waited for more (or for
+    // the end) before yielding would not get past the first.
+    let server = try OneShotServer(batches: [
+      ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunk("data: {\"event\":\"a\"}\n\n")],
+      [Self.chunk("data: {\"event\":\"b\"}\n\n")],
     ])
     let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(server.port)")!, timeout: 10)
     var stream: AsyncThrowingStream<String, any Error>? = try await client.events("phones/1/events")
     var iterator = stream?.makeAsyncIterator()
     #expect(try await iterator?.next() == #"{"event":"a"}"#)
+    server.proceed.signal()
     #expect(try await iterator?.next() == #"{"event":"b"}"#)
     (stream, iterator) = (nil, nil)
     #expect(server.clientClosed.wait(timeout: .now() + 10) == .success, "the connection closed once the stream was let go")
@@ -130,9 +139,10 @@ struct EventStreamTests {
 
   @Test("nothing listening is a one-line unreachable error")
   func nothingListening() async throws {
-    // A port that was free a moment ago: bound, then let go without listening.
+    // A port this test keeps bound, without listening, while the client tries it: nobody else
+    // can take it meanwhile, and a connection to it is refused.
     let (probe, port) = try Self.loopbackSocket(listening: false)
-    close(probe)
+    defer { close(probe) }
     let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
     do {
       _ = try await client.events("phones/1/events")
