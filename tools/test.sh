@@ -9,11 +9,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
-# Each stage's time, printed at the end (also when a stage fails).
-STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS
+# Each stage's time, printed at the end (also when a stage fails): wall seconds, and the CPU
+# seconds its processes used (user + system, of the children this script waited for), which shows
+# how much of a stage's wall time the machine's cores sat idle.
+STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS STAGE_CPU=0
+children_cpu_seconds() { # this shell's reaped children: user + system, in whole seconds
+  local stat
+  stat=$(< "/proc/$$/stat")
+  stat=${stat##*) }
+  read -r -a fields <<< "$stat"
+  echo $(((fields[13] + fields[14]) / $(getconf CLK_TCK)))
+}
 end_stage() {
-  if [ -n "$STAGE_NAME" ]; then STAGE_TIMES+=("$(printf '%6ds  %s' $((SECONDS - STAGE_START)) "$STAGE_NAME")"); fi
-  STAGE_NAME=""
+  local cpu
+  cpu=$(children_cpu_seconds)
+  if [ -n "$STAGE_NAME" ]; then
+    STAGE_TIMES+=("$(printf '%6ds %6ds cpu  %s' $((SECONDS - STAGE_START)) $((cpu - STAGE_CPU)) "$STAGE_NAME")")
+  fi
+  STAGE_NAME="" STAGE_CPU=$cpu
 }
 stage() {
   end_stage
