@@ -14,8 +14,13 @@ if ! python3 -c 'import schemathesis' 2>/dev/null; then
   echo "==> installing schemathesis (PyPI)" >&2
   python3 -m pip install --quiet schemathesis >&2 || python3 -m pip install --quiet --break-system-packages schemathesis >&2
 fi
-bin="$(swift build --package-path Tools --show-bin-path)"
-[ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
+# LOCEMU_BINARY: a locemu already built (tools/test.sh passes its ThreadSanitizer build's).
+if [ -n "${LOCEMU_BINARY:-}" ]; then
+  bin="$(dirname "$LOCEMU_BINARY")"
+else
+  bin="$(swift build --package-path Tools --show-bin-path)"
+  [ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
+fi
 work=$(mktemp -d)
 server_pid=""
 cleanup() {

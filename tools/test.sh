@@ -1,25 +1,36 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what the tests need; builds the library (the root package) and
-# the tools (Tools/) with warnings as errors and runs each one's tests in one process; fuzzes
-# `locemu serve`'s HTTP API with schemathesis (tools/fuzz-serve.sh) and sends it hostile
-# requests (tools/hostile-serve.py); checks `locemu sky` against skyfield (tools/check-sky.sh); builds and tests the example app packages (NearbyPets, LostPets) against the
-# library and checks that it resolves no heavy dependency; checks the formatting; then runs both
-# suites again under ThreadSanitizer. Each run is bounded: past 20 minutes its whole process
-# group is killed and the script fails with a message.
+# The whole test suite, in three phases that each keep this machine's cores busy:
+#   1. checks: formatting, the pages' scripts, the module graph against the manifests;
+#   2. builds, all at once (each a build folder of its own, warnings as errors): the library
+#      (debug), the library under ThreadSanitizer, the tools (Tools/) under ThreadSanitizer, and the
+#      example app packages (Examples/);
+#   3. tests, in two lanes side by side: the end-to-end lane (the tools' suite -- locemu, gpsd,
+#      chromium -- then fuzzing `locemu serve`'s HTTP API with schemathesis, hostile requests,
+#      `locemu sky` against skyfield) and the in-process lane (the library's suite, plain and under
+#      ThreadSanitizer, the example packages' suites, the README's snippets, the CoreLocation/MapKit
+#      API coverage, what an app resolves).
+# The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
+# the same tests without the race checks; the library runs both ways (plain at full repetition
+# counts, ThreadSanitizer at a tenth). Builds carry line tables, not full debug info (file:line in
+# backtraces and race reports, a tenth less compile time). Installs what the tests need first.
+# Every test run is bounded: past 20 minutes its whole process group is killed and the script
+# fails with a message. Each job's log is printed when its phase ends; each phase's and job's
+# wall and CPU seconds at the end. LOCEMU_SKIP_TSAN=1: the library plain only, the tools plain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
-# Each stage's time, printed at the end (also when a stage fails): wall seconds, and the CPU
-# seconds its processes used (user + system, of the children this script waited for), which shows
-# how much of a stage's wall time the machine's cores sat idle.
-STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS STAGE_CPU=0
-children_cpu_seconds() { # this shell's reaped children: user + system, in whole seconds
-  local stat
-  stat=$(< "/proc/$$/stat")
+ensure_swift
+
+# The CPU seconds (user + system) of the children this shell has reaped: beside a stage's wall
+# time it shows how much of it the two cores sat idle.
+children_cpu_seconds() {
+  local stat fields
+  stat=$(< "/proc/$BASHPID/stat")
   stat=${stat##*) }
   read -r -a fields <<< "$stat"
   echo $(((fields[13] + fields[14]) / $(getconf CLK_TCK)))
 }
+STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS STAGE_CPU=0
 end_stage() {
   local cpu
   cpu=$(children_cpu_seconds)
@@ -33,61 +44,146 @@ stage() {
   STAGE_NAME="$1" STAGE_START=$SECONDS
   echo "==> $1" >&2
 }
+JOB_LOGS=$(mktemp -d)
 print_stage_times() {
   end_stage
-  echo "==> stage times (total $SECONDS s)" >&2
+  echo "==> stage times (total $SECONDS s; wall, then CPU: two cores give at most twice the wall)" >&2
   printf '%s\n' "${STAGE_TIMES[@]}" >&2
+  rm -rf "$JOB_LOGS"
 }
 trap print_stage_times EXIT
+
+# Jobs of a phase: `job NAME FUNCTION` starts FUNCTION in the background with errexit on, its
+# output in a log; `join_jobs` waits for all of them, prints each log in the order they started,
+# adds each job's wall and CPU seconds to the stage times, and fails if any job failed.
+JOB_PIDS=() JOB_NAMES=()
+job() {
+  local name=$1
+  shift
+  (
+    start=$SECONDS
+    # Not `"$@" || status=$?`: a function run as the left of || ignores errexit throughout.
+    ( set -euo pipefail; "$@" )
+    status=$?
+    printf '%6ds %6ds cpu    %s%s\n' $((SECONDS - start)) "$(children_cpu_seconds)" "$name" \
+      "$([ "$status" -eq 0 ] || echo " (failed: exit $status)")" > "$JOB_LOGS/$name.time"
+    exit "$status"
+  ) > "$JOB_LOGS/$name.log" 2>&1 &
+  JOB_PIDS+=($!) JOB_NAMES+=("$name")
+}
+join_jobs() {
+  local i failed=()
+  for i in "${!JOB_PIDS[@]}"; do
+    wait "${JOB_PIDS[$i]}" || failed+=("${JOB_NAMES[$i]}")
+  done
+  for i in "${!JOB_NAMES[@]}"; do
+    echo "==> [${JOB_NAMES[$i]}]" >&2
+    cat "$JOB_LOGS/${JOB_NAMES[$i]}.log" >&2
+    [ -f "$JOB_LOGS/${JOB_NAMES[$i]}.time" ] && STAGE_TIMES+=("$(cat "$JOB_LOGS/${JOB_NAMES[$i]}.time")")
+  done
+  JOB_PIDS=() JOB_NAMES=()
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "error: failed: ${failed[*]} (their logs are above)" >&2
+    return 1
+  fi
+}
+
 stage "installing what the tests need"
-ensure_swift
 # librsvg2-bin: rsvg-convert renders the map snapshots in the snapshot tests.
 # chromium + chromium-driver: the web pages of `locemu serve` are tested in a real headless browser;
 # libjs-leaflet: the map page (/map) loads Debian's Leaflet from the server.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 # nodejs: `node --check` reads the web pages' scripts (Tools/Sources/PhoneServer/Page).
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time nodejs
+# schemathesis (PyPI) for the API fuzzing, before the lanes start.
+if ! python3 -c 'import schemathesis' 2>/dev/null; then
+  echo "==> installing schemathesis (PyPI)" >&2
+  python3 -m pip install --quiet schemathesis >&2 || python3 -m pip install --quiet --break-system-packages schemathesis >&2
+fi
+
 stage "formatting, the pages' scripts and the module graph"
 tools/check-format.sh
 for script in Tools/Sources/PhoneServer/Page/*.js; do node --check "$script"; done
 # The module graph: imports against the manifests, and docs/Architecture.md against both.
 tools/check-architecture.py
-stage "the library: building (debug, warnings are errors)"
-swift build --build-tests -Xswiftc -warnings-as-errors
-stage "the library: running its tests"
-run_bounded 1200 swift test --skip-build
-stage "the tools (Tools/): building (debug, warnings are errors)"
-swift build --package-path Tools --build-tests -Xswiftc -warnings-as-errors
-stage "the tools: running their tests (end to end: locemu, gpsd, chromium)"
-run_bounded 1200 swift test --package-path Tools --skip-build
-stage "fuzzing locemu serve's API from openapi.yaml (schemathesis)"
-tools/fuzz-serve.sh 20
-stage "hostile requests against locemu serve (tools/hostile-serve.py)"
-run_bounded 600 python3 tools/hostile-serve.py "$(swift build --package-path Tools --show-bin-path)/locemu"
-stage "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)"
-run_bounded 600 tools/check-sky.sh "$(swift build --package-path Tools --show-bin-path)/locemu"
-stage "the example app (Examples/NearbyPets): its own package, tested on the library's public API"
-run_bounded 1200 swift test --package-path Examples/NearbyPets -Xswiftc -warnings-as-errors
-stage "the lost-pets app written the iOS way (Examples/LostPets): import CoreLocation, MapKit, Combine"
-run_bounded 1200 swift test --package-path Examples/LostPets -Xswiftc -warnings-as-errors
-stage "iOS location code in the shapes apps write it (Examples/CoreLocationCompat), compiled unchanged"
-run_bounded 1200 swift test --package-path Examples/CoreLocationCompat -Xswiftc -warnings-as-errors
-stage "the README's quick start (Examples/QuickStart): its Package.swift, app code and test, as the README shows them"
+# The README's quick start is Examples/QuickStart's files, byte for byte.
 tools/check-readme-snippets.sh
-run_bounded 1200 swift test --package-path Examples/QuickStart -Xswiftc -warnings-as-errors
-stage "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)"
-tools/corelocation-api-coverage.sh --at-least 95
-stage "what an app resolves (tools/check-dependencies.sh)"
-tools/check-dependencies.sh
-# The same suites under ThreadSanitizer, in build folders of their own (skip with LOCEMU_SKIP_TSAN=1).
-if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-  export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
-  stage "the library under ThreadSanitizer (.build-tsan): building"
-  swift build --build-tests --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
-  stage "the library under ThreadSanitizer: running its tests"
-  run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
-  stage "the tools under ThreadSanitizer (Tools/.build-tsan): building"
-  swift build --package-path Tools --build-tests --sanitize=thread --scratch-path Tools/.build-tsan -Xswiftc -warnings-as-errors
-  stage "the tools under ThreadSanitizer: running their tests"
-  run_bounded 1200 swift test --package-path Tools --skip-build --sanitize=thread --scratch-path Tools/.build-tsan
-fi
+
+STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
+TSAN=(--sanitize=thread)
+TOOLS_SCRATCH=Tools/.build-tsan
+if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then TSAN=() TOOLS_SCRATCH=Tools/.build; fi
+export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
+# The example apps that use the library with its default traits share one build folder (what one
+# compiles, the next reuses); CoreLocationCompat turns the Combine trait on, which changes every
+# module of the library, so it keeps its own.
+SHARED_EXAMPLES=(NearbyPets LostPets QuickStart)
+EXAMPLES_SCRATCH=Examples/.build
+
+# The library's build also writes its public symbol graphs, which the API coverage reads.
+SYMBOL_GRAPHS="$PWD/.build/symbol-graphs"
+build_library() {
+  mkdir -p "$SYMBOL_GRAPHS"
+  swift build --build-tests "${STRICT[@]}" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+}
+build_library_tsan() { swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${STRICT[@]}"; }
+build_tools() { swift build --package-path Tools --build-tests "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"; }
+build_examples() {
+  local example
+  for example in "${SHARED_EXAMPLES[@]}"; do
+    swift build --package-path "Examples/$example" --build-tests --scratch-path "$EXAMPLES_SCRATCH" "${STRICT[@]}"
+  done
+  swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
+}
+stage "resolving packages, one at a time (the builds then run side by side)"
+swift package resolve >&2
+[ -z "${LOCEMU_SKIP_TSAN:-}" ] && swift package resolve --scratch-path .build-tsan >&2
+swift package resolve --package-path Tools --scratch-path "$TOOLS_SCRATCH" >&2
+for example in "${SHARED_EXAMPLES[@]}"; do swift package resolve --package-path "Examples/$example" --scratch-path "$EXAMPLES_SCRATCH" >&2; done
+swift package resolve --package-path Examples/CoreLocationCompat >&2
+
+stage "building, all at once: the library, the library and the tools under ThreadSanitizer, the examples"
+job "library: build" build_library
+[ -z "${LOCEMU_SKIP_TSAN:-}" ] && job "library under ThreadSanitizer: build" build_library_tsan
+job "tools$([ -z "${LOCEMU_SKIP_TSAN:-}" ] && echo " under ThreadSanitizer"): build" build_tools
+job "examples: build" build_examples
+join_jobs
+
+locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
+end_to_end_lane() {
+  echo "==> the tools' suite (end to end: locemu, gpsd, chromium)"
+  run_bounded 1200 swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
+  echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)"
+  LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
+  echo "==> hostile requests against locemu serve (tools/hostile-serve.py)"
+  run_bounded 600 python3 tools/hostile-serve.py "$locemu_binary"
+  echo "==> locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)"
+  run_bounded 600 tools/check-sky.sh "$locemu_binary"
+}
+in_process_lane() {
+  echo "==> the library's suite"
+  run_bounded 1200 swift test --skip-build
+  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
+    echo "==> the library's suite under ThreadSanitizer"
+    run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+  fi
+  # NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
+  # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
+  # as it shows it.
+  local example
+  for example in "${SHARED_EXAMPLES[@]}"; do
+    echo "==> Examples/$example"
+    run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
+  done
+  echo "==> Examples/CoreLocationCompat: iOS location code in the shapes apps write it, compiled unchanged"
+  run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
+  echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)"
+  SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+  echo "==> what an app resolves (tools/check-dependencies.sh)"
+  tools/check-dependencies.sh
+}
+stage "testing, two lanes side by side: end to end, and in process"
+job "end to end: the tools, fuzzing, hostile requests, sky" end_to_end_lane
+job "in process: the library (plain$([ -z "${LOCEMU_SKIP_TSAN:-}" ] && echo " and under ThreadSanitizer")), the examples, API coverage, dependencies" in_process_lane
+join_jobs
