@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Hostile requests against a real `locemu serve` (issue 22): every one answered 4xx within
-5 s, the server's memory under 200 MB, other clients answered throughout, and SIGTERM ends
+5 s, the server's memory under 200 MB (500 MB for a ThreadSanitizer build), other clients answered throughout, and SIGTERM ends
 it with 0 within 5 s even while requests are stuck.
 
 Usage: tools/hostile-serve.py LOCEMU   (tools/hostile-serve.sh builds it and runs this)
@@ -22,6 +22,24 @@ import threading
 import time
 
 LIMIT_SECONDS = 5.0
+
+
+def sanitized(binary):
+    """Whether BINARY was built with ThreadSanitizer (its runtime is linked in)."""
+    marker, tail = b"__tsan_init", b""
+    with open(binary, "rb") as f:
+        while chunk := f.read(1 << 24):
+            if marker in tail + chunk:
+                return True
+            tail = chunk[-len(marker):]
+    return False
+
+
+SANITIZED = len(sys.argv) > 1 and os.path.exists(sys.argv[1]) and sanitized(sys.argv[1])
+# The server's memory bound: 200 MB; under ThreadSanitizer, whose shadow memory and access
+# history come on top of the program's own (a 2.3x ratio measured on this server under this
+# load: 113 MB plain, 261 MB instrumented), 2.5 times that.
+MEMORY_LIMIT_MB = 500.0 if SANITIZED else 200.0
 SECRET = "TOP-SECRET-CONTENT-OF-A-FILE-OUTSIDE"
 failures = []
 
@@ -252,7 +270,9 @@ def main():
     slowest = max(probe_times) if probe_times else 99.0
     check(probe_times and slowest < 2.0, f"a well-behaved client, {len(probe_times)} requests meanwhile: slowest {slowest:.2f} s")
     peak = rss_mb(server.pid, "VmHWM")
-    check(peak < 200, f"the server's peak memory: {peak:.0f} MB (with 1,000 slow clients: {peak_during:.0f} MB)")
+    check(peak < MEMORY_LIMIT_MB,
+          f"the server's peak memory: {peak:.0f} MB (with 1,000 slow clients: {peak_during:.0f} MB; "
+          f"at most {MEMORY_LIMIT_MB:.0f}{' under ThreadSanitizer' if SANITIZED else ''})")
     started = time.monotonic()
     server.send_signal(signal.SIGTERM)
     try:

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# The whole test suite, in three phases that each keep this machine's cores busy:
-#   1. checks: formatting, the pages' scripts, the module graph against the manifests;
-#   2. builds, all at once (each a build folder of its own, warnings as errors): the library
-#      (debug), the library under ThreadSanitizer, the tools (Tools/) under ThreadSanitizer, and the
-#      example app packages (Examples/);
-#   3. tests, in two lanes side by side: the end-to-end lane (the tools' suite -- locemu, gpsd,
-#      chromium -- then fuzzing `locemu serve`'s HTTP API with schemathesis, hostile requests,
-#      `locemu sky` against skyfield) and the in-process lane (the library's suite, plain and under
-#      ThreadSanitizer, the example packages' suites, the README's snippets, the CoreLocation/MapKit
-#      API coverage, what an app resolves).
+# The whole test suite. Installs what the tests need, runs the checks (formatting, the pages'
+# scripts, the module graph against the manifests, the README's quick start against its files),
+# then two lanes side by side, each building what it tests in build folders of its own (warnings
+# are errors):
+#   - end to end: the tools (Tools/) under ThreadSanitizer, then their suite (locemu, gpsd,
+#     chromium: real processes), fuzzing `locemu serve`'s HTTP API with schemathesis, hostile
+#     requests, and `locemu sky` against skyfield;
+#   - in process, at a lower priority so that the real processes keep their timing: the library
+#     (debug), the library under ThreadSanitizer and the example packages (Examples/) built side by
+#     side, then the library's suite plain and under ThreadSanitizer, the examples' suites, the
+#     CoreLocation/MapKit API coverage and what an app resolves.
 # The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
 # the same tests without the race checks; the library runs both ways (plain at full repetition
 # counts, ThreadSanitizer at a tenth). Builds carry line tables, not full debug info (file:line in
-# backtraces and race reports, a tenth less compile time). Installs what the tests need first.
-# Every test run is bounded: past 20 minutes its whole process group is killed and the script
-# fails with a message. Each job's log is printed when its phase ends; each phase's and job's
-# wall and CPU seconds at the end. LOCEMU_SKIP_TSAN=1: the library plain only, the tools plain.
+# backtraces and race reports, less compile and link time). Every test run is bounded: past 20
+# minutes its whole process group is killed and the script fails with a message. Each lane's log
+# is printed when both have ended; each stage's and step's wall and CPU seconds at the end.
+# LOCEMU_SKIP_TSAN=1: the library plain only, the tools plain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
@@ -23,17 +24,17 @@ ensure_swift
 
 # The CPU seconds (user + system) of the children this shell has reaped: beside a stage's wall
 # time it shows how much of it the two cores sat idle.
-children_cpu_seconds() {
+children_cpu_seconds() { # PID: a shell's own $BASHPID (a command substitution has its own)
   local stat fields
-  stat=$(< "/proc/$BASHPID/stat")
+  stat=$(< "/proc/$1/stat")
   stat=${stat##*) }
   read -r -a fields <<< "$stat"
   echo $(((fields[13] + fields[14]) / $(getconf CLK_TCK)))
 }
 STAGE_TIMES=() STAGE_NAME="" STAGE_START=$SECONDS STAGE_CPU=0
 end_stage() {
-  local cpu
-  cpu=$(children_cpu_seconds)
+  local cpu me=$BASHPID
+  cpu=$(children_cpu_seconds "$me")
   if [ -n "$STAGE_NAME" ]; then
     STAGE_TIMES+=("$(printf '%6ds %6ds cpu  %s' $((SECONDS - STAGE_START)) $((cpu - STAGE_CPU)) "$STAGE_NAME")")
   fi
@@ -49,25 +50,22 @@ print_stage_times() {
   end_stage
   echo "==> stage times (total $SECONDS s; wall, then CPU: two cores give at most twice the wall)" >&2
   printf '%s\n' "${STAGE_TIMES[@]}" >&2
+  [ -f "$JOB_LOGS/steps" ] && cat "$JOB_LOGS/steps" >&2
   rm -rf "$JOB_LOGS"
 }
 trap print_stage_times EXIT
 
-# Jobs of a phase: `job NAME FUNCTION` starts FUNCTION in the background with errexit on, its
-# output in a log; `join_jobs` waits for all of them, prints each log in the order they started,
-# adds each job's wall and CPU seconds to the stage times, and fails if any job failed.
+# Lanes: `job NAME FUNCTION` starts FUNCTION in the background with errexit on, its output in a
+# log; `join_jobs` waits for all of them, prints each log in the order they started, and fails if
+# any failed. Inside a lane, `step NAME COMMAND...` runs COMMAND and records its wall and CPU
+# seconds, which the stage times print at the end.
 JOB_PIDS=() JOB_NAMES=()
 job() {
   local name=$1
   shift
   (
-    start=$SECONDS
     # Not `"$@" || status=$?`: a function run as the left of || ignores errexit throughout.
     ( set -euo pipefail; "$@" )
-    status=$?
-    printf '%6ds %6ds cpu    %s%s\n' $((SECONDS - start)) "$(children_cpu_seconds)" "$name" \
-      "$([ "$status" -eq 0 ] || echo " (failed: exit $status)")" > "$JOB_LOGS/$name.time"
-    exit "$status"
   ) > "$JOB_LOGS/$name.log" 2>&1 &
   JOB_PIDS+=($!) JOB_NAMES+=("$name")
 }
@@ -79,13 +77,39 @@ join_jobs() {
   for i in "${!JOB_NAMES[@]}"; do
     echo "==> [${JOB_NAMES[$i]}]" >&2
     cat "$JOB_LOGS/${JOB_NAMES[$i]}.log" >&2
-    [ -f "$JOB_LOGS/${JOB_NAMES[$i]}.time" ] && STAGE_TIMES+=("$(cat "$JOB_LOGS/${JOB_NAMES[$i]}.time")")
   done
   JOB_PIDS=() JOB_NAMES=()
   if [ ${#failed[@]} -gt 0 ]; then
     echo "error: failed: ${failed[*]} (their logs are above)" >&2
     return 1
   fi
+}
+step() {
+  local name=$1 start=$SECONDS me=$BASHPID before status=0
+  shift
+  before=$(children_cpu_seconds "$me")
+  echo "==> $name"
+  # In the background and waited for: run as the left of ||, a function would ignore errexit.
+  "$@" &
+  wait $! || status=$?
+  printf '%6ds %6ds cpu    %s%s\n' $((SECONDS - start)) $(($(children_cpu_seconds "$me") - before)) "$name" \
+    "$([ "$status" -eq 0 ] || echo " (failed: exit $status)")" >> "$JOB_LOGS/steps"
+  return "$status"
+}
+# Steps side by side inside a lane: `side_by_side FUNCTION...` runs each as a step of its own
+# name, each with its own log (printed after all ended, in order), and fails if any failed.
+side_by_side() {
+  local fn pids=() failed=0 i=0
+  for fn in "$@"; do
+    (set -euo pipefail; step "${fn//_/ }" "$fn") > "$JOB_LOGS/$fn.log" 2>&1 &
+    pids+=($!)
+  done
+  for fn in "$@"; do
+    wait "${pids[$i]}" || failed=1
+    cat "$JOB_LOGS/$fn.log"
+    i=$((i + 1))
+  done
+  return "$failed"
 }
 
 stage "installing what the tests need"
@@ -122,68 +146,59 @@ EXAMPLES_SCRATCH=Examples/.build
 
 # The library's build also writes its public symbol graphs, which the API coverage reads.
 SYMBOL_GRAPHS="$PWD/.build/symbol-graphs"
-build_library() {
+library_build() {
   mkdir -p "$SYMBOL_GRAPHS"
   swift build --build-tests "${STRICT[@]}" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
 }
-build_library_tsan() { swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${STRICT[@]}"; }
-build_tools() { swift build --package-path Tools --build-tests "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"; }
-build_examples() {
+library_under_ThreadSanitizer_build() {
+  [ -n "${LOCEMU_SKIP_TSAN:-}" ] || swift build --build-tests --sanitize=thread --scratch-path .build-tsan "${STRICT[@]}"
+}
+examples_build() {
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
     swift build --package-path "Examples/$example" --build-tests --scratch-path "$EXAMPLES_SCRATCH" "${STRICT[@]}"
   done
   swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
 }
-stage "resolving packages, one at a time (the builds then run side by side)"
-swift package resolve >&2
-[ -z "${LOCEMU_SKIP_TSAN:-}" ] && swift package resolve --scratch-path .build-tsan >&2
-swift package resolve --package-path Tools --scratch-path "$TOOLS_SCRATCH" >&2
-for example in "${SHARED_EXAMPLES[@]}"; do swift package resolve --package-path "Examples/$example" --scratch-path "$EXAMPLES_SCRATCH" >&2; done
-swift package resolve --package-path Examples/CoreLocationCompat >&2
-
-stage "building, all at once: the library, the library and the tools under ThreadSanitizer, the examples"
-job "library: build" build_library
-[ -z "${LOCEMU_SKIP_TSAN:-}" ] && job "library under ThreadSanitizer: build" build_library_tsan
-job "tools$([ -z "${LOCEMU_SKIP_TSAN:-}" ] && echo " under ThreadSanitizer"): build" build_tools
-job "examples: build" build_examples
-join_jobs
-
 locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
+
+# The end-to-end lane: its build first, then tests of real processes, which keep their timing
+# best when nothing outranks them (the other lane runs at a lower priority).
 end_to_end_lane() {
-  echo "==> the tools' suite (end to end: locemu, gpsd, chromium)"
-  run_bounded 1200 swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
-  echo "==> fuzzing locemu serve's API from openapi.yaml (schemathesis)"
-  LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
-  echo "==> hostile requests against locemu serve (tools/hostile-serve.py)"
-  run_bounded 600 python3 tools/hostile-serve.py "$locemu_binary"
-  echo "==> locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)"
-  run_bounded 600 tools/check-sky.sh "$locemu_binary"
+  step "tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" \
+    swift build --package-path Tools --build-tests "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
+  step "the tools' suite (end to end: locemu, gpsd, chromium)" \
+    run_bounded 1200 swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
+  step "fuzzing locemu serve's API from openapi.yaml (schemathesis)" env LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
+  step "hostile requests against locemu serve (tools/hostile-serve.py)" \
+    run_bounded 600 python3 tools/hostile-serve.py "$locemu_binary"
+  step "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" \
+    run_bounded 600 tools/check-sky.sh "$locemu_binary"
 }
+# The in-process lane, at a lower priority: its three builds side by side, then the library's
+# suite (plain, and under ThreadSanitizer), the example packages' suites, the API coverage and
+# what an app resolves.
 in_process_lane() {
-  echo "==> the library's suite"
-  run_bounded 1200 swift test --skip-build
+  renice -n 10 -p "$BASHPID" > /dev/null
+  side_by_side library_build library_under_ThreadSanitizer_build examples_build
+  step "the library's suite" run_bounded 1200 swift test --skip-build
   if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-    echo "==> the library's suite under ThreadSanitizer"
-    run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+    step "the library's suite under ThreadSanitizer" run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
   fi
   # NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
   # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
-  # as it shows it.
+  # as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged.
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
-    echo "==> Examples/$example"
-    run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
+    step "Examples/$example" run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
   done
-  echo "==> Examples/CoreLocationCompat: iOS location code in the shapes apps write it, compiled unchanged"
-  run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
-  echo "==> CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)"
-  SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
-  echo "==> what an app resolves (tools/check-dependencies.sh)"
-  tools/check-dependencies.sh
+  step "Examples/CoreLocationCompat" run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
+  step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
+    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+  step "what an app resolves (tools/check-dependencies.sh)" tools/check-dependencies.sh
 }
-stage "testing, two lanes side by side: end to end, and in process"
-job "end to end: the tools, fuzzing, hostile requests, sky" end_to_end_lane
-job "in process: the library (plain$([ -z "${LOCEMU_SKIP_TSAN:-}" ] && echo " and under ThreadSanitizer")), the examples, API coverage, dependencies" in_process_lane
+stage "building and testing in two lanes side by side: end to end, and in process"
+job "end to end" end_to_end_lane
+job "in process" in_process_lane
 join_jobs
