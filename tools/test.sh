@@ -6,9 +6,9 @@
 #   - end to end: the tools (Tools/) under ThreadSanitizer, then their suite (locemu, gpsd,
 #     chromium: real processes), fuzzing `locemu serve`'s HTTP API with schemathesis, hostile
 #     requests, and `locemu sky` against skyfield;
-#   - in process, at a lower priority so that the real processes keep their timing: the library
-#     (debug), the library under ThreadSanitizer and the example packages (Examples/) built side by
-#     side, then the library's suite plain and under ThreadSanitizer, the examples' suites, the
+#   - in process: the library (debug), the library under ThreadSanitizer and the example packages
+#     (Examples/) built side by side on the CPU the tools' build leaves idle (SCHED_IDLE, until that
+#     build ends: it and the end-to-end tests after it are the longest chain), then the library's suite plain and under ThreadSanitizer, the examples' suites, the
 #     CoreLocation/MapKit API coverage and what an app resolves.
 # The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
 # the same tests without the race checks; the library runs both ways (plain at full repetition
@@ -163,11 +163,37 @@ examples_build() {
 }
 locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
 
+# Priorities. `nice` does not reach the compiler (SwiftPM starts it at nice 0); a scheduling
+# policy does. SCHED_IDLE: a process runs only on a core nothing else wants. Used when this shell
+# may also take it back (root, or an RLIMIT_NICE that allows nice 0).
+may_idle() {
+  local probe ok=0
+  sleep 5 &
+  probe=$!
+  { chrt --idle -p 0 "$probe" && chrt --other -p 0 "$probe"; } > /dev/null 2>&1 || ok=1
+  kill "$probe" 2> /dev/null
+  wait "$probe" 2> /dev/null || true
+  return "$ok"
+}
+# normal_priority_tree PID: PID and its descendants back to the normal policy (those that are gone
+# by then are skipped).
+normal_priority_tree() {
+  local pid
+  for pid in $(ps -e -o pid=,ppid= | awk -v root="$1" '
+      { parent[$1] = $2 }
+      END { for (p in parent) { q = p; while (q != "" && q != root && q > 1) q = parent[q]; if (q == root) print p } }'); do
+    chrt -a --other -p 0 "$pid" > /dev/null 2>&1 || true
+  done
+}
+
 # The end-to-end lane: its build first, then tests of real processes, which keep their timing
-# best when nothing outranks them (the other lane runs at a lower priority).
+# best with the CPU the other lane leaves them.
 end_to_end_lane() {
   step "tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" \
     swift build --package-path Tools --build-tests "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
+  # The longest chain is this lane's build then its tests: the other lane's builds took only the
+  # CPU this build left idle; from here on they share it as equals.
+  [ -f "$JOB_LOGS/in-process.pid" ] && normal_priority_tree "$(cat "$JOB_LOGS/in-process.pid")"
   step "the tools' suite (end to end: locemu, gpsd, chromium)" \
     run_bounded 1200 swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
   step "fuzzing locemu serve's API from openapi.yaml (schemathesis)" env LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
@@ -176,12 +202,14 @@ end_to_end_lane() {
   step "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" \
     run_bounded 600 tools/check-sky.sh "$locemu_binary"
 }
-# The in-process lane, at a lower priority: its three builds side by side, then the library's
+# The in-process lane: its three builds side by side (at first on idle CPU only), then the library's
 # suite (plain, and under ThreadSanitizer), the example packages' suites, the API coverage and
 # what an app resolves.
 in_process_lane() {
-  renice -n 10 -p "$BASHPID" > /dev/null
+  echo "$BASHPID" > "$JOB_LOGS/in-process.pid"
+  if may_idle; then chrt --idle -p 0 "$BASHPID"; fi
   side_by_side library_build library_under_ThreadSanitizer_build examples_build
+  normal_priority_tree "$BASHPID"
   step "the library's suite" run_bounded 1200 swift test --skip-build
   if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
     step "the library's suite under ThreadSanitizer" run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
@@ -198,6 +226,13 @@ in_process_lane() {
     env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
   step "what an app resolves (tools/check-dependencies.sh)" tools/check-dependencies.sh
 }
+stage "resolving packages, one at a time (the builds then run side by side)"
+swift package resolve >&2
+[ -n "${LOCEMU_SKIP_TSAN:-}" ] || swift package resolve --scratch-path .build-tsan >&2
+swift package resolve --package-path Tools --scratch-path "$TOOLS_SCRATCH" >&2
+for example in "${SHARED_EXAMPLES[@]}"; do swift package resolve --package-path "Examples/$example" --scratch-path "$EXAMPLES_SCRATCH" >&2; done
+swift package resolve --package-path Examples/CoreLocationCompat >&2
+
 stage "building and testing in two lanes side by side: end to end, and in process"
 job "end to end" end_to_end_lane
 job "in process" in_process_lane
