@@ -2,7 +2,7 @@
 # Fuzzes `locemu serve`'s HTTP API from its OpenAPI file with schemathesis (PyPI): generated and
 # mutated requests against every operation (the event stream's GET aside: it never ends), then
 # stateful sequences. Fails on any 5xx, an answer that breaks the schema, a request slower than
-# 5 s, or a server that crashed or hangs afterwards.
+# 5 s (15 s for a ThreadSanitizer build), or a server that crashed or hangs afterwards.
 #
 # Usage: tools/fuzz-serve.sh [EXAMPLES]   (per operation; default 40)
 set -euo pipefail
@@ -21,6 +21,11 @@ else
   bin="$(swift build --package-path Tools --show-bin-path)"
   [ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
 fi
+# A response within 5 s; a ThreadSanitizer build (its runtime linked in), whose checks slow the
+# server several times over (a zoom-0 map tile, the heaviest answer, took 8 s beside a build),
+# within 15 s.
+response_limit=5 request_timeout=10
+if grep -qa __tsan_init "$bin/locemu"; then response_limit=15 request_timeout=30; fi
 work=$(mktemp -d)
 server_pid=""
 cleanup() {
@@ -40,10 +45,10 @@ server_pid=$!
 for _ in $(seq 100); do grep -q '^listening on' "$work/serve.err" && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$work/serve.err")
 [ -n "$url" ] || { echo "fuzz-serve: the server did not start: $(cat "$work/serve.err")" >&2; exit 1; }
-echo "==> schemathesis against $url ($examples examples per operation)" >&2
+echo "==> schemathesis against $url ($examples examples per operation, responses within $response_limit s)" >&2
 run_bounded 900 schemathesis run "$work/api.yaml" --url "$url" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-  --max-examples "$examples" --request-timeout 10 --max-response-time 5 --seed 1
+  --max-examples "$examples" --request-timeout "$request_timeout" --max-response-time "$response_limit" --seed 1
 # Still alive and answering, and still stops cleanly.
 curl -sf --max-time 5 "$url/phones" >/dev/null || { echo "fuzz-serve: the server no longer answers" >&2; exit 1; }
 kill -INT "$server_pid"

@@ -46,10 +46,16 @@ extension LocEmu {
     )
 
     @OptionGroup var options: ScenarioOptions
+    @OptionGroup var realismOptions: RealismOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+    var sources: ScenarioOptions.Sources { .init(realism: realismOptions, trace: traceOptions, time: timeOptions) }
+
+    func validate() throws { try options.validate(sources) }
 
     func run() async throws {
       let output = Locked(OutputBuffer())
-      try await options.run(command: "permissions") { line in
+      try await options.run(command: "permissions", sources) { line in
         output.withLock {
           $0.writeLine(line.json)
           if !options.virtualTime { $0.flush() }

@@ -99,8 +99,13 @@ extension LocEmu {
     @OptionGroup(title: "A served phone") var served: ServedPhoneOptions
 
     @OptionGroup var options: ScenarioOptions
+    @OptionGroup var realismOptions: RealismOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+    var sources: ScenarioOptions.Sources { .init(realism: realismOptions, trace: traceOptions, time: timeOptions) }
 
     func validate() throws {
+      try options.validate(sources)
       if let announcements, Self.isURL(announcements), options.virtualTime {
         throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time")
       }
@@ -228,7 +233,7 @@ extension LocEmu {
         strings: MapStrings(language))
       let output = Locked(OutputBuffer())
       let json = self.json, live = !options.virtualTime
-      try await options.run(command: "preview", reportFixes: showFixes, factory: factory, follow: served.remote) { line in
+      try await options.run(command: "preview", sources, reportFixes: showFixes, factory: factory, follow: served.remote) { line in
         output.withLock {
           $0.writeLine(json ? line.json : TranscriptText.line(line))
           if live { $0.flush() }

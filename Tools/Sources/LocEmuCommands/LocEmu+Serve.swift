@@ -127,8 +127,13 @@ extension LocEmu {
     var bodyTimeout: Double = PhoneServer.Limits().bodyTimeout.seconds
 
     @OptionGroup var options: ScenarioOptions
+    @OptionGroup var realismOptions: RealismOptions
+    @OptionGroup var traceOptions: TraceOptions
+    @OptionGroup var timeOptions: TimeBaseOptions
+    var sources: ScenarioOptions.Sources { .init(realism: realismOptions, trace: traceOptions, time: timeOptions) }
 
     func validate() throws {
+      try options.validate(sources)
       guard keepAlive >= 0.05, keepAlive <= 3600 else { throw ValidationError("--keep-alive must be 0.05 to 3600 seconds") }
       guard (1...1_000_000).contains(maxPhones) else { throw ValidationError("--max-phones must be 1 to 1000000") }
       guard (0...min(10_000, maxPhones)).contains(phones) else {
@@ -155,7 +160,7 @@ extension LocEmu {
         throw CommandFailure("--traces: \(error)")
       }
       let sourceGiven = options.fixed != nil || options.trace != nil || options.gpsd != nil
-      let source = sourceGiven ? try options.source(command: "serve") : .none
+      let source = sourceGiven ? try options.source(command: "serve", sources) : .none
       let hub = PhoneHub(virtualTime: options.virtualTime)
       let first = PhoneSettings(
         permission: scenario.initial.appStatus, services: scenario.initial.servicesEnabled, accuracy: scenario.initial.accuracy,

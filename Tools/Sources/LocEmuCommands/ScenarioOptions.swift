@@ -85,10 +85,15 @@ struct ScenarioOptions: ParsableArguments {
     help: ArgumentHelp("With --gpsd: give up (exit 1) after S seconds without a connection to it.", valueName: "S"))
   var gpsdTimeout: Double = 10
 
-  @OptionGroup var realismOptions: RealismOptions
-
-  @OptionGroup var traceOptions: TraceOptions
-  @OptionGroup var timeOptions: TimeBaseOptions
+  /// The options that shape the source, which each command declares beside these rather than
+  /// inside them: argument-parser checks an option group's declarations again for every group
+  /// around it, so each level of nesting multiplies what a command's parse costs (in debug builds,
+  /// 0.2 s for `permissions --help` with three levels, most of it those checks).
+  struct Sources {
+    var realism: RealismOptions
+    var trace: TraceOptions
+    var time: TimeBaseOptions
+  }
 
   enum OnOff: String, ExpressibleByArgument { case on, off }
 
@@ -117,9 +122,6 @@ struct ScenarioOptions: ParsableArguments {
       throw ValidationError("--request-timeout must be above 0 and at most 3600 seconds")
     }
     if trace == "-" { throw ValidationError("--trace must be a file: the trace loops, and standard input cannot be read twice") }
-    if (timeOptions.now || timeOptions.startTime != nil) && trace == nil {
-      throw ValidationError("--now and --start-time apply to a --trace source only")
-    }
     if let speed {
       guard trace != nil else { throw ValidationError("--speed applies to a --trace source only") }
       guard ReplayOptions.speedRange.contains(speed) else { throw ValidationError("--speed must be between 0.1 and 1000") }
@@ -153,6 +155,13 @@ struct ScenarioOptions: ParsableArguments {
   /// The scenario from the file and the flags.
   /// - Parameter mapEvents: whether the command runs an app with a map (`preview`); the others
   ///   refuse map events (`tap`, `back`, …) rather than ignore them.
+  /// The checks that involve the source options too; each command's `validate()` calls it.
+  func validate(_ sources: Sources) throws {
+    if (sources.time.now || sources.time.startTime != nil) && trace == nil {
+      throw ValidationError("--now and --start-time apply to a --trace source only")
+    }
+  }
+
   func makeScenario(command: String, mapEvents: Bool) throws -> Scenario {
     var s = Scenario()
     if let path = scenario {
@@ -186,7 +195,7 @@ struct ScenarioOptions: ParsableArguments {
     return s
   }
 
-  /// What ``source(command:)`` plays, in words ("trace PATH", "gpsd HOST:PORT", "fixed LAT,LON").
+  /// What ``source(command:_:answered:)`` plays, in words ("trace PATH", "gpsd HOST:PORT", "fixed LAT,LON").
   var sourceName: String {
     if let trace { return "trace \(trace)" }
     if let gpsd { return "gpsd \(gpsd)" }
@@ -194,15 +203,15 @@ struct ScenarioOptions: ParsableArguments {
   }
 
   /// - Parameter answered: set when a gpsd source first hears from gpsd (nil: not watched).
-  func source(command: String, answered: Locked<Bool>? = nil) throws -> PhoneSource {
-    let truth = try truthSource(command: command, answered: answered)
-    guard let receiver = try realismOptions.receiver(command: command) else { return truth }
+  func source(command: String, _ sources: Sources, answered: Locked<Bool>? = nil) throws -> PhoneSource {
+    let truth = try truthSource(command: command, sources, answered: answered)
+    guard let receiver = try sources.realism.receiver(command: command) else { return truth }
     return .realistic(truth, receiver: receiver)
   }
 
-  private func truthSource(command: String, answered: Locked<Bool>?) throws -> PhoneSource {
+  private func truthSource(command: String, _ sources: Sources, answered: Locked<Bool>?) throws -> PhoneSource {
     if let trace {
-      let t = try traceOptions.trace(trace, command: command)
+      let t = try sources.trace.trace(trace, command: command)
       try t.check(command: command, wholeFile: false)
       // The trace's own times, as replay keeps them; points without one are stamped from the
       // run's start: the phone's start date on virtual time, now on the real clock.
@@ -210,7 +219,7 @@ struct ScenarioOptions: ParsableArguments {
       return .trace(
         t,
         options: ReplayOptions(
-          speed: speed ?? 1, loop: true, timeBase: timeOptions.timeBase(), untimedStart: runStart))
+          speed: speed ?? 1, loop: true, timeBase: sources.time.timeBase(), untimedStart: runStart))
     }
     if let gpsd {
       return .live(
@@ -233,7 +242,7 @@ struct ScenarioOptions: ParsableArguments {
   /// - Parameter follow: a served phone the run's phone follows (its state and fixes) instead
   ///   of a source of its own; the run ends (exit 1) if it cannot be reached or goes away.
   func run(
-    command: String, reportFixes: Bool = true, factory: (any AppFactory)? = nil, follow: RemotePhone? = nil,
+    command: String, _ sources: Sources, reportFixes: Bool = true, factory: (any AppFactory)? = nil, follow: RemotePhone? = nil,
     write: @escaping @Sendable (TranscriptLine) -> Void
   ) async throws {
     let scenario = try makeScenario(command: command, mapEvents: factory != nil)
@@ -242,7 +251,7 @@ struct ScenarioOptions: ParsableArguments {
     // Whether the live source ever answered: a run that ends before it did is no success.
     let gpsdAnswered = Locked(false)
     let runner = ScenarioRunner(
-      scenario: scenario, source: follow == nil ? try source(command: command, answered: gpsdAnswered) : .none, clock: clock,
+      scenario: scenario, source: follow == nil ? try source(command: command, sources, answered: gpsdAnswered) : .none, clock: clock,
       requestTimeout: timeout, reportFixes: reportFixes,
       startDate: virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date(), emit: write)
     let app = try factory?.make(runner: runner)
