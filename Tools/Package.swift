@@ -118,7 +118,7 @@ let package = Package(
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
-        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "EmulatorTesting", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"),
       ],
       resources: [.copy("Fixtures")]
     ),

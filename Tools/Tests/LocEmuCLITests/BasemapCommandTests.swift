@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -79,7 +78,7 @@ struct BasemapCommandTests {
   /// `locemu basemap shoreline` (issue 22): GMT's dump (from a file or standard input) into a
   /// shoreline basemap, a region of it, bad input said in one line; a served phone's map over a
   /// shoreline and a city stacked.
-  @Test(.notUnderThreadSanitizer) func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
+  @Test func shorelineFromGMTsDumpAndStackedUnderACity() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-cli-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }

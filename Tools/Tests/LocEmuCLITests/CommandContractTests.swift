@@ -1,7 +1,6 @@
 import Foundation
 import Geo
 import ToolsTestSupport
-import EmulatorTesting
 import Testing
 
 #if canImport(Glibc)
@@ -53,7 +52,7 @@ struct CommandContractTests {
   }
 
   /// Every subcommand that reads a file, given a missing file, a directory or an empty file.
-  @Test(.notUnderThreadSanitizer) func everyCommandRefusesMissingFilesDirectoriesAndEmptyInput() async throws {
+  @Test func everyCommandRefusesMissingFilesDirectoriesAndEmptyInput() async throws {
     let scratch = try Scratch()
     defer { scratch.remove() }
     let out = scratch.path("out.gpx")
@@ -82,7 +81,7 @@ struct CommandContractTests {
   }
 
   /// Unreachable peers: nothing listening, or a listener that never answers.
-  @Test(.notUnderThreadSanitizer) func unreachablePeersEndWithOneLineAndExitOne() async throws {
+  @Test func unreachablePeersEndWithOneLineAndExitOne() async throws {
     try await withUnreachablePort { nobody in
       let silent = try SilentListener()
       let commands: [[String]] = [
@@ -232,7 +231,7 @@ struct CommandContractTests {
   }
 
   /// Item 10: a port in use, an unreachable announcements URL and a bad document say so plainly.
-  @Test(.notUnderThreadSanitizer) func messagesSayWhatIsWrongInWords() async throws {
+  @Test func messagesSayWhatIsWrongInWords() async throws {
     let silent = try SilentListener()
     let busy = try await Self.run(["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"])
     #expect(
@@ -256,7 +255,6 @@ struct CommandContractTests {
 
   /// Item 11: flags that were accepted and ignored are refused with one line.
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       ["replay", "--fast", "--speed", "2", "TRACE"],
       ["permissions", "--virtual-time", "--speed", "5", "--duration", "1"],
@@ -286,7 +284,7 @@ struct CommandContractTests {
 
   /// Item 14: `--trace` fixes were stamped 2026-01-01 plus the time elapsed; they keep the
   /// trace's own times, as replay does, unless --start-time or --now say otherwise.
-  @Test(.notUnderThreadSanitizer) func traceFixesKeepTheTracesOwnTimes() async throws {
+  @Test func traceFixesKeepTheTracesOwnTimes() async throws {
     func firstFixTime(_ extra: [String], trace: String = "city-walk.nmea") async throws -> String? {
       let run = try await Self.run(
         ["permissions", "--virtual-time", "--permission", "authorizedWhenInUse", "--trace", Self.trace(trace), "--duration", "1"] + extra)

@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import Testing
 import ToolsTestSupport
@@ -21,7 +20,7 @@ struct ConvertCommandTests {
     (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? []
   }
 
-  @Test(.notUnderThreadSanitizer, arguments: ["trace.nmea", "trace.gpx"])
+  @Test(arguments: ["trace.nmea", "trace.gpx"])
   func refusesToWriteOverItsInput(name: String) async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent(name).path
@@ -43,7 +42,7 @@ struct ConvertCommandTests {
   }
 
   /// KML and GeoJSON convert as a GPX does (to NMEA, GPX, fix records); they are read, not written.
-  @Test(.notUnderThreadSanitizer) func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
+  @Test func kmlAndGeoJSONConvertAndAreNotWritten() async throws {
     try await Self.inDirectory { directory in
       let kml = directory.appendingPathComponent("walk.kml").path
       try """
@@ -72,7 +71,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func refusesTheInputThroughALink() async throws {
+  @Test func refusesTheInputThroughALink() async throws {
     try await Self.inDirectory { directory in
       let path = directory.appendingPathComponent("trace.nmea").path
       let link = directory.appendingPathComponent("link.nmea").path
@@ -84,7 +83,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func aFailedConversionLeavesTheOutputAsItWas() async throws {
+  @Test func aFailedConversionLeavesTheOutputAsItWas() async throws {
     try await Self.inDirectory { directory in
       let bad = directory.appendingPathComponent("bad.gpx").path
       let out = directory.appendingPathComponent("out.nmea").path
@@ -98,7 +97,7 @@ struct ConvertCommandTests {
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func aConversionReplacesTheOutputWhole() async throws {
+  @Test func aConversionReplacesTheOutputWhole() async throws {
     try await Self.inDirectory { directory in
       let nmea = directory.appendingPathComponent("in.nmea").path
       let gpx = directory.appendingPathComponent("out.gpx").path

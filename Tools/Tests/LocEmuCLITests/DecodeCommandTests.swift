@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import Geo
 import ToolsTestSupport
@@ -137,7 +136,7 @@ struct DecodeCommandTests {
     return "$\(body)*\(String(format: "%02X", sum))\r\n"
   }
 
-  @Test(.notUnderThreadSanitizer) func decodesARealReceiverLog() async throws {
+  @Test func decodesARealReceiverLog() async throws {
     let run = try await Self.runInProcess(["decode", Self.fixture("bu353s4.log")])
     #expect(run.status == 0)
     #expect(run.lines.count == 25)
@@ -161,14 +160,14 @@ struct DecodeCommandTests {
     #expect(run.stderr.contains("lines 96, accepted 90, rejected 0 (checksum 0, framing 0, unknown 0), epochs 25, fixes 25"))
   }
 
-  @Test(.notUnderThreadSanitizer) func readsStandardInput() async throws {
+  @Test func readsStandardInput() async throws {
     let data = try Data(contentsOf: URL(fileURLWithPath: Self.fixture("bu353s4.log")))
     let run = try await Self.run(["decode", "-"], stdin: data)
     #expect(run.status == 0)
     #expect(run.lines.count == 25)
   }
 
-  @Test(.notUnderThreadSanitizer) func missingFileIsOneLineAndExitOne() async throws {
+  @Test func missingFileIsOneLineAndExitOne() async throws {
     let run = try await Self.runInProcess(["decode", "/nonexistent/trace.nmea"])
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
@@ -196,7 +195,7 @@ struct DecodeCommandTests {
   /// Input that never ends or never breaks a line: /dev/zero is refused at once, and a 1 GB
   /// file without a line break (sparse, so the test writes nothing) ends after the readers'
   /// junk limit — each with exit 1, one line on standard error, in bounded time and memory.
-  @Test(.notUnderThreadSanitizer) func endlessOrFlatInputEndsBoundedWithOneLine() async throws {
+  @Test func endlessOrFlatInputEndsBoundedWithOneLine() async throws {
     let flat = FileManager.default.temporaryDirectory.appendingPathComponent("flat-\(UUID()).jsonl")
     #expect(FileManager.default.createFile(atPath: flat.path, contents: nil))
     defer { try? FileManager.default.removeItem(at: flat) }
@@ -217,7 +216,7 @@ struct DecodeCommandTests {
     }
   }
 
-  @Test(.notUnderThreadSanitizer) func garbageIsCountedNotFatal() async throws {
+  @Test func garbageIsCountedNotFatal() async throws {
     let run = try await Self.runInProcess(["decode", Self.fixture("garbage.bin")])
     #expect(run.status == 0)
     #expect(run.stdout.isEmpty)
@@ -225,7 +224,7 @@ struct DecodeCommandTests {
     #expect(run.stderr.contains("fixes 0"))
   }
 
-  @Test(.notUnderThreadSanitizer) func allAddsNoFixEpochs() async throws {
+  @Test func allAddsNoFixEpochs() async throws {
     let text = "$GPGGA,120000,,,,,0,00,,,M,,M,,*65\n$GPGGA,120001,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*48\n"
     let plain = try await Self.run(["decode", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
     let all = try await Self.run(["decode", "--all", "--date", "2024-05-01", "-"], stdin: Data(text.utf8))
@@ -235,7 +234,7 @@ struct DecodeCommandTests {
     #expect(all.lines.first == #"{"time":"2024-05-01T12:00:00.000Z","mode":1,"ept":0.005}"#)
   }
 
-  @Test(.notUnderThreadSanitizer, arguments: ["2024-13-01", "yesterday", "24-01-01"])
+  @Test(arguments: ["2024-13-01", "yesterday", "24-01-01"])
   func rejectsBadDates(date: String) async throws {
     let run = try await Self.runInProcess(["decode", "--date", date, Self.fixture("bu353s4.log")])
     #expect(run.status == 64)

@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -15,7 +14,7 @@ struct HelpTests {
 
   /// Every subcommand's help shows at least one example command line and its exit status,
   /// including what an interrupt gives for the commands that run until interrupted.
-  @Test(.notUnderThreadSanitizer, arguments: subcommands)
+  @Test(arguments: subcommands)
   func everySubcommandHasAnExampleAndItsExitStatus(name: String) async throws {
     let run = try await DecodeCommandTests.runInProcess([name, "--help"], bound: .seconds(30))
     #expect(run.status == 0)
@@ -31,7 +30,7 @@ struct HelpTests {
 
   /// `locemu help NAME` for a NAME that is no subcommand used to print the general help and
   /// exit 0; it is one line naming the subcommands, and exit 64.
-  @Test(.notUnderThreadSanitizer) func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
+  @Test func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
     let run = try await DecodeCommandTests.runInProcess(["help", "bogus"], bound: .seconds(30))
     #expect(run.status == 64)
     #expect(run.stdout.isEmpty)
@@ -44,8 +43,8 @@ struct HelpTests {
     #expect(known.stdout.contains("locemu replay"))
   }
 
-  /// Also under ThreadSanitizer: the one in-process run there, so that the machinery of running
-  /// a command in process (its thread, its streams, the deadline) is checked for races too.
+  /// The smallest in-process run: the machinery of running a command in process (its thread, its
+  /// streams, the deadline), which the tools' ThreadSanitizer run checks for races.
   @Test func versionIsPrinted() async throws {
     let run = try await DecodeCommandTests.runInProcess(["--version"], bound: .seconds(30))
     #expect(run.status == 0)

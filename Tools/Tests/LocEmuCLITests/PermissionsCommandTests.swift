@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import Testing
 import ToolsTestSupport
@@ -75,7 +74,6 @@ struct PermissionsCommandTests {
   /// An event after `--duration` used to freeze the run (virtual clock) or be ignored with exit 0
   /// (real clock); now it is refused before anything runs (issue 16, item 2).
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       ["permissions", "--virtual-time", "--at", "5=authorize", "--duration", "2"],
       ["permissions", "--at", "5=authorize", "--duration", "2"],
@@ -134,7 +132,6 @@ struct PermissionsCommandTests {
   }
 
   @Test(
-    .notUnderThreadSanitizer,
     arguments: [
       (["--duration", "-5"], "--duration must be 0 to 864000 seconds"),
       (["--fixed", "91,0"], "--fixed must be LAT,LON[,ALT]"),
@@ -147,7 +144,7 @@ struct PermissionsCommandTests {
     #expect(run.stderr.contains(message))
   }
 
-  @Test(.notUnderThreadSanitizer) func badInputIsAClearErrorNotACrash() async throws {
+  @Test func badInputIsAClearErrorNotACrash() async throws {
     let badEvent = try await Self.runInProcess(["--virtual-time", "--at", "3=permission=maybe"])
     #expect(badEvent.status == 64)
     #expect(badEvent.stderr.contains("permission takes"))

@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -93,7 +92,7 @@ struct PreviewCommandTests {
     #expect(abs((opened.zoom ?? 0) - 10.567) < 0.01)
   }
 
-  @Test(.notUnderThreadSanitizer) func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
+  @Test func preview_fullscreenZoomNeedsTheFullscreenImageAndASaneZoom() async throws {
     for (arguments, message) in [
       (["--snapshot-fullscreen-zoom", "16"], "--snapshot-fullscreen-zoom needs --snapshot-fullscreen"),
       (["--snapshot-fullscreen", "/tmp/x.svg", "--snapshot-fullscreen-zoom", "40"], "--snapshot-fullscreen-zoom must be within"),
@@ -117,7 +116,7 @@ struct PreviewCommandTests {
     #expect(image.components(separatedBy: "class=\"pin\"").count - 1 == 5)
   }
 
-  @Test(.notUnderThreadSanitizer) func preview_badInputIsAClearErrorNotACrash() async throws {
+  @Test func preview_badInputIsAClearErrorNotACrash() async throws {
     let missing = try await Self.runInProcess(["preview", "--virtual-time", "--announcements", "/nonexistent/pets.json"])
     #expect(missing.status == 1)
     #expect(missing.stderr == "locemu preview: cannot read /nonexistent/pets.json: no such file\n")

@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import Testing
 import ToolsTestSupport
@@ -10,7 +9,7 @@ struct SimulateCommandTests {
 
   /// The same seed gives the same bytes, another seed other bytes; standard error says the
   /// seed and profile first and the run's figures last.
-  @Test(.notUnderThreadSanitizer) func theSameSeedGivesTheSameBytes() async throws {
+  @Test func theSameSeedGivesTheSameBytes() async throws {
     let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--realism", "urban-canyon", "--duration", "300"]
     let a = try await DecodeCommandTests.runInProcess(arguments + ["--seed", "7"])
     let b = try await DecodeCommandTests.runInProcess(arguments + ["--seed", "7"])
@@ -29,7 +28,7 @@ struct SimulateCommandTests {
 
   /// `--systems` chooses what the receiver tracks: GPS alone writes GP as a GPS receiver does;
   /// a system there is none of is bad usage.
-  @Test(.notUnderThreadSanitizer) func systemsChooseTheConstellations() async throws {
+  @Test func systemsChooseTheConstellations() async throws {
     let arguments = ["simulate", "--fixed", "60.17,24.94,20", "--duration", "5", "--start", "hot"]
     let gps = try await DecodeCommandTests.runInProcess(arguments + ["--systems", "gps"])
     #expect(gps.status == 0, "\(gps.stderr)")
@@ -41,7 +40,7 @@ struct SimulateCommandTests {
   }
 
   /// A trace is the truth: one record per trace epoch, at the trace's times, near its fixes.
-  @Test(.notUnderThreadSanitizer) func aTraceIsTheTruth() async throws {
+  @Test func aTraceIsTheTruth() async throws {
     let trace = repositoryRoot.appendingPathComponent("traces/city-walk.nmea").path
     let run = try await DecodeCommandTests.runInProcess([
       "simulate", trace, "--realism", "open-sky", "--start", "hot", "--to", "jsonl", "--duration", "60",
@@ -64,7 +63,7 @@ struct SimulateCommandTests {
 
   /// Output to a named pipe (or a device such as /dev/null) is written in place: a temporary
   /// file renamed over it would replace the pipe (once it replaced /dev/null itself).
-  @Test(.notUnderThreadSanitizer) func aPipeIsWrittenInPlace() async throws {
+  @Test func aPipeIsWrittenInPlace() async throws {
     let scratch = try CommandContractTests.Scratch()
     defer { scratch.remove() }
     let fifo = scratch.path("out.fifo")
@@ -102,7 +101,7 @@ struct SimulateCommandTests {
   }
 
   /// Mistakes are one line with their status: 64 for options, 1 for files.
-  @Test(.notUnderThreadSanitizer) func badInputIsAOneLineErrorWithItsStatus() async throws {
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
     let unknown = try await DecodeCommandTests.runInProcess([
       "simulate", "--fixed", "60.17,24.94", "--duration", "5", "--realism", "downtown",
     ])

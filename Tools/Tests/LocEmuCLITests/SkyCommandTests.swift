@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import Testing
 import ToolsTestSupport
@@ -17,7 +16,7 @@ struct SkyCommandTests {
     var satellites: [Satellite]?
   }
 
-  @Test(.notUnderThreadSanitizer) func theNominalSkyOverHelsinkiEveryMinute() async throws {
+  @Test func theNominalSkyOverHelsinkiEveryMinute() async throws {
     let run = try await DecodeCommandTests.runInProcess([
       "sky", "--from", "60.17,24.94", "--at", "2026-05-16T09:00:00Z", "--every", "60", "--count", "3",
     ])
@@ -39,7 +38,7 @@ struct SkyCommandTests {
     #expect(!masked.lines[0].contains(#""el":2"#) && !masked.lines[0].contains(#""el":1"#))
   }
 
-  @Test(.notUnderThreadSanitizer) func badInputIsAOneLineErrorWithItsStatus() async throws {
+  @Test func badInputIsAOneLineErrorWithItsStatus() async throws {
     let missing = try await DecodeCommandTests.runInProcess(["sky", "--from", "60.17,24.94", "--almanac", "/nonexistent/current.alm"])
     #expect(missing.status == 1)
     #expect(missing.stderr.hasPrefix("locemu sky: /nonexistent/current.alm: cannot read it"))

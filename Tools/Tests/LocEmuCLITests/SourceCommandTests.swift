@@ -1,4 +1,3 @@
-import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -75,7 +74,7 @@ struct SourceCommandTests {
     #expect((lateness.suffix(10).min() ?? 1) < 0.05, "lateness built up over the run: \(lateness)")
   }
 
-  @Test(.notUnderThreadSanitizer) func replayErrorsAreOneLine() async throws {
+  @Test func replayErrorsAreOneLine() async throws {
     let missing = try await Self.runInProcess(["replay", "/nonexistent/walk.gpx"])
     #expect(missing.status == 1)
     #expect(missing.stdout.isEmpty)
@@ -90,7 +89,7 @@ struct SourceCommandTests {
     #expect(malformed.stderr.contains("not GPX (line 1)"))
   }
 
-  @Test(.notUnderThreadSanitizer) func convertRoundTripsNMEAThroughGPX() async throws {
+  @Test func convertRoundTripsNMEAThroughGPX() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
