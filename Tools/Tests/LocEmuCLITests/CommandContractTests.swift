@@ -20,7 +20,7 @@ struct CommandContractTests {
   }
 
   static func runInProcess(_ arguments: [String]) async throws -> Run {
-    try await DecodeCommandTests.runInProcess(arguments, bound: .seconds(60))
+    try await DecodeCommandTests.runInProcess(arguments)
   }
 
   /// A scratch directory with an empty file, a KML document without a place and a directory in it.

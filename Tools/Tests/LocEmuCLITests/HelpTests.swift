@@ -16,7 +16,7 @@ struct HelpTests {
   /// including what an interrupt gives for the commands that run until interrupted.
   @Test(arguments: subcommands)
   func everySubcommandHasAnExampleAndItsExitStatus(name: String) async throws {
-    let run = try await DecodeCommandTests.runInProcess([name, "--help"], bound: .seconds(30))
+    let run = try await DecodeCommandTests.runInProcess([name, "--help"])
     #expect(run.status == 0)
     // The help is wrapped to the terminal's width: compare words, not lines.
     let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -31,14 +31,14 @@ struct HelpTests {
   /// `locemu help NAME` for a NAME that is no subcommand used to print the general help and
   /// exit 0; it is one line naming the subcommands, and exit 64.
   @Test func helpForAnUnknownSubcommandIsOneLineAndExit64() async throws {
-    let run = try await DecodeCommandTests.runInProcess(["help", "bogus"], bound: .seconds(30))
+    let run = try await DecodeCommandTests.runInProcess(["help", "bogus"])
     #expect(run.status == 64)
     #expect(run.stdout.isEmpty)
     let lines = run.stderr.split(separator: "\n")
     #expect(lines.count == 1)
     #expect(run.stderr.contains("'bogus'") && run.stderr.contains("permissions"))
 
-    let known = try await DecodeCommandTests.runInProcess(["help", "replay"], bound: .seconds(30))
+    let known = try await DecodeCommandTests.runInProcess(["help", "replay"])
     #expect(known.status == 0)
     #expect(known.stdout.contains("locemu replay"))
   }
@@ -46,7 +46,7 @@ struct HelpTests {
   /// The smallest in-process run: the machinery of running a command in process (its thread, its
   /// streams, the deadline), which the tools' ThreadSanitizer run checks for races.
   @Test func versionIsPrinted() async throws {
-    let run = try await DecodeCommandTests.runInProcess(["--version"], bound: .seconds(30))
+    let run = try await DecodeCommandTests.runInProcess(["--version"])
     #expect(run.status == 0)
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
   }
