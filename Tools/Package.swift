@@ -175,3 +175,12 @@ for target in package.targets where target.type != .system {
   target.swiftSettings = settings
 }
 package.swiftLanguageModes = [.v6]
+
+// tools/test.sh builds with --disable-index-store (indexing is about an eighth of the compile
+// time) and indexes only the test targets, whose index SwiftPM's test discovery on Linux reads.
+// Set by tools/test.sh alone; without it the manifest is as above.
+if let store = Context.environment["LOCEMU_TEST_INDEX_STORE"] {
+  for target in package.targets where target.type == .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-index-store-path", store])]
+  }
+}
