@@ -80,21 +80,24 @@ struct CommandContractTests {
     }
   }
 
-  /// Unreachable peers: nothing listening, or a listener that never answers.
+  /// Unreachable peers: nothing listening, or a listener that never answers. Each run ends at its
+  /// 1 s timeout or at once, long before its duration (300 s): the bound (60 s) tells the two apart
+  /// on a loaded machine under ThreadSanitizer, where a run has taken 10.5 s (starting the process
+  /// is most of it), as it does for `aScenarioOnAnUnreachableGPSDEndsAtItsTimeout`.
   @Test func unreachablePeersEndWithOneLineAndExitOne() async throws {
     try await withUnreachablePort { nobody in
       let silent = try SilentListener()
       let commands: [[String]] = [
         ["watch", "--gpsd", "127.0.0.1:\(nobody)", "--timeout", "1"],
-        ["permissions", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
-        ["preview", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "30"],
+        ["permissions", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "300"],
+        ["preview", "--gpsd", "127.0.0.1:\(nobody)", "--gpsd-timeout", "1", "--duration", "300"],
         ["serve-announcements", Self.trace("announcements.json"), "--listen", "127.0.0.1:\(silent.port)"],
         ["feed", Self.trace("city-walk.nmea"), "--listen", "127.0.0.1:\(silent.port)"],
       ]
       for arguments in commands {
         let run = try await Self.run(arguments)
         Self.expectOneLineAndFailure(run, arguments)
-        #expect(run.elapsed < .seconds(10), "\(arguments.joined(separator: " ")) took \(run.elapsed)")
+        #expect(run.elapsed < .seconds(60), "\(arguments.joined(separator: " ")) took \(run.elapsed)")
       }
     }
   }
