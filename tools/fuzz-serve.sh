@@ -16,16 +16,16 @@ if ! python3 -c 'import schemathesis' 2>/dev/null; then
 fi
 # LOCEMU_BINARY: a locemu already built (tools/test.sh passes its ThreadSanitizer build's).
 if [ -n "${LOCEMU_BINARY:-}" ]; then
-  bin="$(dirname "$LOCEMU_BINARY")"
+  locemu="$LOCEMU_BINARY"
 else
-  bin="$(swift build --package-path Tools --show-bin-path)"
-  [ -x "$bin/locemu" ] || swift build --package-path Tools --product locemu >&2
+  locemu="$(swift build --package-path Tools --show-bin-path)/locemu"
+  [ -x "$locemu" ] || swift build --package-path Tools --product locemu >&2
 fi
 # A response within 5 s; a ThreadSanitizer build (its runtime linked in), whose checks slow the
 # server several times over (a zoom-0 map tile, the heaviest answer, took 8 s beside a build),
 # within 15 s.
 response_limit=5 request_timeout=10
-if grep -qa __tsan_init "$bin/locemu"; then response_limit=15 request_timeout=30; fi
+if grep -qa __tsan_init "$locemu"; then response_limit=15 request_timeout=30; fi
 work=$(mktemp -d)
 server_pid=""
 cleanup() {
@@ -40,7 +40,7 @@ spec = yaml.safe_load(open("openapi.yaml"))
 del spec["paths"]["/phones/{id}/events"]["get"]
 yaml.safe_dump(spec, open(sys.argv[1], "w"))
 PY
-"$bin/locemu" serve --virtual-time --listen 127.0.0.1:0 --phones 3 --traces traces 2>"$work/serve.err" &
+"$locemu" serve --virtual-time --listen 127.0.0.1:0 --phones 3 --traces traces 2>"$work/serve.err" &
 server_pid=$!
 for _ in $(seq 100); do grep -q '^listening on' "$work/serve.err" && break; sleep 0.1; done
 url=$(sed -n 's/^listening on //p' "$work/serve.err")

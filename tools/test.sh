@@ -7,15 +7,17 @@
 #     chromium: real processes), fuzzing `locemu serve`'s HTTP API with schemathesis, hostile
 #     requests, and `locemu sky` against skyfield;
 #   - in process: the library (debug), the library under ThreadSanitizer and the example packages
-#     (Examples/) built side by side on the CPU the tools' build leaves idle (SCHED_IDLE, until that
-#     build ends: it and the end-to-end tests after it are the longest chain), then the library's suite plain and under ThreadSanitizer, the examples' suites, the
-#     CoreLocation/MapKit API coverage and what an app resolves.
+#     (Examples/) built side by side on the CPU the tools' build leaves idle (SCHED_IDLE, until
+#     that build ends: it and the end-to-end tests after it are the longest chain), then the
+#     library's suite plain and under ThreadSanitizer, the examples' suites, the CoreLocation/MapKit
+#     API coverage and what an app resolves.
 # The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
 # the same tests without the race checks; the library runs both ways (plain at full repetition
 # counts, ThreadSanitizer at a tenth). Builds carry line tables, not full debug info (file:line in
 # backtraces and race reports, less compile and link time), and the library's and the tools'
-# index only their test targets (what test discovery reads; an eighth less compile time). Every test run is bounded: past 20
-# minutes its whole process group is killed and the script fails with a message. Each lane's log
+# index only their test targets (what test discovery reads; an eighth less compile time). Every
+# test run is bounded: past 20 minutes its whole process group is killed and the script fails
+# with a message. Each lane's log
 # is printed when both have ended; each stage's and step's wall and CPU seconds at the end.
 # LOCEMU_SKIP_TSAN=1: the library plain only, the tools plain.
 set -euo pipefail
@@ -64,10 +66,7 @@ JOB_PIDS=() JOB_NAMES=()
 job() {
   local name=$1
   shift
-  (
-    # Not `"$@" || status=$?`: a function run as the left of || ignores errexit throughout.
-    ( set -euo pipefail; "$@" )
-  ) > "$JOB_LOGS/$name.log" 2>&1 &
+  (set -euo pipefail; "$@") > "$JOB_LOGS/$name.log" 2>&1 &
   JOB_PIDS+=($!) JOB_NAMES+=("$name")
 }
 join_jobs() {
@@ -120,11 +119,7 @@ stage "installing what the tests need"
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 # nodejs: `node --check` reads the web pages' scripts (Tools/Sources/PhoneServer/Page).
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time nodejs
-# schemathesis (PyPI) for the API fuzzing, before the lanes start.
-if ! python3 -c 'import schemathesis' 2>/dev/null; then
-  echo "==> installing schemathesis (PyPI)" >&2
-  python3 -m pip install --quiet schemathesis >&2 || python3 -m pip install --quiet --break-system-packages schemathesis >&2
-fi
+# schemathesis (PyPI): tools/fuzz-serve.sh installs it when it is missing.
 
 stage "formatting, the pages' scripts and the module graph"
 tools/check-format.sh
@@ -136,7 +131,8 @@ tools/check-readme-snippets.sh
 
 STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
 # test_index_store SCRATCH_PATH [PACKAGE_PATH]: the environment setting that indexes only the
-# test targets (the manifests' LOCEMU_TEST_INDEX_STORE), for `env "$(…)" swift build --disable-index-store …`.
+# test targets (the manifests' LOCEMU_TEST_INDEX_STORE), for
+# `env "$(test_index_store …)" swift build --disable-index-store …`.
 test_index_store() { echo "LOCEMU_TEST_INDEX_STORE=$(swift build --package-path "${2:-.}" --scratch-path "$1" --show-bin-path)/index/store"; }
 TSAN=(--sanitize=thread)
 TOOLS_SCRATCH=Tools/.build-tsan
