@@ -54,6 +54,14 @@ print_stage_times() {
   echo "==> stage times (total $SECONDS s; wall, then CPU: two cores give at most twice the wall)" >&2
   printf '%s\n' "${STAGE_TIMES[@]}" >&2
   [ -f "$JOB_LOGS/steps" ] && cat "$JOB_LOGS/steps" >&2
+  # The failures once more, last: a CI log cut to its tail still names them.
+  local failures
+  failures=$(cat "$JOB_LOGS"/*.log 2> /dev/null \
+    | grep -E '^✘ |^[^ ].*: error: |^error: |Fatal error|^Test Case .* failed' | grep -v '^error: failed: ' | awk '!seen[$0]++' | head -40)
+  if [ -n "$failures" ]; then
+    echo "==> what failed (the first 40 lines that say so; the whole logs are above)" >&2
+    printf '%s\n' "$failures" >&2
+  fi
   rm -rf "$JOB_LOGS"
 }
 trap print_stage_times EXIT
