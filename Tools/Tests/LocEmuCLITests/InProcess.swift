@@ -14,6 +14,14 @@ extension DecodeCommandTests {
   /// decoding). A command that has not returned within `bound` fails the call (and is
   /// cancelled); the process tests keep what needs a process (signals, exit, servers, stdin).
   static func runInProcess(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
+    // One at a time. Under ThreadSanitizer the Swift runtime takes a lock (a priority-inheriting
+    // futex) on every access to some generic metadata (Array<String>'s storage, …), where a
+    // plain build reads a flag; argument parsing makes thousands of such accesses, and several
+    // commands parsing at once on two loaded cores made a convoy that stalled every thread of
+    // the suite, the cooperative pool's included, for tens of seconds (seen in gdb: 13
+    // threads in the runtime's once_slow).
+    await inProcessSlot.acquire()
+    defer { inProcessSlot.release() }
     let output = try CapturedFile(), error = try CapturedFile()
     let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
     defer { close(input) }
@@ -65,6 +73,9 @@ extension DecodeCommandTests {
     }
   }
 }
+
+/// The in-process runs, one at a time (``DecodeCommandTests/runInProcess(_:bound:)``).
+private let inProcessSlot = AsyncSlots(1)
 
 /// A thread that runs the jobs of the tasks that prefer it (a task executor), one at a time, in
 /// order, until shut down.

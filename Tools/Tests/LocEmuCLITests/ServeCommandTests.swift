@@ -89,8 +89,14 @@ struct ServeCommandTests {
       process.standardOutput = FileHandle.nullDevice
       try process.run()
       let pid = process.processIdentifier
-      let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+      // Disarmed on the reading thread as soon as the server says it listens (or closes its
+      // standard error: it has ended, and its pid may be reused): the task
+      // awaiting the lines may resume much later (under ThreadSanitizer every access to some
+      // generic metadata takes a runtime lock, and with many threads on two loaded cores the
+      // cooperative pool has stalled for tens of seconds), and the server must not be killed
+      // for that.
+      let answered = Locked(false)
+      DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if !answered.withLock({ $0 }) { kill(pid, SIGKILL) } }
       let lines = try await offPool { () -> [String] in
         var lines: [String] = []
         var seen = Data()
@@ -103,9 +109,9 @@ struct ServeCommandTests {
             seen.append(chunk)
           }
         }
+        answered.withLock { $0 = true }
         return lines
       }
-      watchdog.cancel()
       guard let line = lines.last, line.hasPrefix("listening on http://") else {
         kill(pid, SIGKILL)
         throw LoopbackError(description: "serve did not start: \(lines.joined(separator: " / "))")
