@@ -57,7 +57,7 @@ print_stage_times() {
   # The failures once more, last: a CI log cut to its tail still names them.
   local failures
   failures=$(cat "$JOB_LOGS"/*.log 2> /dev/null \
-    | grep -E '^✘ |^[^ ].*: error: |^error: |Fatal error|^Test Case .* failed' | grep -v '^error: failed: ' | awk '!seen[$0]++' | head -40)
+    | grep -E '^✘ |^[^ ].*: error: |^error: |Fatal error|^Test Case .* failed' | grep -v '^error: failed: ' | awk '!seen[$0]++' | head -40) || true
   if [ -n "$failures" ]; then
     echo "==> what failed (the first 40 lines that say so; the whole logs are above)" >&2
     printf '%s\n' "$failures" >&2
