@@ -11,5 +11,12 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     self.longitude = longitude
   }
 
+  /// A coordinate known to be valid (one stored from a coordinate made by the checked
+  /// initializer).
+  init(unchecked latitude: Double, _ longitude: Double) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+
   public var description: String { "\(latitude),\(longitude)" }
 }
