@@ -113,23 +113,7 @@ package struct LocationGateStateMachine: Sendable, Hashable {
 
   /// A fix from the source at `now`.
   package mutating func receive(_ fix: LocationFix, now: Duration, permission: PermissionState) -> [Action] {
-    guard !isSourcePaused, fix.hasFix else { return [] }
-    latestFix = fix
-    guard permission.isDelivering else { return [] }
-    var toStream = true
-    let fix = permission.accuracy == .reduced ? reducedAccuracy.coarsen(fix) : fix
-    if permission.accuracy == .reduced {
-      if let last = lastReducedDelivery {
-        let since: Duration =
-          if let a = last.timestamp, let b = fix.timestamp {
-            .milliseconds(Int64((b.timeIntervalSince(a) * 1000).rounded()))
-          } else {
-            now - last.at
-          }
-        toStream = since >= reducedAccuracy.minimumInterval
-      }
-      if toStream { lastReducedDelivery = ReducedDelivery(at: now, timestamp: fix.timestamp) }
-    }
+    guard let (fix, toStream) = admit(fix, now: now, permission: permission) else { return [] }
     guard !pendingRequests.isEmpty else { return toStream ? [.deliver(fix)] : [] }
     var actions: [Action] = []
     let result = LocationRequestResult(status: permission.status, fix: fix, accuracy: permission.accuracy, reason: nil)
@@ -137,6 +121,37 @@ package struct LocationGateStateMachine: Sendable, Hashable {
     pendingRequests.removeAll()
     if toStream { actions.append(.deliver(fix)) }
     return actions
+  }
+
+  /// ``receive(_:now:permission:)`` while no request waits (``pendingRequests`` is empty: the
+  /// usual case, a fix on its way to the app's stream), without an array of actions: the fix to
+  /// deliver, if any; the same state changes.
+  package mutating func receiveForStream(_ fix: LocationFix, now: Duration, permission: PermissionState) -> LocationFix? {
+    precondition(pendingRequests.isEmpty, "receive(_:now:permission:) ends the waiting requests")
+    guard let (fix, toStream) = admit(fix, now: now, permission: permission), toStream else { return nil }
+    return fix
+  }
+
+  /// A fix that reaches the app (coarsened under reduced accuracy), and whether it goes to the
+  /// stream (reduced accuracy throttles it); nil when none does.
+  private mutating func admit(_ fix: LocationFix, now: Duration, permission: PermissionState) -> (LocationFix, toStream: Bool)? {
+    guard !isSourcePaused, fix.hasFix else { return nil }
+    latestFix = fix
+    guard permission.isDelivering else { return nil }
+    guard permission.accuracy == .reduced else { return (fix, true) }
+    let fix = reducedAccuracy.coarsen(fix)
+    var toStream = true
+    if let last = lastReducedDelivery {
+      let since: Duration =
+        if let a = last.timestamp, let b = fix.timestamp {
+          .milliseconds(Int64((b.timeIntervalSince(a) * 1000).rounded()))
+        } else {
+          now - last.at
+        }
+      toStream = since >= reducedAccuracy.minimumInterval
+    }
+    if toStream { lastReducedDelivery = ReducedDelivery(at: now, timestamp: fix.timestamp) }
+    return (fix, toStream)
   }
 
   /// Permission changed: requests waiting while the app lost it end now.

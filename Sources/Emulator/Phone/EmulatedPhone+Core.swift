@@ -17,7 +17,11 @@ extension EmulatedPhone {
     guard !s.isShutDown else { return PhoneOutbox() }
     s.outbox = PhoneOutbox()
     if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(fix), &s) }
-    for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
+    if s.gate.pendingRequests.isEmpty {
+      if let fix = s.gate.receiveForStream(fix, now: clock.nowOffset, permission: s.permission.state) { deliver(fix, &s) }
+    } else {
+      for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
+    }
     let outbox = s.outbox ?? PhoneOutbox()
     s.outbox = nil
     guard !outbox.isEmpty else { return outbox }
@@ -66,11 +70,15 @@ extension EmulatedPhone {
       }
     case .cancelRequestTimer(let id):
       if let timer = s.requestTimers.removeValue(forKey: id) { clock.cancel(timer) }
-    case .deliver(let fix):
-      if s.observedKinds.contains(.location) || !s.events.isEmpty { emit(.location(fix), &s) }
-      let streams = s.locations.live
-      if !streams.isEmpty { clock.enqueueWithoutDriving { for stream in streams { stream.deliver(fix) } } }
+    case .deliver(let fix): deliver(fix, &s)
     }
+  }
+
+  /// A fix for the app: to its observers and its location streams.
+  func deliver(_ fix: LocationFix, _ s: inout PhoneCore) {
+    if s.observedKinds.contains(.location) || !s.events.isEmpty { emit(.location(fix), &s) }
+    let streams = s.locations.live
+    if !streams.isEmpty { clock.enqueueWithoutDriving { for stream in streams { stream.deliver(fix) } } }
   }
 
   func promptTimerFired() {

@@ -182,11 +182,11 @@ final class ScriptTimeline: PhoneTimeline {
 
   func next() -> (at: Duration, fix: LocationFix)? {
     guard index < fixes.count else { return nil }
-    defer { index += 1 }
-    guard let start, fixes[index].fix.timestamp == nil else { return (fixes[index].at, fixes[index].fix) }
-    var fix = fixes[index].fix
-    fix.timestamp = start.addingTimeInterval(fixes[index].at.seconds)
-    return (fixes[index].at, fix)
+    // One copy of the entry (each subscript of the array would copy the whole fix).
+    var next = fixes[index]
+    index += 1
+    if let start, next.fix.timestamp == nil { next.fix.timestamp = start.addingTimeInterval(next.at.seconds) }
+    return (next.at, next.fix)
   }
 
   func close() { index = fixes.count }
