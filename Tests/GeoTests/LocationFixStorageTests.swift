@@ -72,8 +72,9 @@ struct LocationFixStorageTests {
     other = base
     other.altitudeMSL = nil
     #expect(base != other)
-    #expect(base == base && base.hashValue == LocationFix(
+    let same = LocationFix(
       timestamp: Date(timeIntervalSince1970: 1_700_000_000), mode: .threeD, altitudeMSL: 100, speed: 1, status: .gnss,
-      errors: LocationFix.ErrorEstimates(ept: 0.005)).hashValue)
+      errors: LocationFix.ErrorEstimates(ept: 0.005))
+    #expect(base == same && base.hashValue == same.hashValue)
   }
 }
