@@ -126,20 +126,27 @@ package struct LocationGateStateMachine: Sendable, Hashable {
   /// ``receive(_:now:permission:)`` while no request waits (``pendingRequests`` is empty: the
   /// usual case, a fix on its way to the app's stream), without an array of actions: the fix to
   /// deliver, if any; the same state changes.
-  package mutating func receiveForStream(_ fix: LocationFix, now: Duration, permission: PermissionState) -> LocationFix? {
+  ///
+  /// `now` is read only when reduced accuracy needs it (a phone's clock takes a lock for it).
+  package mutating func receiveForStream(
+    _ fix: LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+  ) -> LocationFix? {
     precondition(pendingRequests.isEmpty, "receive(_:now:permission:) ends the waiting requests")
-    guard let (fix, toStream) = admit(fix, now: now, permission: permission), toStream else { return nil }
+    guard let (fix, toStream) = admit(fix, now: now(), permission: permission), toStream else { return nil }
     return fix
   }
 
   /// A fix that reaches the app (coarsened under reduced accuracy), and whether it goes to the
   /// stream (reduced accuracy throttles it); nil when none does.
-  private mutating func admit(_ fix: LocationFix, now: Duration, permission: PermissionState) -> (LocationFix, toStream: Bool)? {
+  private mutating func admit(
+    _ fix: LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+  ) -> (LocationFix, toStream: Bool)? {
     guard !isSourcePaused, fix.hasFix else { return nil }
     latestFix = fix
     guard permission.isDelivering else { return nil }
     guard permission.accuracy == .reduced else { return (fix, true) }
     let fix = reducedAccuracy.coarsen(fix)
+    let now = now()
     var toStream = true
     if let last = lastReducedDelivery {
       let since: Duration =
