@@ -212,28 +212,41 @@ end_to_end_lane() {
   step "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" \
     run_bounded 600 tools/check-sky.sh "$locemu_binary"
 }
-# The in-process lane: its three builds side by side (at first on idle CPU only), then the library's
-# suite (plain, and under ThreadSanitizer), the example packages' suites, the API coverage and
-# what an app resolves.
-in_process_lane() {
-  echo "$BASHPID" > "$JOB_LOGS/in-process.pid"
-  if may_idle; then chrt --idle -p 0 "$BASHPID"; fi
-  side_by_side library_build library_under_ThreadSanitizer_build examples_build
-  normal_priority_tree "$BASHPID"
+# A chain's tests run at the normal policy, whatever the other lane's build still does.
+normal_priority() { chrt --other -p 0 "$BASHPID" > /dev/null 2>&1 || true; }
+# The in-process lane: three chains side by side, each a build then its suites (the library;
+# the library under ThreadSanitizer; the example packages), the builds at first on idle CPU
+# only; then the API coverage and what an app resolves. A chain's suite runs while the other
+# chains still build.
+library_chain() {
+  step "library build" library_build
+  normal_priority
   step "the library's suite" run_bounded 1200 swift test --skip-build
-  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-    step "the library's suite under ThreadSanitizer" run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
-  fi
-  # NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
-  # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
-  # as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged.
+  step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
+    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+}
+library_under_ThreadSanitizer_chain() {
+  [ -z "${LOCEMU_SKIP_TSAN:-}" ] || return 0
+  step "library under ThreadSanitizer build" library_under_ThreadSanitizer_build
+  normal_priority
+  step "the library's suite under ThreadSanitizer" run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+}
+# NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
+# written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
+# as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged.
+examples_chain() {
+  step "examples build" examples_build
+  normal_priority
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
     step "Examples/$example" run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
   done
   step "Examples/CoreLocationCompat" run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
-  step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
-    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+}
+in_process_lane() {
+  echo "$BASHPID" > "$JOB_LOGS/in-process.pid"
+  if may_idle; then chrt --idle -p 0 "$BASHPID"; fi
+  side_by_side library_chain library_under_ThreadSanitizer_chain examples_chain
   step "what an app resolves (tools/check-dependencies.sh)" tools/check-dependencies.sh
 }
 stage "resolving packages, one at a time (the builds then run side by side)"
