@@ -129,7 +129,7 @@ package struct LocationGateStateMachine: Sendable, Hashable {
   ///
   /// `now` is read only when reduced accuracy needs it (a phone's clock takes a lock for it).
   package mutating func receiveForStream(
-    _ fix: LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+    _ fix: consuming LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
   ) -> LocationFix? {
     precondition(pendingRequests.isEmpty, "receive(_:now:permission:) ends the waiting requests")
     guard let (fix, toStream) = admit(fix, now: now(), permission: permission), toStream else { return nil }
@@ -139,7 +139,7 @@ package struct LocationGateStateMachine: Sendable, Hashable {
   /// A fix that reaches the app (coarsened under reduced accuracy), and whether it goes to the
   /// stream (reduced accuracy throttles it); nil when none does.
   private mutating func admit(
-    _ fix: LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+    _ fix: consuming LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
   ) -> (LocationFix, toStream: Bool)? {
     guard !isSourcePaused, fix.hasFix else { return nil }
     latestFix = fix

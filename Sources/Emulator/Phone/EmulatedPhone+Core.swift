@@ -13,17 +13,16 @@ extension EmulatedPhone {
   /// deliver as its last work, after releasing the lock: the same order, without a queue entry,
   /// a closure and a turn of the loop for each fix.
   @discardableResult
-  func receive(_ fix: LocationFix, _ s: inout PhoneCore, asTimerAction: Bool = false) -> PhoneOutbox {
+  func receive(_ fix: consuming LocationFix, _ s: inout PhoneCore, asTimerAction: Bool = false) -> PhoneOutbox {
     guard !s.isShutDown else { return PhoneOutbox() }
     s.outbox = PhoneOutbox()
-    if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(fix), &s) }
+    if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(copy fix), &s) }
     if s.gate.pendingRequests.isEmpty {
       if let fix = s.gate.receiveForStream(fix, now: clock.nowOffset, permission: s.permission.state) { deliver(fix, &s) }
     } else {
       for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
     }
-    let outbox = s.outbox ?? PhoneOutbox()
-    s.outbox = nil
+    let outbox = s.outbox.take() ?? PhoneOutbox()
     guard !outbox.isEmpty else { return outbox }
     if asTimerAction && clock.claimNextStep() { return outbox }
     clock.enqueueWithoutDriving { outbox.deliver() }
@@ -31,7 +30,7 @@ extension EmulatedPhone {
   }
 
   /// Queues `event` for observers and event streams, in order with everything else.
-  func emit(_ event: PhoneEvent, _ s: inout PhoneCore) {
+  func emit(_ event: consuming PhoneEvent, _ s: inout PhoneCore) {
     let kind = event.kind
     guard s.observedKinds.contains(kind) || !s.events.isEmpty else { return }
     let observers = s.observers.allSatisfy({ $0.kinds.contains(kind) }) ? s.observers : s.observers.filter { $0.kinds.contains(kind) }
@@ -75,10 +74,11 @@ extension EmulatedPhone {
   }
 
   /// A fix for the app: to its observers and its location streams.
-  func deliver(_ fix: LocationFix, _ s: inout PhoneCore) {
-    if s.observedKinds.contains(.location) || !s.events.isEmpty { emit(.location(fix), &s) }
+  func deliver(_ fix: consuming LocationFix, _ s: inout PhoneCore) {
     let streams = s.locations.live
-    if !streams.isEmpty { clock.enqueueWithoutDriving { for stream in streams { stream.deliver(fix) } } }
+    let delivered = streams.isEmpty ? nil : copy fix
+    if s.observedKinds.contains(.location) || !s.events.isEmpty { emit(.location(fix), &s) }
+    if let delivered { clock.enqueueWithoutDriving { for stream in streams { stream.deliver(delivered) } } }
   }
 
   func promptTimerFired() {
@@ -140,7 +140,7 @@ struct PhoneOutbox: Sendable {
 
   var isEmpty: Bool { first == nil }
 
-  mutating func append(_ item: PhoneOutgoingEvent) {
+  mutating func append(_ item: consuming PhoneOutgoingEvent) {
     if first == nil { first = item } else { rest.append(item) }
   }
 
