@@ -191,7 +191,7 @@ struct GPSDSourceTests {
       for try await _ in source {}
     }
     // Wait until connected and reading, then cancel.
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while events.first("connected") == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     try await Task.sleep(for: .milliseconds(300))
     let cancelled = ContinuousClock.now

@@ -127,7 +127,7 @@ struct SourceCommandTests {
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
       process.waitUntilExit()
     }
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while (try? String(contentsOfFile: portFile, encoding: .utf8)) == nil, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(20))
     }

@@ -44,7 +44,7 @@ struct PhoneNMEAFeedTests {
     }
 
     /// Waits (real time: the bytes cross a socket; bounded) until `count` lines arrived.
-    func waitForLines(_ count: Int) async -> Bool { await waitUntil(.seconds(10)) { self.lines.count >= count } }
+    func waitForLines(_ count: Int) async -> Bool { await waitUntil(.seconds(60)) { self.lines.count >= count } }
   }
 
   @Test func aSetLocationIsHeldEachSecondAndALostFixIsSentEmpty() async throws {
@@ -201,7 +201,7 @@ struct PhoneNMEAFeedTests {
       return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GNGST") })
     }
     #expect(
-      await waitUntil(.seconds(10)) { Set(expected).isSubset(of: Set(client.lines)) }, "\(expected) not in \(client.lines.suffix(20))")
+      await waitUntil(.seconds(60)) { Set(expected).isSubset(of: Set(client.lines)) }, "\(expected) not in \(client.lines.suffix(20))")
     serving.cancel()
     _ = await serving.result
     phone.shutdown()
