@@ -35,8 +35,8 @@ public final class MKSnapshotImage: Sendable {
   public var svgData: Data { Data(svg.utf8) }
 
   /// The picture as PNG, `size` × `scale` pixels, rasterized by `rsvg-convert` (Debian's
-  /// librsvg2-bin); nil when it is not installed or fails, as `UIImage.pngData()` is nil when
-  /// there is no picture.
+  /// librsvg2-bin); nil when it is not installed, fails, or has not finished within 60 s (it is
+  /// then killed), as `UIImage.pngData()` is nil when there is no picture.
   public func pngData() -> Data? {
     guard let tool = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: FileManager.default.isExecutableFile(atPath:))
     else { return nil }
@@ -54,7 +54,15 @@ public final class MKSnapshotImage: Sendable {
       try? input.fileHandleForWriting.close()
     }
     writer.start()
+    // Bounded: a rasterizer that hangs is killed (until its output ends; its pid is then no
+    // longer ours to signal once it has been waited for).
+    let pid = process.processIdentifier
+    let reading = Locked(true)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+      reading.withLock { if $0 { kill(pid, SIGKILL) } }
+    }
     let png = output.fileHandleForReading.readDataToEndOfFile()
+    reading.withLock { $0 = false }
     process.waitUntilExit()
     return process.terminationStatus == 0 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? png : nil
   }

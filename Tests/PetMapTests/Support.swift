@@ -116,18 +116,3 @@ struct BrokenSnapshotter: MapSnapshotting {
     }
   }
 }
-
-/// Runs `executable` with `arguments`; returns its exit status and standard output.
-func run(_ executable: String, _ arguments: [String], stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  let out = Pipe(), err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let stdout = out.fileHandleForReading.readDataToEndOfFile()
-  let stderr = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-}
