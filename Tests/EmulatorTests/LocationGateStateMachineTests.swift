@@ -23,6 +23,34 @@ struct LocationGateStateMachineTests {
     #expect(gate.latestFix == fix(2))
   }
 
+  /// The phone's path for a fix while no request waits gives what `receive` gives, and leaves
+  /// the gate in the same state: over precise and approximate accuracy (throttled, by the fixes'
+  /// times and, for fixes without one, by the clock), denial, Location Services off, the
+  /// background, a paused source and no-fix reports.
+  @Test func receiveForStreamIsReceiveWithoutRequests() {
+    let states: [PermissionState] = [
+      authorized, PermissionState(appStatus: .authorizedWhenInUse, accuracy: .reduced), PermissionState(appStatus: .denied),
+      PermissionState(appStatus: .authorizedAlways, servicesEnabled: false),
+      PermissionState(appStatus: .authorizedWhenInUse, app: .background),
+    ]
+    var a = LocationGateStateMachine(), b = LocationGateStateMachine()
+    for second in 0..<4_000 {
+      let state = states[(second / 300) % states.count]
+      var fix = fix(Double(second))
+      if second % 7 == 0 { fix.timestamp = nil }
+      if second % 11 == 0 { fix.mode = .noFix }
+      if second % 500 == 0 {
+        a.setSourcePaused(second % 1000 == 0)
+        b.setSourcePaused(second % 1000 == 0)
+      }
+      let now = Duration.seconds(second)
+      let viaActions = a.receive(fix, now: now, permission: state)
+      let viaStream = b.receiveForStream(fix, now: now, permission: state)
+      #expect(viaActions == viaStream.map { [.deliver($0)] } ?? [], "second \(second)")
+    }
+    #expect(a == b)
+  }
+
   // MARK: iOS's background rule (issue 16, item 13)
 
   @Test func aWhenInUseAppGetsNoLocationsInTheBackgroundAndGetsThemBackInTheForeground() {
