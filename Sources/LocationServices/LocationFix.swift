@@ -12,108 +12,104 @@ public struct LocationFix: Hashable, Sendable {
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
   }
 
+  // The members are stored as plain doubles (``Reported``): the fix is plain data, 160 bytes,
+  // copied without reference counting (it is copied several times on its way to the app; with
+  // an optional per member it would be twice the size, and with the rare ones boxed every copy
+  // took a retain and a release). Equality and hashing are synthesized from them.
+
   /// UTC time of the fix; nil when the source does not know the date.
   public var timestamp: Date? {
-    get { Self.value(time).map(Date.init(timeIntervalSinceReferenceDate:)) }
-    set { time = Self.stored(newValue?.timeIntervalSinceReferenceDate) }
+    get { time.value.map(Date.init(timeIntervalSinceReferenceDate:)) }
+    set { time.value = newValue?.timeIntervalSinceReferenceDate }
   }
   public var mode: Mode
   /// The position; nil for a no-fix report.
   public var coordinate: Coordinate? {
-    get { Self.value(latitude).map { Coordinate(unchecked: $0, longitude) } }
-    set { (latitude, longitude) = (Self.stored(newValue?.latitude), newValue?.longitude ?? 0) }
+    get { latitude.value.map { Coordinate(unchecked: $0, longitude) } }
+    set { (latitude.value, longitude) = (newValue?.latitude, newValue?.longitude ?? 0) }
   }
   /// Metres above mean sea level.
   public var altitudeMSL: Double? {
-    get { Self.value(storedAltitudeMSL) }
-    set { storedAltitudeMSL = Self.stored(newValue) }
+    get { reported.altitudeMSL.value }
+    set { reported.altitudeMSL.value = newValue }
   }
   /// Metres above the WGS 84 ellipsoid.
   public var altitudeHAE: Double? {
-    get { Self.value(storedAltitudeHAE) }
-    set { storedAltitudeHAE = Self.stored(newValue) }
+    get { reported.altitudeHAE.value }
+    set { reported.altitudeHAE.value = newValue }
   }
   /// Speed over ground, m/s.
   public var speed: Double? {
-    get { Self.value(storedSpeed) }
-    set { storedSpeed = Self.stored(newValue) }
+    get { reported.speed.value }
+    set { reported.speed.value = newValue }
   }
   /// Course over ground, degrees true.
   public var course: Double? {
-    get { Self.value(storedCourse) }
-    set { storedCourse = Self.stored(newValue) }
+    get { reported.course.value }
+    set { reported.course.value = newValue }
   }
   /// Estimated horizontal error, metres: gpsd's `eph` for fixes from gpsd or decoded NMEA
   /// (gpsd's error model: HDOP × 19 m without DGPS, a receiver's own estimate where it sends one),
   /// the configured accuracy for a set location.
   public var horizontalAccuracy: Double? {
-    get { Self.value(storedHorizontalAccuracy) }
-    set { storedHorizontalAccuracy = Self.stored(newValue) }
+    get { reported.horizontalAccuracy.value }
+    set { reported.horizontalAccuracy.value = newValue }
   }
   /// Estimated vertical error, metres (gpsd's `epv`).
   public var verticalAccuracy: Double? {
-    get { Self.value(storedVerticalAccuracy) }
-    set { storedVerticalAccuracy = Self.stored(newValue) }
+    get { reported.verticalAccuracy.value }
+    set { reported.verticalAccuracy.value = newValue }
   }
   /// Vertical speed, m/s, positive up (gpsd's `climb`).
   public var climb: Double? {
-    get { Self.value(storedClimb) }
-    set { storedClimb = Self.stored(newValue) }
+    get { reported.climb.value }
+    set { reported.climb.value = newValue }
   }
   /// Height of the geoid above the WGS 84 ellipsoid here, metres (gpsd's `geoidSep`).
   public var geoidSeparation: Double? {
-    get { Self.value(storedGeoidSeparation) }
-    set { storedGeoidSeparation = Self.stored(newValue) }
+    get { reported.geoidSeparation.value }
+    set { reported.geoidSeparation.value = newValue }
   }
   /// Magnetic variation, degrees, east positive (gpsd's `magvar`).
   public var magneticVariation: Double? {
-    get { Self.value(storedMagneticVariation) }
-    set { storedMagneticVariation = Self.stored(newValue) }
+    get { reported.magneticVariation.value }
+    set { reported.magneticVariation.value = newValue }
   }
   /// What kind of fix the receiver has (gpsd's `status`); nil when the source does not say.
   public var status: Status?
   /// The receiver's other error estimates, by gpsd's names; empty when the source gives none.
   public var errors: ErrorEstimates {
-    get {
-      ErrorEstimates(
-        epx: Self.value(storedErrors.0), epy: Self.value(storedErrors.1), eps: Self.value(storedErrors.2),
-        epd: Self.value(storedErrors.3), epc: Self.value(storedErrors.4), ept: Self.value(storedErrors.5),
-        sep: Self.value(storedErrors.6))
-    }
-    set {
-      storedErrors = (
-        Self.stored(newValue.epx), Self.stored(newValue.epy), Self.stored(newValue.eps), Self.stored(newValue.epd),
-        Self.stored(newValue.epc), Self.stored(newValue.ept), Self.stored(newValue.sep)
-      )
-    }
+    get { reported.errors.estimates }
+    set { reported.errors = ReportedErrors(newValue) }
   }
 
-  // The members are stored as plain doubles, a member the source did not report as a NaN of
-  // its own (``absent``): the fix is plain data, 160 bytes, copied without reference counting
-  // (it is copied several times on its way to the app; with an optional per member it would
-  // be twice the size, with the rare ones boxed every copy took a retain and a release).
-  // A NaN that a source does report (`.nan`) is another bit pattern, and stays a NaN.
-  private var time: Double
+  /// Seconds since the reference date.
+  private var time: Reported
   /// With `longitude` (0 when absent): the coordinate, absent when this is.
-  private var latitude: Double
+  private var latitude: Reported
   private var longitude: Double
-  private var storedAltitudeMSL: Double
-  private var storedAltitudeHAE: Double
-  private var storedSpeed: Double
-  private var storedCourse: Double
-  private var storedHorizontalAccuracy: Double
-  private var storedVerticalAccuracy: Double
-  private var storedClimb: Double
-  private var storedGeoidSeparation: Double
-  private var storedMagneticVariation: Double
-  /// epx, epy, eps, epd, epc, ept, sep.
-  private var storedErrors: (Double, Double, Double, Double, Double, Double, Double)
+  /// The other numbers, each absent or reported.
+  private var reported = ReportedMembers()
 
-  /// The bits of a member that is not there: a quiet NaN with a payload no arithmetic makes.
-  private static let absentBits: UInt64 = 0x7FFC_A5E5_7000_0001
-  private static var absent: Double { Double(bitPattern: absentBits) }
-  private static func value(_ stored: Double) -> Double? { stored.bitPattern == absentBits ? nil : stored }
-  private static func stored(_ value: Double?) -> Double { value ?? absent }
+  private struct ReportedMembers: Hashable, Sendable {
+    var altitudeMSL = Reported(), altitudeHAE = Reported(), speed = Reported(), course = Reported()
+    var horizontalAccuracy = Reported(), verticalAccuracy = Reported(), climb = Reported()
+    var geoidSeparation = Reported(), magneticVariation = Reported()
+    var errors = ReportedErrors(ErrorEstimates())
+  }
+
+  private struct ReportedErrors: Hashable, Sendable {
+    var epx, epy, eps, epd, epc, ept, sep: Reported
+
+    init(_ e: ErrorEstimates) {
+      (epx, epy, eps, epd) = (Reported(e.epx), Reported(e.epy), Reported(e.eps), Reported(e.epd))
+      (epc, ept, sep) = (Reported(e.epc), Reported(e.ept), Reported(e.sep))
+    }
+
+    var estimates: ErrorEstimates {
+      ErrorEstimates(epx: epx.value, epy: epy.value, eps: eps.value, epd: epd.value, epc: epc.value, ept: ept.value, sep: sep.value)
+    }
+  }
 
   public init(
     timestamp: Date? = nil, mode: Mode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil,
@@ -122,51 +118,21 @@ public struct LocationFix: Hashable, Sendable {
     geoidSeparation: Double? = nil, magneticVariation: Double? = nil, status: Status? = nil,
     errors: ErrorEstimates = ErrorEstimates()
   ) {
-    self.time = Self.stored(timestamp?.timeIntervalSinceReferenceDate)
+    self.time = Reported(timestamp?.timeIntervalSinceReferenceDate)
     self.mode = mode
-    self.latitude = Self.stored(coordinate?.latitude)
+    self.latitude = Reported(coordinate?.latitude)
     self.longitude = coordinate?.longitude ?? 0
-    self.storedAltitudeMSL = Self.stored(altitudeMSL)
-    self.storedAltitudeHAE = Self.stored(altitudeHAE)
-    self.storedSpeed = Self.stored(speed)
-    self.storedCourse = Self.stored(course)
-    self.storedHorizontalAccuracy = Self.stored(horizontalAccuracy)
-    self.storedVerticalAccuracy = Self.stored(verticalAccuracy)
-    self.storedClimb = Self.stored(climb)
-    self.storedGeoidSeparation = Self.stored(geoidSeparation)
-    self.storedMagneticVariation = Self.stored(magneticVariation)
     self.status = status
-    self.storedErrors = (
-      Self.stored(errors.epx), Self.stored(errors.epy), Self.stored(errors.eps), Self.stored(errors.epd),
-      Self.stored(errors.epc), Self.stored(errors.ept), Self.stored(errors.sep)
-    )
-  }
-
-  /// Equal when every member is: both absent, or both there and equal (a reported NaN equals
-  /// nothing, as an optional NaN does not).
-  public static func == (a: Self, b: Self) -> Bool {
-    a.timestamp == b.timestamp && a.mode == b.mode && a.coordinate == b.coordinate && a.altitudeMSL == b.altitudeMSL
-      && a.altitudeHAE == b.altitudeHAE && a.speed == b.speed && a.course == b.course
-      && a.horizontalAccuracy == b.horizontalAccuracy && a.verticalAccuracy == b.verticalAccuracy && a.climb == b.climb
-      && a.geoidSeparation == b.geoidSeparation && a.magneticVariation == b.magneticVariation && a.status == b.status
-      && a.errors == b.errors
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(timestamp)
-    hasher.combine(mode)
-    hasher.combine(coordinate)
-    hasher.combine(altitudeMSL)
-    hasher.combine(altitudeHAE)
-    hasher.combine(speed)
-    hasher.combine(course)
-    hasher.combine(horizontalAccuracy)
-    hasher.combine(verticalAccuracy)
-    hasher.combine(climb)
-    hasher.combine(geoidSeparation)
-    hasher.combine(magneticVariation)
-    hasher.combine(status)
-    hasher.combine(errors)
+    self.altitudeMSL = altitudeMSL
+    self.altitudeHAE = altitudeHAE
+    self.speed = speed
+    self.course = course
+    self.horizontalAccuracy = horizontalAccuracy
+    self.verticalAccuracy = verticalAccuracy
+    self.climb = climb
+    self.geoidSeparation = geoidSeparation
+    self.magneticVariation = magneticVariation
+    self.errors = errors
   }
 
   /// What kind of fix a receiver has: gpsd's `status` (`STATUS_*` in `gps.h`), whose numbers
@@ -233,4 +199,23 @@ public struct LocationFix: Hashable, Sendable {
 
   /// Whether the fix has a 2D or 3D position.
   public var hasFix: Bool { mode >= .twoD && coordinate != nil }
+}
+
+/// A number a source may not have reported, stored as a plain double: an unreported one as a NaN
+/// of its own (a quiet NaN with a payload no arithmetic makes), so that a fix holding many of them
+/// is plain data. A NaN a source does report (`.nan`) is another bit pattern and stays a NaN.
+/// Equality and hashing are the optional's: absent equals absent, a reported NaN equals nothing.
+struct Reported: Hashable, Sendable {
+  private static let absentBits: UInt64 = 0x7FFC_A5E5_7000_0001
+  private var stored = Double(bitPattern: absentBits)
+
+  init(_ value: Double? = nil) { self.value = value }
+
+  var value: Double? {
+    get { stored.bitPattern == Self.absentBits ? nil : stored }
+    set { stored = newValue ?? Double(bitPattern: Self.absentBits) }
+  }
+
+  static func == (a: Self, b: Self) -> Bool { a.value == b.value }
+  func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
