@@ -6,11 +6,11 @@
 #   - end to end: the tools (Tools/) under ThreadSanitizer, then their suite (locemu, gpsd,
 #     chromium: real processes), fuzzing `locemu serve`'s HTTP API with schemathesis, hostile
 #     requests, and `locemu sky` against skyfield;
-#   - in process: the library (debug), the library under ThreadSanitizer and the example packages
-#     (Examples/) built side by side on the CPU the tools' build leaves idle (SCHED_IDLE, until
-#     that build ends: it and the end-to-end tests after it are the longest chain), then the
-#     library's suite plain and under ThreadSanitizer, the examples' suites, the CoreLocation/MapKit
-#     API coverage and what an app resolves.
+#   - in process: three chains side by side, each a build and then what it tests — the library
+#     (debug) with its suite and the CoreLocation/MapKit API coverage, the library under
+#     ThreadSanitizer with its suite, the example packages (Examples/) with theirs — the builds
+#     on the CPU the tools' build leaves idle (SCHED_IDLE, until that build ends: it and the
+#     end-to-end tests after it are the longest chain); then what an app resolves.
 # The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
 # the same tests without the race checks; the library runs both ways (plain at full repetition
 # counts, ThreadSanitizer at a tenth). Builds carry line tables, not full debug info (file:line in
@@ -160,7 +160,7 @@ library_build() {
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
 }
 library_under_ThreadSanitizer_build() {
-  [ -n "${LOCEMU_SKIP_TSAN:-}" ] || env "$(test_index_store .build-tsan)" \
+  env "$(test_index_store .build-tsan)" \
     swift build --build-tests --disable-index-store --sanitize=thread --scratch-path .build-tsan "${STRICT[@]}"
 }
 examples_build() {
