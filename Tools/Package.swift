@@ -113,7 +113,7 @@ let package = Package(
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [
-        "ToolsTestSupport", "LocEmuCommands", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ToolsTestSupport", "LocEmuCommands", "Basemap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"),

@@ -43,30 +43,47 @@ enum BundledBasemaps {
     return [
       try Basemap(path: data.appendingPathComponent(world).path),
       try Basemap(path: data.appendingPathComponent(gulfOfFinland).path),
-      try Basemap(path: try cachedBuild(of: data.appendingPathComponent(helsinkiExtract))),
+      try Basemap(path: try cachedBuild(of: data.appendingPathComponent(helsinkiExtract)).path),
     ]
   }
 
   /// The basemap of `extract`, built once into `$XDG_CACHE_HOME/locemu` (else `~/.cache/locemu`,
-  /// else the temporary directory) under a name that changes with the extract's size and time,
-  /// and the builder's format; written to a temporary name and renamed, so two servers starting
-  /// at once never read half a file.
-  static func cachedBuild(of extract: URL) throws -> String {
-    let attributes = try FileManager.default.attributesOfItem(atPath: extract.path)
-    let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-    let time = Int((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)
+  /// else the temporary directory) under a name that changes with the extract's contents and the
+  /// builder's format (so every clone of one revision shares one file, and a changed extract gets
+  /// a new one). Servers starting together build it once: the first takes the name's lock file
+  /// and builds, the others wait for the lock and then read what it wrote. Written to a temporary
+  /// name and renamed, so no reader ever sees half a file, even without the lock.
+  /// - Returns: the basemap's path, and whether this call built it.
+  static func cachedBuild(of extract: URL, in directory: URL = cacheDirectory()) throws -> (path: String, built: Bool) {
+    let contents = try Data(contentsOf: extract)
     let name = extract.deletingPathExtension().deletingPathExtension().lastPathComponent
-    let directory = cacheDirectory()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent("\(name)-\(size)-\(time)-\(Basemap.formatName).basemap").path
-    if (try? Basemap(path: path)) != nil { return path }
+    let path = directory.appendingPathComponent("\(name)-\(contentKey(contents))-\(Basemap.formatName).basemap").path
+    if (try? Basemap(path: path)) != nil { return (path, false) }
+    // The kernel releases the lock when its holder ends, however it ends.
+    let lock = Glibc.open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+    defer { if lock >= 0 { close(lock) } }
+    if lock >= 0 {
+      while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+      if (try? Basemap(path: path)) != nil { return (path, false) }
+    }
     let partial = path + ".\(getpid()).partial"
     defer { try? FileManager.default.removeItem(atPath: partial) }
     _ = try BasemapBuilder.build(pbf: extract.path, output: partial)
     guard rename(partial, path) == 0 else {
       throw BasemapError(message: "cannot write \(path): \(String(cString: strerror(errno)))")
     }
-    return path
+    return (path, true)
+  }
+
+  /// The byte count and 16 hex digits of `contents`' FNV-1a hash (64 bits): a cache key that
+  /// changes with the contents, not a checksum against tampering.
+  static func contentKey(_ contents: Data) -> String {
+    let hash = contents.withUnsafeBytes { bytes in
+      bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+    let hex = String(hash, radix: 16)
+    return "\(contents.count)-" + String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   static func cacheDirectory() -> URL {

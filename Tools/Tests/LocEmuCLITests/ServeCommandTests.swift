@@ -68,7 +68,13 @@ struct ServeCommandTests {
       preamble.first { $0.hasPrefix("nmea on tcp://") }.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
     }
 
-    /// Starts it and waits (at most 60 s) for its "listening on" line on standard error.
+    /// Servers starting at once: two (a server's start under ThreadSanitizer is 0.25–1 CPU
+    /// second; twenty of them started together on two loaded cores each took longer than the
+    /// bound below).
+    static let startSlots = AsyncSlots(2)
+
+    /// Starts it and waits (at most 90 s from the start of its process, which waits for one of
+    /// ``startSlots``) for its "listening on" line on standard error.
     ///
     /// Unless `extra` sets it, the server waits up to 600 s for a request's body: the tests run
     /// many processes on two cores, where a `ctl` can be descheduled for longer than the
@@ -87,6 +93,8 @@ struct ServeCommandTests {
       let err = Pipe()
       process.standardError = err
       process.standardOutput = FileHandle.nullDevice
+      await startSlots.acquire()
+      defer { startSlots.release() }
       try process.run()
       let pid = process.processIdentifier
       // Disarmed on the reading thread as soon as the server says it listens (or closes its
@@ -95,8 +103,15 @@ struct ServeCommandTests {
       // generic metadata takes a runtime lock, and with many threads on two loaded cores the
       // cooperative pool has stalled for tens of seconds), and the server must not be killed
       // for that.
+      let bound = 90
       let answered = Locked(false)
-      DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if !answered.withLock({ $0 }) { kill(pid, SIGKILL) } }
+      let killed = Locked(false)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(bound)) {
+        if !answered.withLock({ $0 }) {
+          killed.withLock { $0 = true }
+          kill(pid, SIGKILL)
+        }
+      }
       let lines = try await offPool { () -> [String] in
         var lines: [String] = []
         var seen = Data()
@@ -110,11 +125,15 @@ struct ServeCommandTests {
           }
         }
         answered.withLock { $0 = true }
-        return lines
+        return seen.isEmpty ? lines : lines + [String(decoding: seen, as: UTF8.self)]
       }
       guard let line = lines.last, line.hasPrefix("listening on http://") else {
         kill(pid, SIGKILL)
-        throw LoopbackError(description: "serve did not start: \(lines.joined(separator: " / "))")
+        let what =
+          killed.withLock { $0 }
+          ? "printed no \"listening on\" line within \(bound) s, killed" : "ended before it listened"
+        throw LoopbackError(
+          description: "serve \(what); it printed: \(lines.isEmpty ? "nothing" : lines.joined(separator: " / "))")
       }
       let url = String(line.split(separator: " ").last ?? "")
       let log = Locked(Data())
