@@ -16,13 +16,28 @@ public struct DilutionOfPrecision: Hashable, Sendable {
   /// (GᵀG)⁻¹ for rows (sin az cos el, cos az cos el, sin el, 1), as gpsd computes them; nil for
   /// fewer than 4 satellites or a geometry whose determinant is below 1e-4.
   public init?(azimuthsAndElevations sky: [(azimuth: Double, elevation: Double)]) {
-    var m = NormalMatrix()
-    for (azimuth, elevation) in sky {
-      let (sinAz, cosAz) = Self.sineAndCosine(degrees: azimuth)
-      let (sinEl, cosEl) = Self.sineAndCosine(degrees: elevation)
+    var sum = Sum()
+    for (azimuth, elevation) in sky { sum.add(azimuth: azimuth, elevation: elevation) }
+    guard let dops = sum.dilution else { return nil }
+    self = dops
+  }
+
+  /// The DOPs of satellites added one at a time (a decoder's sky, filtered as it goes, with
+  /// no array of directions).
+  package struct Sum {
+    private var m = NormalMatrix()
+
+    package init() {}
+
+    /// A satellite in this direction (degrees).
+    package mutating func add(azimuth: Double, elevation: Double) {
+      let (sinAz, cosAz) = DilutionOfPrecision.sineAndCosine(degrees: azimuth)
+      let (sinEl, cosEl) = DilutionOfPrecision.sineAndCosine(degrees: elevation)
       m.add(sinAz * cosEl, cosAz * cosEl, sinEl)
     }
-    self.init(m)
+
+    /// The DOPs of the satellites added; nil for fewer than four or a singular geometry.
+    package var dilution: DilutionOfPrecision? { DilutionOfPrecision(m) }
   }
 
   /// The DOPs of satellites in these directions, unit vectors east, north, up (for a caller

@@ -85,9 +85,10 @@ extension GPSDFixModel {
     }
     if abs(fix.speed) > 9999.9 { fix.speed = .nan }
     // A velocity gives the climb, speed and track a sentence did not.
-    for keyPath in [\Fix.velocityNorth, \Fix.velocityEast, \Fix.velocityDown] where abs(fix[keyPath: keyPath]) > 9999.9 {
-      fix[keyPath: keyPath] = .nan
-    }
+    // (Written out: an array of key paths here was made and freed after every sentence.)
+    if abs(fix.velocityNorth) > 9999.9 { fix.velocityNorth = .nan }
+    if abs(fix.velocityEast) > 9999.9 { fix.velocityEast = .nan }
+    if abs(fix.velocityDown) > 9999.9 { fix.velocityDown = .nan }
     if abs(fix.climb) > 9999.9 { fix.climb = .nan }
     if fix.velocityDown.isFinite && !fix.climb.isFinite { fix.climb = -fix.velocityDown }
     if fix.velocityNorth.isFinite && fix.velocityEast.isFinite {

@@ -71,7 +71,7 @@ struct GPSDSky: Sendable {
     }
     lastGSATalker = talker
     let gnssID = Self.gsaSystem(talker) ?? (s.systemID ?? 0)
-    for id in s.satelliteIDs where (1...600).contains(id) {
+    for id in s.ids where (1...600).contains(id) {
       let prn = Self.prn(talker: s.talker, id, system: gnssID)
       guard prn > 0 else { continue }
       guard used.count < Self.maximumChannels else { break }
@@ -117,7 +117,7 @@ struct GPSDSky: Sendable {
     case 0x41, 0x42, 0x44, 0x49, 0x4C, 0x4E, 0x51, 0x5A: seenOtherGSV = true
     default: break
     }
-    for satellite in s.satellites where satellite.id != 0 {
+    for satellite in s.inline where satellite.id != 0 {
       guard satellites.count < Self.maximumChannels else {
         zero()
         break
@@ -153,15 +153,14 @@ struct GPSDSky: Sendable {
   /// stored where `dops` has none.
   func fillDOPs(_ dops: inout GPSDDOPs) {
     guard !satellites.isEmpty else { return }
-    var usable: [(azimuth: Double, elevation: Double)] = []
-    usable.reserveCapacity(satellites.count)
+    var sum = DilutionOfPrecision.Sum()
     for sp in satellites
     where sp.used && sp.prn >= 1 && sp.azimuth.isFinite && sp.azimuth >= 0 && sp.azimuth <= 359
       && sp.elevation.isFinite && abs(sp.elevation) <= 90
     {
-      usable.append((sp.azimuth, sp.elevation))
+      sum.add(azimuth: sp.azimuth, elevation: sp.elevation)
     }
-    guard let geometry = DilutionOfPrecision(azimuthsAndElevations: usable) else { return }
+    guard let geometry = sum.dilution else { return }
     if !dops.x.isFinite { dops.x = geometry.east }
     if !dops.y.isFinite { dops.y = geometry.north }
     if !dops.horizontal.isFinite { dops.horizontal = geometry.horizontal }

@@ -67,6 +67,37 @@ struct SentenceTests {
     #expect(g.satellites[1] == GSV.Satellite(id: 4, elevation: 15, azimuth: 270, snr: 0))
   }
 
+  /// Some receivers write more than NMEA's four satellites in a GSV: every one is kept, in
+  /// order, and a GSV's satellites set from an array read back the same and compare equal.
+  @Test func aGSVKeepsSatellitesBeyondFour() throws {
+    let line = "$GPGSV,2,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00,14,20,100,30,17,45,200,41*70"
+    guard case .gsv(let g) = try NMEAMessage(line), case .gsv(let again) = try NMEAMessage(line) else {
+      Issue.record("not a GSV")
+      return
+    }
+    #expect(g.satellites.map(\.id) == [3, 4, 6, 13, 14, 17])
+    #expect(g.satellites[5] == GSV.Satellite(id: 17, elevation: 45, azimuth: 200, snr: 41))
+    #expect(g == again && g.hashValue == again.hashValue)
+    var shorter = g
+    shorter.satellites = Array(g.satellites.prefix(5))
+    #expect(shorter.satellites.map(\.id) == [3, 4, 6, 13, 14] && shorter != g)
+    shorter.satellites = g.satellites
+    #expect(shorter == g && shorter.hashValue == g.hashValue)
+  }
+
+  @Test func aGSAsSatelliteIDsReadBackAsSet() throws {
+    guard case .gsa(var s) = try NMEAMessage("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1*39") else {
+      Issue.record("not a GSA")
+      return
+    }
+    #expect(s.satelliteIDs == [4, 5, 9, 12, 24])
+    let parsed = s
+    s.satelliteIDs = [4, 5, 9, 12]
+    #expect(s.satelliteIDs == [4, 5, 9, 12] && s != parsed)
+    s.satelliteIDs = [4, 5, 9, 12, 24]
+    #expect(s == parsed)
+  }
+
   @Test func invalidFieldsBecomeNil() throws {
     guard case .gga(let s) = try NMEAMessage("$GPGGA,9x3519,4897.038,N,01131.000,E,1,08,0.9,abc,M,46.9,M,,") else {
       Issue.record("not a GGA")

@@ -6,7 +6,12 @@ public struct GSA: Hashable, Sendable {
   /// 1 no fix, 2 2D, 3 3D.
   public var fixMode: Int?
   /// The IDs of the satellites used (up to 12, empty fields left out).
-  public var satelliteIDs: [Int]
+  public var satelliteIDs: [Int] {
+    get { Array(ids) }
+    set { ids = InlineList(newValue, filler: 0) }
+  }
+  /// ``satelliteIDs``, stored inline.
+  var ids = InlineList<12, Int>(filler: 0)
   public var pdop: Double?
   public var hdop: Double?
   public var vdop: Double?
@@ -19,14 +24,11 @@ public struct GSA: Hashable, Sendable {
     self.talker = talker
     selectionMode = f.next().character.map(NMEAFlag.init(ascii:))
     fixMode = f.next().int
-    var ids: [Int] = []
-    ids.reserveCapacity(12)
     for _ in 0..<12 {
       guard let id = f.next().int else { continue }
       ids.append(id)
       if id >= 1 && id <= 600 { usedCount += 1 }
     }
-    satelliteIDs = ids
     pdop = f.next().double
     hdop = f.next().double
     vdop = f.next().double

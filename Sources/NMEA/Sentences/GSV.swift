@@ -22,7 +22,12 @@ public struct GSV: Hashable, Sendable {
   public var totalMessages: Int?
   public var messageNumber: Int?
   public var satellitesInView: Int?
-  public var satellites: [Satellite]
+  public var satellites: [Satellite] {
+    get { Array(inline) }
+    set { inline = InlineList(newValue, filler: Satellite(id: 0)) }
+  }
+  /// ``satellites``, stored inline.
+  var inline = InlineList<4, Satellite>(filler: Satellite(id: 0))
   /// NMEA 4.1 signal ID, when present.
   public var signalID: Int?
 
@@ -31,8 +36,6 @@ public struct GSV: Hashable, Sendable {
     totalMessages = f.next().int
     messageNumber = f.next().int
     satellitesInView = f.next().int
-    var sats: [Satellite] = []
-    sats.reserveCapacity(4)
     var trailing: Int?
     while !f.isAtEnd {
       let id = f.next()
@@ -43,10 +46,9 @@ public struct GSV: Hashable, Sendable {
       }
       let el = f.next(), az = f.next(), snr = f.next()
       if let prn = id.int {
-        sats.append(Satellite(id: prn, elevation: el.int, azimuth: az.int, snr: snr.int))
+        inline.append(Satellite(id: prn, elevation: el.int, azimuth: az.int, snr: snr.int))
       }
     }
-    satellites = sats
     signalID = trailing
   }
 }
