@@ -106,8 +106,16 @@ extension EmulatedPhone {
   func scheduleNextSourceFix(_ s: inout PhoneCore) {
     guard let timeline = s.timeline, let start = s.sourceStart else { return }
     do {
-      if let (at, fix) = try timeline.next() {
+      let due: Duration?
+      if let script = timeline as? ScriptTimeline {
+        due = script.next(into: &s.pendingSourceFix)
+      } else if let (at, fix) = try timeline.next() {
         s.pendingSourceFix = fix
+        due = at
+      } else {
+        due = nil
+      }
+      if let at = due {
         s.pendingSourceDue = start + at
         s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at), actions.source)
       } else {
