@@ -14,15 +14,22 @@ package final class NMEABroadcaster: Sendable {
   package let server: NMEATCPServer
   private let clients = Locked<[Int: AsyncStream<String>.Continuation]>([:])
   private let log: @Sendable (String) -> Void
+  private let clientCountChanged: @Sendable (Int) -> Void
 
   /// The port clients connect to.
   package var port: Int { server.port }
   /// Clients connected now.
   package var clientCount: Int { clients.withLock { $0.count } }
 
-  package init(server: NMEATCPServer, log: @escaping @Sendable (String) -> Void = { _ in }) {
+  /// - Parameter clientCountChanged: called with the number of clients each time one connects,
+  ///   leaves or is dropped, in that order (while the count is held: it must not call back).
+  package init(
+    server: NMEATCPServer, log: @escaping @Sendable (String) -> Void = { _ in },
+    clientCountChanged: @escaping @Sendable (Int) -> Void = { _ in }
+  ) {
     self.server = server
     self.log = log
+    self.clientCountChanged = clientCountChanged
   }
 
   /// Sends `text` to every client; a client too far behind is dropped instead.
@@ -36,6 +43,7 @@ package final class NMEABroadcaster: Sendable {
           log("NMEA client \(number) stopped reading: dropped")
         }
       }
+      if !dropped.isEmpty { clientCountChanged(clients.count) }
       return dropped
     }
     for client in dropped { client.finish() }
@@ -43,13 +51,18 @@ package final class NMEABroadcaster: Sendable {
 
   /// Serves clients until cancelled; each gets what is sent from its connection on.
   package func run() async throws {
-    let clients = self.clients, log = self.log
+    let clients = self.clients, log = self.log, counted = self.clientCountChanged
     try await server.run { client in
       let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(Self.clientBacklog))
-      clients.withLock { $0[client.number] = continuation }
+      clients.withLock {
+        $0[client.number] = continuation
+        counted($0.count)
+      }
       log("NMEA client \(client.number) connected")
       defer {
-        clients.withLock { _ = $0.removeValue(forKey: client.number) }
+        clients.withLock {
+          if $0.removeValue(forKey: client.number) != nil { counted($0.count) }
+        }
         log("NMEA client \(client.number) left")
       }
       // The stream ends when the client is dropped; a send stuck on a client that stopped

@@ -18,7 +18,7 @@ import Traces
 /// GST and GBS with its errors (so gpsd reports the receiver's error model), and no-fix epochs
 /// with the satellites still in view while it acquires.
 ///
-/// A service: ``bind(phone:host:port:log:)`` takes the port, ``run()`` reports and serves
+/// A service: ``bind(phone:epochs:host:port:log:clientCountChanged:)`` takes the port, ``run()`` reports and serves
 /// clients until graceful shutdown or cancellation, and leaves no observer, timer or client.
 package final class PhoneNMEAFeed: Service, Sendable {
   /// The phone's receiver reports at least this often.
@@ -51,15 +51,19 @@ package final class PhoneNMEAFeed: Service, Sendable {
   }
 
   /// Binds `host:port` for `phone`'s receiver (nothing is reported before ``run()``); `epochs`,
-  /// where a realistic receiver's whole epochs are kept (a served phone's ``ServedPhone/receiverEpochs``).
+  /// where a realistic receiver's whole epochs are kept (a served phone's ``ServedPhone/receiverEpochs``);
+  /// `clientCountChanged`: the number of clients each time it changes (see ``NMEABroadcaster``).
   /// - Throws: ``PhoneServerError`` when the address cannot be bound.
   package static func bind(
-    phone: EmulatedPhone, epochs: ReceiverEpochLog? = nil, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in }
+    phone: EmulatedPhone, epochs: ReceiverEpochLog? = nil, host: String, port: Int, log: @escaping @Sendable (String) -> Void = { _ in },
+    clientCountChanged: @escaping @Sendable (Int) -> Void = { _ in }
   )
     async throws -> PhoneNMEAFeed
   {
     PhoneNMEAFeed(
-      phone: phone, epochs: epochs, broadcaster: NMEABroadcaster(server: try await NMEATCPServer.bind(host: host, port: port), log: log))
+      phone: phone, epochs: epochs,
+      broadcaster: NMEABroadcaster(
+        server: try await NMEATCPServer.bind(host: host, port: port), log: log, clientCountChanged: clientCountChanged))
   }
 
   /// Reports the phone's fixes and serves clients until graceful shutdown or cancellation;

@@ -18,10 +18,11 @@ import LocationServices
 /// set, while it is held, and while the fix is lost — exactly, with the clock stepped by hand.
 @Suite("PhoneNMEAFeed")
 struct PhoneNMEAFeedTests {
-  /// A TCP client of the feed reading on a thread of its own.
+  /// A TCP client of the feed reading on a thread of its own; a test waits for what it has
+  /// read (real time: the bytes cross a socket; each wait bounded, and over as soon as they came).
   final class Client: @unchecked Sendable {
     let fd: Int32
-    private let received = Locked(Data())
+    private let received = Watched(Data())
 
     init(port: Int) throws {
       guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to the feed") }
@@ -32,28 +33,43 @@ struct PhoneNMEAFeedTests {
         while true {
           let n = recv(fd, &buffer, buffer.count, 0)
           guard n > 0 else { return }
-          received.withLock { $0.append(contentsOf: buffer[0..<n]) }
+          received.update { $0.append(contentsOf: buffer[0..<n]) }
         }
       }.start()
     }
 
     deinit { close(fd) }
 
-    var lines: [String] {
-      received.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\r\n").map(String.init)
+    static func lines(_ data: Data) -> [String] {
+      String(decoding: data, as: UTF8.self).split(separator: "\r\n").map(String.init)
     }
 
-    /// Waits (real time: the bytes cross a socket; bounded) until `count` lines arrived.
-    func waitForLines(_ count: Int) async -> Bool { await waitUntil(.seconds(60)) { self.lines.count >= count } }
+    var lines: [String] { Self.lines(received.current) }
+
+    /// Waits until `count` lines arrived.
+    func waitForLines(_ count: Int) async -> Bool { await received.wait { Self.lines($0).count >= count } }
+
+    /// Waits until the lines read so far satisfy `condition`.
+    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+      await received.wait { condition(Self.lines($0)) }
+    }
+  }
+
+  /// A feed for `phone` on a free loopback port, and its number of clients to wait on.
+  static func feed(for phone: EmulatedPhone, epochs: ReceiverEpochLog? = nil) async throws -> (PhoneNMEAFeed, clients: Watched<Int>) {
+    let clients = Watched(0)
+    let feed = try await PhoneNMEAFeed.bind(
+      phone: phone, epochs: epochs, host: "127.0.0.1", port: 0, clientCountChanged: { count in clients.update { $0 = count } })
+    return (feed, clients)
   }
 
   @Test func aSetLocationIsHeldEachSecondAndALostFixIsSentEmpty() async throws {
     let clock = EmulatorClock()
     let phone = EmulatedPhone(EmulatedPhone.Configuration(), clock: clock)
-    let feed = try await PhoneNMEAFeed.bind(phone: phone, host: "127.0.0.1", port: 0)
+    let (feed, clients) = try await Self.feed(for: phone)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await waitUntil { feed.clientCount == 1 })
+    #expect(await clients.wait { $0 == 1 })
 
     // A fix now: one epoch, GGA GSA GSV×3 RMC VTG.
     var fix = LocationFix(
@@ -102,7 +118,7 @@ struct PhoneNMEAFeedTests {
 
     serving.cancel()
     _ = await serving.result
-    let closed = await waitUntil { feed.clientCount == 0 }
+    let closed = await clients.wait { $0 == 0 }
     #expect(closed)
     phone.shutdown()
   }
@@ -135,10 +151,10 @@ struct PhoneNMEAFeedTests {
   @Test func aRealisticReceiversEpochsAreWrittenWhole() async throws {
     let (clock, phone, log, recorded) = Self.realisticPhone(
       GNSSReceiver.Options(profile: .suburban, seed: 5, start: .cold, assisted: true))
-    let feed = try await PhoneNMEAFeed.bind(phone: phone, epochs: log, host: "127.0.0.1", port: 0)
+    let (feed, clients) = try await Self.feed(for: phone, epochs: log)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await waitUntil { feed.clientCount == 1 })
+    #expect(await clients.wait { $0 == 1 })
     phone.startSource()
     try await clock.advance(by: .seconds(20))
     let epochs = recorded.withLock { $0 }.filter { $0.fix.timestamp != nil }
@@ -179,10 +195,10 @@ struct PhoneNMEAFeedTests {
       if case .sourceFix(let fix) = event { delivered.withLock { $0.append(fix) } }
     }
     defer { observation.cancel() }
-    let feed = try await PhoneNMEAFeed.bind(phone: phone, epochs: log, host: "127.0.0.1", port: 0)
+    let (feed, clients) = try await Self.feed(for: phone, epochs: log)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await waitUntil { feed.clientCount == 1 })
+    #expect(await clients.wait { $0 == 1 })
     phone.startSource()
     try await clock.advance(by: .seconds(10))
     #expect(phone.pauseSource())
@@ -201,7 +217,7 @@ struct PhoneNMEAFeedTests {
       return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GNGST") })
     }
     #expect(
-      await waitUntil(.seconds(60)) { Set(expected).isSubset(of: Set(client.lines)) }, "\(expected) not in \(client.lines.suffix(20))")
+      await client.wait { Set(expected).isSubset(of: Set($0)) }, "\(expected) not in \(client.lines.suffix(20))")
     serving.cancel()
     _ = await serving.result
     phone.shutdown()
