@@ -67,15 +67,18 @@ public struct DilutionOfPrecision: Hashable, Sendable {
 
   /// The sine and cosine of an angle in degrees; from a table for whole degrees (GSV gives
   /// whole degrees), with the values `sin` and `cos` give.
+  @inline(__always)
   static func sineAndCosine(degrees: Double) -> (Double, Double) {
     let whole = Int(exactly: degrees) ?? Int.min
-    if whole >= -90 && whole <= 359 { return (sines[whole + 90], cosines[whole + 90]) }
+    if whole >= -90 && whole <= 359 { return sinesAndCosines[whole &+ 90] }
     let radians = degrees * Double.pi / 180
     return (sin(radians), cos(radians))
   }
 
-  private static let sines: [Double] = (-90...359).map { sin(Double($0) * Double.pi / 180) }
-  private static let cosines: [Double] = (-90...359).map { cos(Double($0) * Double.pi / 180) }
+  /// Both of each whole degree in one table (one lookup, one check that it was made).
+  private static let sinesAndCosines: [(Double, Double)] = (-90...359).map {
+    (sin(Double($0) * Double.pi / 180), cos(Double($0) * Double.pi / 180))
+  }
 
   /// Σ vᵀ·v over rows v = (x, y, z, 1): a symmetric 4 × 4, and its inverse's diagonal by
   /// cofactors, as gpsd's `matrix_invert` computes it.
