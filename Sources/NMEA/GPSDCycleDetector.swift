@@ -21,7 +21,8 @@
 struct GPSDCycleDetector: Sendable {
   /// A sentence as gpsd's table of sentences sees it.
   enum Tag: UInt8, Sendable {
-    /// A sentence gpsd does not decode (unknown, or known without a decoder): gpsd's tag 0.
+    /// A sentence gpsd does not decode (unknown, known without a decoder, or shorter than its
+    /// decoder takes): gpsd's tag 0.
     case undecoded = 0
     /// A sentence gpsd decodes that carries no current time and does not continue a cycle.
     case other
@@ -30,14 +31,19 @@ struct GPSDCycleDetector: Sendable {
     case accuracy
     /// SiRF's `$PSRFEPE`, which carries the current time.
     case sirfErrors
+    /// SkyTraq's `$PSTI,030`, `032`, `033`, `035` and `036`: each carries the current time
+    /// under a tag of its own, so any of them can end a cycle.
+    case skytraq030, skytraq032, skytraq033, skytraq035, skytraq036
+    /// Ashtech's `$PASHR,POS`, which carries the current time.
+    case ashtechPosition
 
-    var bit: UInt16 { 1 << UInt16(rawValue) }
+    var bit: UInt32 { 1 << UInt32(rawValue) }
     /// gpsd's `cycle_continue` flag.
     var continuesCycle: Bool { self == .gll || self == .accuracy }
   }
 
   /// The cycle-ending tags, as a bit set.
-  private var enders: UInt16 = 0
+  private var enders: UInt32 = 0
   /// The tag of the last time-carrying sentence; `.undecoded` (gpsd's 0) before the first.
   private var lastTag = Tag.undecoded
   private var continues = false
@@ -91,32 +97,70 @@ struct GPSDCycleDetector: Sendable {
     return reports || (!reliable && setsFix)
   }
 
-  /// How gpsd tags a sentence this decoder does not interpret, from its address
-  /// (`GPHDG`, `PGRME`): `.other` for the types gpsd decodes, `.gbs` for GBS, else `.undecoded`.
-  static func tag(address: UnsafeRawBufferPointer, hasTalker: Bool) -> Tag {
+  /// How gpsd tags a sentence this decoder does not interpret, from its address (`GPHDG`,
+  /// `PGRME`), its first field (`$PSTI,030`, `$PERC,GPppr`) and its number of fields as gpsd
+  /// counts them (the commas, and one more after a checksum): `.other` for the sentences gpsd
+  /// decodes, a tag of its own for those that carry the current time, `.undecoded` for those
+  /// it does not decode or finds too short.
+  static func tag(address: UnsafeRawBufferPointer, hasTalker: Bool, subtype: Field, fieldCount: Int) -> Tag {
     if hasTalker && address.count == 5 {
-      switch (address[2], address[3], address[4]) {
-      case (0x47, 0x42, 0x53): return .gbs  // GBS
-      default:
-        let type = UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4])
-        return decodedTypes.contains(type) ? .other : .undecoded
+      let type = UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4])
+      if type == 0x47_4253 { return fieldCount >= 7 ? .gbs : .undecoded }  // GBS
+      guard let least = decodedTypes[type] else { return .undecoded }
+      return fieldCount >= least ? .other : .undecoded
+    }
+    if address.elementsEqual("PSTI".utf8) {
+      // gpsd's table: 030, 032, 033, 035 and 036 have decoders (000, 001, 005 and others do not).
+      let code = subtype.count == 3 ? subtype.int : nil
+      let (tag, least): (Tag, Int)
+      switch code {
+      case 30: (tag, least) = (.skytraq030, 16)
+      case 32: (tag, least) = (.skytraq032, 16)
+      case 33: (tag, least) = (.skytraq033, 27)
+      case 35: (tag, least) = (.skytraq035, 8)
+      case 36: (tag, least) = (.skytraq036, 2)
+      default: return .undecoded
       }
+      return fieldCount >= least ? tag : .undecoded
+    }
+    if address.elementsEqual("PERC".utf8) {
+      // Ericsson's: each subtype its own decoder (the fields they need: see gpsd's table).
+      for (name, least) in ericssonSubtypes where subtype.equals(name) { return fieldCount >= least ? .other : .undecoded }
+      return .undecoded
     }
     if address.elementsEqual("ACCURACY".utf8) { return .accuracy }
-    if address.elementsEqual("PSRFEPE".utf8) { return .sirfErrors }
-    for name in decodedProprietary where address.elementsEqual(name.utf8) { return .other }
+    if address.elementsEqual("PSRFEPE".utf8) { return fieldCount >= 7 ? .sirfErrors : .undecoded }
+    if address.elementsEqual("PASHR".utf8) {
+      guard fieldCount >= 3 else { return .undecoded }
+      return subtype.equals("POS") ? .ashtechPosition : .other
+    }
+    for (name, least) in decodedProprietary where address.elementsEqual(name.utf8) {
+      return fieldCount >= least ? .other : .undecoded
+    }
     return .undecoded
   }
 
-  /// Three-letter types gpsd decodes besides the ones this decoder interprets.
-  private static let decodedTypes: Set<UInt32> = Set(
-    ["BWC", "DBT", "DTM", "HDG", "HDT", "MWD", "MWV", "STI", "THS", "TXT"].map { name in
-      name.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    })
+  /// Three-letter types gpsd decodes besides the ones this decoder interprets (with a talker),
+  /// and the fields each needs (gpsd 3.27's `nmea_phrase` table).
+  private static let decodedTypes: [UInt32: Int] = [
+    "BWC": 12, "DBT": 7, "DPT": 4, "DTM": 2, "GRS": 4, "HDG": 0, "HDM": 3, "HDT": 1, "MTW": 3, "MWD": 0, "MWV": 0,
+    "ROT": 3, "THS": 0, "TXT": 5, "XDR": 5,
+  ].reduce(into: [:]) { table, entry in table[entry.key.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }] = entry.value }
 
-  /// Proprietary sentences gpsd decodes (whole address).
+  /// Ericsson's `$PERC` subtypes gpsd decodes, and the fields each needs.
+  private static let ericssonSubtypes: [(StaticString, Int)] = [
+    ("FWsts", 6), ("GPavp", 6), ("GPctr", 6), ("GPdbg", 19), ("GPppf", 5), ("GPppr", 6), ("GPreh", 2), ("GPsts", 4),
+    ("GPver", 4),
+  ]
+
+  /// Proprietary sentences gpsd decodes (whole address), and the fields each needs.
   private static let decodedProprietary = [
-    "PGLOR", "PGRME", "PGRMF", "PGRMM", "PGRMZ", "PASHR", "PMGNST", "PMTK", "PMTK001", "PMTK424", "PMTK705",
-    "PSRFEPE", "PSTI", "PTNTA", "PTNTHTM", "PTNLRBA", "PTNLRTP", "PTNLRXO",
+    ("PGLOR", 2), ("PGRME", 7), ("PGRMF", 15), ("PGRMM", 2), ("PGRMT", 10), ("PGRMV", 4), ("PGRMZ", 4), ("GYOACC", 14),
+    ("INFO", 14), ("PAIR001", 3), ("PAIR010", 5), ("PDTINFO", 6), ("PGPSP", 18), ("PMGNST", 8), ("PMTK001", 3),
+    ("PMTK424", 3), ("PMTK705", 4), ("PQTMCFGEINSMSGERROR", 1), ("PQTMCFGEINSMSGOK", 1), ("PQTMCFGORIENTATIONERROR", 1),
+    ("PQTMCFGORIENTATIONOK", 1), ("PQTMCFGWHEELTICKERROR", 1), ("PQTMCFGWHEELTICKOK", 1), ("PQTMGPS", 14),
+    ("PQTMIMU", 10), ("PQTMINS", 11), ("PQTMQMPTERROR", 1), ("PQTMVER", 4), ("PQVERNO", 5), ("PSTMCPU", 4),
+    ("PSTMANTENNASTATUS", 4), ("PSTMVER", 1), ("PTNLRBA", 2), ("PTNLRNM", 1), ("PTNLRTP", 3), ("PTNLRXO", 2),
+    ("PTNTA", 8), ("PTNTHTM", 9), ("SNRSTAT", 5),
   ]
 }

@@ -47,6 +47,7 @@ extension GPSDFixModel {
       fix.derivedSpeed = nil
     }
     if let track = new.track { fix.track = track }
+    if let climb = new.climb { fix.climb = climb }
     if let magnetic = new.magneticTrack { fix.magneticTrack = magnetic }
     if let variation = new.magneticVariation {
       fix.magneticVariation = variation

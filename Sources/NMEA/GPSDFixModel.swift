@@ -124,6 +124,8 @@ struct GPSDFixModel: Sendable {
     var geoidSeparation: Double?
     var speed: Double?
     var track: Double?
+    /// A climb the sentence gives (`CLIMB_SET`: Ashtech's `$PASHR,POS`).
+    var climb: Double?
     var magneticTrack: Double?
     var magneticVariation: Double?
     /// gpsd's status for the sentence (`STATUS_SET`).
@@ -146,7 +148,7 @@ struct GPSDFixModel: Sendable {
     /// Whether the sentence gave gpsd nothing: its error model then changes nothing either.
     var isEmpty: Bool {
       time == nil && position == nil && mode == nil && altitudeMSL == nil && altitudeHAE == nil
-        && geoidSeparation == nil && speed == nil && track == nil && magneticTrack == nil
+        && geoidSeparation == nil && speed == nil && track == nil && climb == nil && magneticTrack == nil
         && magneticVariation == nil && status == nil && epx == nil && epy == nil && epv == nil && sep == nil
         && eph == nil && eps == nil && epd == nil && velocity == nil && !setsDOP && !completesSky
     }
@@ -172,10 +174,34 @@ struct GPSDFixModel: Sendable {
     case status(Int)
     /// A sentence after which gpsd takes the satellites in view as they stand (Ericsson's
     /// `$PERC,GPppr`): DOPs from geometry follow.
-    case skyComplete
+    case skyComplete(satellitesUsed: Int)
     /// A position a timing receiver averaged while surveying (Ericsson's `$PERC,GPavp`), with
     /// its height above the ellipsoid.
     case averagedPosition(latitude: Double, longitude: Double, altitudeHAE: Double)
+    /// SkyTraq's `$PSTI,030`: not valid (mode 1, status 0), or a fix: a position (2D), with an
+    /// MSL altitude 3D, and always the velocity (north, east, down) and a status.
+    case skytraqFix(
+      valid: Bool, position: (latitude: Double, longitude: Double)?, altitudeMSL: Double?,
+      velocity: (north: Double, east: Double, down: Double), status: Int)
+    /// Garmin's `$PGRMF` with a fix: its position, mode, speed, track, PDOP and TDOP.
+    case garminFix(
+      position: (latitude: Double, longitude: Double)?, mode: Int?, speed: Double, track: Double, pdop: Double?, tdop: Double?)
+    /// Ashtech's `$PASHR,POS`: a 3D fix, or none (nil).
+    case ashtechPosition(AshtechPosition?)
+  }
+
+  /// What Ashtech's `$PASHR,POS` gives gpsd with a fix.
+  struct AshtechPosition: Sendable {
+    var status: Int
+    var position: (latitude: Double, longitude: Double)?
+    var altitudeHAE: Double?
+    var track: Double
+    var speed: Double
+    var climb: Double
+    var pdop: Double?
+    var hdop: Double?
+    var vdop: Double?
+    var tdop: Double?
   }
 
   /// gpsd's scaling of Garmin's error estimates, which it takes for 50 % CEP, to its 95 %
@@ -259,16 +285,19 @@ struct GPSDFixModel: Sendable {
 
   mutating func gns(_ s: GNS, time: Int64?) {
     var new = NewData(time: s.time != nil ? time : nil)
-    new.status = Self.status(modeIndicator: s.modeIndicators.utf8.first)
-    if let hdop = s.hdop {
-      dops.horizontal = hdop
-      new.setsDOP = true
-    }
     if let time = s.time { nmeaTime = time }
     defer { merge(new, latched: s.time) }
+    // No mode letter, or N: no fix, and nothing else (gpsd reads only the first letter).
     guard let first = s.modeIndicators.utf8.first, first != UInt8(ascii: "N") else {
       new.mode = 1
       return
+    }
+    // Unsafe or not valid: the time only.
+    guard !s.gpsdIgnoresFix else { return }
+    new.status = Self.status(modeIndicator: first)
+    if let hdop = s.hdop {
+      dops.horizontal = hdop
+      new.setsDOP = true
     }
     if let lat = s.latitude, let lon = s.longitude {
       new.position = (lat, lon)
@@ -394,9 +423,11 @@ struct GPSDFixModel: Sendable {
   /// Any other sentence: it may carry the current time (ZDA, GBS), a heading or an altitude,
   /// and it ends a run of GSAs.
   mutating func other(time: Int64?, latched: NMEATimeOfDay?, _ data: Other = .nothing) {
-    switch data {
-    case .nothing, .sirfErrors: if let latched, time != nil { nmeaTime = latched }  // ZDA, PSRFEPE
-    default: break
+    // A time taken as the current one is gpsd's `nmea.date` from now on (ZDA, PSRFEPE, PSTI,
+    // PASHR); a GBS's is only compared with it.
+    if case .faultDetection = data {
+    } else if let latched, time != nil {
+      nmeaTime = latched
     }
     var new = NewData(time: time)
     switch data {
@@ -434,11 +465,58 @@ struct GPSDFixModel: Sendable {
       new.velocity = (north, east, down)
     case .status(let status):
       new.status = status
-    case .skyComplete:
+    case .skyComplete(let used):
+      satellitesUsed = used
       new.completesSky = true
     case .averagedPosition(let latitude, let longitude, let altitudeHAE):
       new.position = (latitude, longitude)
       new.altitudeHAE = altitudeHAE
+    case .skytraqFix(let valid, let position, let altitudeMSL, let velocity, let status):
+      new.status = status
+      guard valid else {
+        new.mode = 1
+        break
+      }
+      if let position {
+        new.position = position
+        new.mode = 2
+        if let altitudeMSL {
+          new.altitudeMSL = altitudeMSL
+          new.mode = 3
+        }
+      }
+      new.velocity = velocity
+    case .garminFix(let position, let mode, let speed, let track, let pdop, let tdop):
+      new.position = position
+      new.mode = mode
+      new.speed = speed
+      new.track = track
+      if let pdop {
+        dops.position = pdop
+        new.setsDOP = true
+      }
+      if let tdop {
+        dops.time = tdop
+        new.setsDOP = true
+      }
+    case .ashtechPosition(let fix):
+      guard let fix else {
+        new.mode = 1
+        new.status = 0
+        break
+      }
+      new.mode = 3
+      new.status = fix.status
+      new.position = fix.position
+      new.altitudeHAE = fix.altitudeHAE
+      new.track = fix.track
+      new.speed = fix.speed
+      new.climb = fix.climb
+      for (dop, value) in [(\GPSDDOPs.position, fix.pdop), (\.horizontal, fix.hdop), (\.vertical, fix.vdop), (\.time, fix.tdop)] {
+        guard let value else { continue }
+        dops[keyPath: dop] = value
+        new.setsDOP = true
+      }
     }
     merge(new, latched: latched)
   }

@@ -155,94 +155,240 @@ public struct NMEADecoder: Sendable {
   }
 
   /// A sentence the decoder does not interpret still counts for gpsd's reporting cycle
-  /// (`!` sentences, AIS, do not: gpsd parses them elsewhere).
+  /// (`!` sentences, AIS, do not: gpsd parses them elsewhere), and those gpsd's NMEA driver
+  /// (3.27.6) reads into its fix give it what they give gpsd's.
   private mutating func observeOther(_ frame: SentenceFrame, _ onFix: (NMEAFix) throws -> Void) rethrows {
     guard assembler.options.reporting == .gpsd, frame.line[0] == 0x24 else { return }
     let address = UnsafeRawBufferPointer(rebasing: frame.line[1..<frame.addressEnd])
-    var tag = GPSDCycleDetector.tag(address: address, hasTalker: frame.talker != nil)
-    var time: NMEATimeOfDay?
-    var data = GPSDFixModel.Other.nothing
-    var newData = false
     var f = frame.fields
+    var peek = f
+    var tag = GPSDCycleDetector.tag(
+      address: address, hasTalker: frame.talker != nil, subtype: peek.next(), fieldCount: frame.gpsdFieldCount)
+    var sentence = OtherSentence()
     let type = frame.talker != nil ? frame.typeCode : 0
-    if tag == .gbs {
-      time = f.next().timeOfDay
-      // gpsd reads the three errors as numbers (an empty field is 0).
-      let latitude = f.next().double ?? 0, longitude = f.next().double ?? 0, altitude = f.next().double ?? 0
-      data = .faultDetection(time: time, latitudeError: latitude, longitudeError: longitude, altitudeError: altitude)
-    } else if address.elementsEqual("PERC".utf8) {
-      (tag, data, newData) = Self.ericsson(&f)
-    } else if tag == .sirfErrors {
+    switch tag {
+    case .undecoded: break
+    case .gbs:
+      sentence.time = f.next().timeOfDay
+      // An empty error is NaN to gpsd (`safe_atof`), which its merge leaves out.
+      let latitude = f.next().gpsdDouble, longitude = f.next().gpsdDouble, altitude = f.next().gpsdDouble
+      sentence.data = .faultDetection(
+        time: sentence.time, latitudeError: latitude, longitudeError: longitude, altitudeError: altitude)
+    case .sirfErrors:
       let timeField = f.next()
-      time = timeField.isEmpty ? nil : timeField.timeOfDay
-      newData = true
+      sentence.time = timeField.isEmpty ? nil : timeField.timeOfDay
+      sentence.newData = true
       if f.next().character == 0x41 {
         func value(_ field: Field) -> Double? { field.isEmpty ? nil : (field.double ?? 0) }
         let hdop = value(f.next()), eph = value(f.next()), epv = value(f.next())
         let eps = value(f.next()), epd = value(f.next())
-        data = .sirfErrors(hdop: hdop, eph: eph, epv: epv, eps: eps, epd: epd)
+        sentence.data = .sirfErrors(hdop: hdop, eph: eph, epv: epv, eps: eps, epd: epd)
       }
-    } else if address.elementsEqual("PGRME".utf8) {
-      let horizontal = f.next(), horizontalUnit = f.next().character
-      let vertical = f.next(), verticalUnit = f.next().character
-      let spherical = f.next(), sphericalUnit = f.next().character
-      newData = !horizontal.isEmpty
-      if horizontalUnit == 0x4D && verticalUnit == 0x4D && sphericalUnit == 0x4D {
-        data = .garminErrors(
-          horizontal: horizontal.double ?? 0, vertical: vertical.double ?? 0, spherical: spherical.double ?? 0)
+    case .skytraq030, .skytraq032, .skytraq033, .skytraq035, .skytraq036:
+      sentence = Self.skytraq(tag, &f)
+    case .ashtechPosition:
+      sentence = Self.ashtechPosition(&f)
+    default:
+      if address.elementsEqual("PERC".utf8) {
+        (tag, sentence) = Self.ericsson(&f)
+      } else if address.elementsEqual("PGRME".utf8) {
+        let horizontal = f.next(), horizontalUnit = f.next().character
+        let vertical = f.next(), verticalUnit = f.next().character
+        let spherical = f.next(), sphericalUnit = f.next().character
+        sentence.newData = !horizontal.isEmpty
+        if horizontalUnit == 0x4D && verticalUnit == 0x4D && sphericalUnit == 0x4D {
+          sentence.data = .garminErrors(
+            horizontal: horizontal.gpsdDouble, vertical: vertical.gpsdDouble, spherical: spherical.gpsdDouble)
+        }
+      } else if address.elementsEqual("PGRMV".utf8) {
+        // gpsd takes the velocity (east, north, up, m/s) only with all three fields.
+        let east = f.next(), north = f.next(), up = f.next()
+        if !east.isEmpty && !north.isEmpty && !up.isEmpty {
+          sentence.data = .velocity(north: north.double ?? 0, east: east.double ?? 0, down: -(up.double ?? 0))
+          sentence.newData = true
+        }
+      } else if type == typeCode("HDG") {
+        sentence.data = Self.heading(&f)
+        if case .heading = sentence.data { sentence.newData = true }
+      } else if address.elementsEqual("PGRMZ".utf8) {
+        let feet = f.next()
+        let unit = f.next().character
+        let mode = f.next().character.map { Int($0) - 0x30 }
+        let altitude = unit == 0x66 && !feet.isEmpty ? (feet.int ?? 0) : nil
+        sentence.data = .garminAltitude(feet: altitude, mode: mode)
+        sentence.newData = altitude != nil || (1...3).contains(mode ?? 0)
+      } else if address.elementsEqual("PGRMF".utf8) {
+        sentence = Self.garminFix(&f)
+      } else if address.elementsEqual("PTNLRNM".utf8) {
+        // Trimble's navigation mode as a status: autonomous, differential, dead reckoning.
+        switch f.next().character {
+        case UInt8(ascii: "A"): sentence.data = .status(1)
+        case UInt8(ascii: "D"): sentence.data = .status(2)
+        case UInt8(ascii: "E"): sentence.data = .status(5)
+        default: break
+        }
+        if case .status = sentence.data { sentence.newData = true }
+      } else if type == typeCode("BWC") {
+        // A waypoint's bearing and distance, with the time of day gpsd takes (once it knows a year).
+        let timeField = f.next()
+        sentence.newData = !timeField.isEmpty
+        if let time = timeField.timeOfDay { sentence.stamp = .at(time) }
+      } else if type == typeCode("ROT") {
+        let rate = f.next(), valid = f.next().character
+        sentence.newData = !rate.isEmpty && valid == UInt8(ascii: "A")
+      } else if address.elementsEqual("GYOACC".utf8) {
+        sentence.newData = true  // inertial data (gpsd's ATTITUDE_SET)
+      } else if Self.typesWithData.contains(type) {
+        sentence.newData = !f.next().isEmpty  // depth, wind, attitude: data when the first field has some
       }
-    } else if address.elementsEqual("PGRMV".utf8) {
-      // gpsd takes the velocity (east, north, up, m/s) only with all three fields.
-      let east = f.next(), north = f.next(), up = f.next()
-      if !east.isEmpty && !north.isEmpty && !up.isEmpty {
-        data = .velocity(north: north.double ?? 0, east: east.double ?? 0, down: -(up.double ?? 0))
-        newData = true
-      }
-    } else if type == typeCode("HDG") {
-      data = Self.heading(&f)
-      if case .heading = data { newData = true }
-    } else if address.elementsEqual("PGRMZ".utf8) {
-      let feet = f.next()
-      let unit = f.next().character
-      let mode = f.next().character.map { Int($0) - 0x30 }
-      let altitude = unit == 0x66 && !feet.isEmpty ? (feet.int ?? 0) : nil
-      data = .garminAltitude(feet: altitude, mode: mode)
-      newData = altitude != nil || (1...3).contains(mode ?? 0)
-    } else if Self.typesWithData.contains(type) {
-      newData = !f.next().isEmpty  // depth, wind, attitude, errors: data when the first field has some
     }
-    if assembler.observeOther(tag, time: time, data, newData: newData) { try emit(assembler.completed, onFix) }
+    if assembler.observeOther(tag, sentence) { try emit(assembler.completed, onFix) }
+  }
+
+  /// SkyTraq's `$PSTI` sentences gpsd decodes: 030 is a whole fix (position, MSL altitude, the
+  /// velocity east, north and up, a status), 032, 033, 035 and 036 (RTK baselines, attitude)
+  /// give it only their time. Each carries the current time with its date when it has both.
+  private static func skytraq(_ tag: GPSDCycleDetector.Tag, _ f: inout FieldReader) -> OtherSentence {
+    var sentence = OtherSentence()
+    _ = f.next()  // 030, 032, …
+    // The time and date when both are there and good, as gpsd merges them.
+    func timeAndDate(_ time: Field, _ date: Field) {
+      guard !time.isEmpty, !date.isEmpty, let t = time.timeOfDay, let d = date.ddmmyy else { return }
+      sentence.time = t
+      sentence.date = d
+    }
+    switch tag {
+    case .skytraq030:
+      let timeField = f.next(), status = f.next().character
+      let (latitude, longitude) = f.readPosition()
+      let altitude = f.next(), east = f.next().gpsdDouble, north = f.next().gpsdDouble, up = f.next().gpsdDouble
+      let dateField = f.next(), mode = f.next().character
+      sentence.newData = true
+      if status == UInt8(ascii: "V") || mode == UInt8(ascii: "N") {
+        sentence.data = .skytraqFix(valid: false, position: nil, altitudeMSL: nil, velocity: (0, 0, 0), status: 0)
+      } else if status == UInt8(ascii: "A") {
+        timeAndDate(timeField, dateField)
+        let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
+        sentence.data = .skytraqFix(
+          valid: true, position: position, altitudeMSL: position != nil && !altitude.isEmpty ? altitude.gpsdDouble : nil,
+          velocity: (north, east, -up), status: GPSDFixModel.status(modeIndicator: mode))
+      } else {
+        sentence.newData = false
+      }
+    case .skytraq032:
+      let timeField = f.next(), dateField = f.next()
+      if f.next().character == UInt8(ascii: "A") { timeAndDate(timeField, dateField) }
+    case .skytraq033:
+      let timeField = f.next(), dateField = f.next()
+      let version = f.next().character, receiver = f.next().character
+      if version == UInt8(ascii: "2"), receiver == UInt8(ascii: "B") || receiver == UInt8(ascii: "R") {
+        timeAndDate(timeField, dateField)
+      }
+    default:
+      let timeField = f.next(), dateField = f.next()
+      timeAndDate(timeField, dateField)
+    }
+    if sentence.time != nil { sentence.newData = true }
+    return sentence
+  }
+
+  /// Ashtech's `$PASHR,POS`: a 3D fix (mode 3, its status from the fix type) with the time,
+  /// position, height above the ellipsoid, track, speed (km/h), climb and four DOPs; an empty
+  /// fix type is no fix.
+  private static func ashtechPosition(_ f: inout FieldReader) -> OtherSentence {
+    var sentence = OtherSentence()
+    sentence.newData = true
+    _ = f.next()  // POS
+    let fixType = f.next()
+    guard !fixType.isEmpty else {
+      sentence.data = .ashtechPosition(nil)
+      return sentence
+    }
+    _ = f.next()  // satellites used
+    let timeField = f.next()
+    sentence.time = timeField.timeOfDay
+    let (latitude, longitude) = f.readPosition()
+    let height = f.next()
+    _ = f.next()  // reserved
+    let track = f.next().gpsdDouble, speed = f.next().gpsdDouble / 3.6, climb = f.next().gpsdDouble
+    let dops = (0..<4).map { _ in f.next() }.map { $0.isEmpty ? nil : $0.gpsdDouble }
+    let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
+    sentence.data = .ashtechPosition(
+      .init(
+        status: (fixType.int ?? 0) >= 1 ? 2 : 1, position: position,
+        altitudeHAE: position != nil && !height.isEmpty ? height.gpsdDouble : nil, track: track, speed: speed, climb: climb,
+        pdop: dops[0], hdop: dops[1], vdop: dops[2], tdop: dops[3]))
+    return sentence
+  }
+
+  /// Garmin's `$PGRMF`: the fix with its time (gpsd stamps it with its last time when the GPS
+  /// week and time of week are there with leap seconds, else with the sentence's UTC time and
+  /// date), and with an `A` in field 10 the position, mode, speed (km/h), track, PDOP and TDOP.
+  private static func garminFix(_ f: inout FieldReader) -> OtherSentence {
+    var sentence = OtherSentence()
+    sentence.newData = true
+    let week = f.next(), timeOfWeek = f.next(), dateField = f.next(), timeField = f.next(), leap = f.next()
+    let digit = { (field: Field) in field.character.map { $0 &- 0x30 < 10 } ?? false }
+    if digit(week) && digit(timeOfWeek) && digit(leap) && (leap.int ?? 0) > 0 {
+      sentence.stamp = .last
+    } else if let time = timeField.timeOfDay, let date = dateField.ddmmyy {
+      sentence.stamp = .at(time)
+      sentence.date = date
+    }
+    let (latitude, longitude) = f.readPosition()
+    guard f.next().character == UInt8(ascii: "A") else { return sentence }
+    let mode: Int? =
+      switch f.next().character {
+      case UInt8(ascii: "0"): 1
+      case UInt8(ascii: "1"): 2
+      case UInt8(ascii: "2"): 3
+      default: nil
+      }
+    let speed = f.next().gpsdDouble / 3.6, track = f.next().gpsdDouble
+    let pdop = f.next(), tdop = f.next()
+    let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
+    sentence.data = .garminFix(
+      position: position, mode: mode, speed: speed, track: track, pdop: pdop.isEmpty ? nil : pdop.gpsdDouble,
+      tdop: tdop.isEmpty ? nil : tdop.gpsdDouble)
+    return sentence
   }
 
   /// Ericsson's timing receivers' `$PERC` sentences as gpsd (3.27.6) reads them: `GPsts` gives
   /// a status (7, time only, while surveying or holding a position; 1 while acquiring), `GPppr`
-  /// makes gpsd take the satellites in view (and DOPs from them), `GPppf` has oscillator data.
-  private static func ericsson(_ f: inout FieldReader) -> (GPSDCycleDetector.Tag, GPSDFixModel.Other, Bool) {
+  /// stamps the fix with gpsd's last time, sets the satellites used and makes gpsd take the
+  /// satellites in view (and DOPs from them), `GPppf` has oscillator data.
+  private static func ericsson(_ f: inout FieldReader) -> (GPSDCycleDetector.Tag, OtherSentence) {
+    var sentence = OtherSentence()
     let subtype = f.next()
-    let text = subtype.string
-    func named(_ name: String) -> Bool { text == name }
-    if named("GPsts") {
+    if subtype.equals("GPsts") {
       switch f.next().int ?? 0 {
-      case 1, 2, 4: return (.other, .status(7), true)
-      case 0: return (.other, .status(1), true)
-      default: return (.other, .nothing, false)
+      case 1, 2, 4: sentence.data = .status(7)
+      case 0: sentence.data = .status(1)
+      default: return (.other, sentence)
       }
-    }
-    if named("GPppr") { return (.other, .skyComplete, true) }
-    if named("GPppf") { return (.other, .nothing, true) }
-    if named("GPavp") {
+      sentence.newData = true
+    } else if subtype.equals("GPppr") {
+      _ = f.next()  // time of week
+      _ = f.next()  // week
+      _ = f.next()  // cable delay
+      sentence.data = .skyComplete(satellitesUsed: f.next().int ?? 0)
+      sentence.stamp = .last
+      sentence.newData = true
+    } else if subtype.equals("GPppf") {
+      sentence.newData = true
+    } else if subtype.equals("GPavp") {
       let (latitude, longitude) = f.readPosition()
-      guard let latitude, let longitude else { return (.other, .nothing, false) }
-      return (.other, .averagedPosition(latitude: latitude, longitude: longitude, altitudeHAE: f.next().double ?? 0), true)
+      guard let latitude, let longitude else { return (.other, sentence) }
+      sentence.data = .averagedPosition(latitude: latitude, longitude: longitude, altitudeHAE: f.next().gpsdDouble)
+      sentence.newData = true
     }
-    if ["FWsts", "GPctr", "GPdbg", "GPreh", "GPver"].contains(where: named) { return (.other, .nothing, false) }
-    return (.undecoded, .nothing, false)
+    return (.other, sentence)
   }
 
   /// Types whose gpsd decoders report data of their own (depth, wind, attitude, a waypoint's time).
   private static let typesWithData: Set<UInt32> = [
     typeCode("DBT"), typeCode("DPT"), typeCode("MWV"), typeCode("MWD"), typeCode("XDR"), typeCode("HDT"),
-    typeCode("BWC"),
+    typeCode("HDM"),
   ]
 
   /// `$xxHDG,heading,deviation,E/W,variation,E/W` as gpsd reads it: the heading as the magnetic

@@ -159,8 +159,8 @@ public struct NMEAEpochAssembler: Sendable {
       observeUntimed(s.kind)
       return false
     }
-    let didComplete = begin(time, s.kind, latched: time)
-    if s.hasFix {
+    let didComplete = begin(time, s.kind, latched: time, setsFix: s.setsFix)
+    if s.takesPosition {
       epoch.position(s.latitude, s.longitude)
       epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
       epoch.hdop = s.hdop ?? epoch.hdop
@@ -294,28 +294,44 @@ public struct NMEAEpochAssembler: Sendable {
     }
   }
 
-  /// Feeds gpsd's cycle detector a sentence this assembler does not interpret (only ``Reporting/gpsd``
-  /// uses them); returns whether it completed an epoch, as the typed `add` overloads do.
+  /// Feeds gpsd's cycle detector and fix model a sentence this assembler does not interpret
+  /// (only ``Reporting/gpsd`` uses them); returns whether it completed an epoch, as the typed
+  /// `add` overloads do.
   /// - Parameters:
-  ///   - tag: how gpsd classifies the sentence, see ``GPSDCycleDetector/tag(address:hasTalker:)``.
-  ///   - time: the time a GBS carries, which gpsd takes as the current time.
-  ///   - data: what gpsd takes from the sentence for its fix (a heading, an altitude).
-  ///   - newData: whether gpsd's decoder found anything in it (see ``GPSDCycleDetector``).
-  mutating func observeOther(
-    _ tag: GPSDCycleDetector.Tag, time: NMEATimeOfDay?, _ data: GPSDFixModel.Other = .nothing, newData: Bool = false
-  ) -> Bool {
+  ///   - tag: how gpsd classifies the sentence, see ``GPSDCycleDetector/tag(address:hasTalker:subtype:fieldCount:)``.
+  ///   - sentence: what it gives gpsd.
+  mutating func observeOther(_ tag: GPSDCycleDetector.Tag, _ sentence: OtherSentence) -> Bool {
     guard options.reporting == .gpsd else { return false }
-    defer {
-      // The sentence's data goes in after gpsd's report decision, as it does for the others.
-      if case .averagedPosition(let latitude, let longitude, _) = data { epoch.position(latitude, longitude) }
-      model.other(time: time.flatMap { timestamp(of: $0) }, latched: time, data)
-    }
+    var position: (latitude: Double, longitude: Double)?
     var setsFix = false
-    if case .garminAltitude(_, let mode?) = data, (1...3).contains(mode) { setsFix = true }
-    if case .averagedPosition = data { setsFix = true }
-    if let time { return begin(time, tag, latched: time, setsFix: setsFix) }
-    observeUntimed(tag, newData: newData, setsFix: setsFix)
-    return false
+    switch sentence.data {
+    case .garminAltitude(_, let mode?): setsFix = (1...3).contains(mode)
+    case .averagedPosition(let latitude, let longitude, _): (position, setsFix) = ((latitude, longitude), true)
+    case .skytraqFix(let valid, let fix, _, _, _): (position, setsFix) = (valid ? fix : nil, !valid || fix != nil)
+    case .garminFix(let fix, let mode, _, _, _, _): (position, setsFix) = (fix, fix != nil || mode != nil)
+    case .ashtechPosition(let fix): (position, setsFix) = (fix?.position, true)
+    default: break
+    }
+    let didComplete: Bool
+    if let time = sentence.time {
+      didComplete = begin(time, tag, latched: time, setsFix: setsFix)
+    } else {
+      observeUntimed(tag, newData: sentence.newData, setsFix: setsFix)
+      didComplete = false
+    }
+    // The sentence's data goes in after gpsd's report decision, as it does for the others.
+    if let d = sentence.date, let date = resolve(d) { epoch.learnedDate = date }
+    if let position { epoch.position(position.latitude, position.longitude) }
+    var time = sentence.time.flatMap { timestamp(of: $0) }
+    switch sentence.stamp {
+    case .last?: time = model.nmeaTime.flatMap { timestamp(of: $0) }
+    case .at(let t)?:
+      model.nmeaTime = t
+      time = timestamp(of: t)
+    case nil: break
+    }
+    model.other(time: time, latched: sentence.time, sentence.data)
+    return didComplete
   }
 
   /// The UTC instant of a time of day in the epoch in progress, as gpsd stamps a sentence:
@@ -496,17 +512,53 @@ extension NMEAMessage {
 protocol AltitudeFixSentence {
   var kind: GPSDCycleDetector.Tag { get }
   var time: NMEATimeOfDay? { get }
-  var hasFix: Bool { get }
+  /// Whether the epoch takes its position, satellites used and HDOP.
+  var takesPosition: Bool { get }
+  /// Whether gpsd's decoder sets a position or a mode (`LATLON_SET`, `MODE_SET`).
+  var setsFix: Bool { get }
   var latitude: Double? { get }
   var longitude: Double? { get }
   var satellitesUsed: Int? { get }
   var hdop: Double? { get }
 }
 
-extension GGA: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gga } }
-extension GNS: AltitudeFixSentence { var kind: GPSDCycleDetector.Tag { .gns } }
+extension GGA: AltitudeFixSentence {
+  var kind: GPSDCycleDetector.Tag { .gga }
+  var takesPosition: Bool { hasFix }
+  var setsFix: Bool { true }
+}
+
+extension GNS: AltitudeFixSentence {
+  var kind: GPSDCycleDetector.Tag { .gns }
+  var takesPosition: Bool { gpsdTakesPosition }
+  /// Mode 1 without a mode letter or with N; nothing but the time when unsafe or not valid.
+  var setsFix: Bool {
+    guard let first = modeIndicators.utf8.first, first != UInt8(ascii: "N") else { return true }
+    return !gpsdIgnoresFix
+  }
+}
 
 extension Double {
   /// The value, or nil for NaN and infinities (gpsd's "not set").
   var finite: Double? { isFinite ? self : nil }
+}
+
+/// What a sentence the decoder does not type gives gpsd (``NMEADecoder``'s `observeOther`).
+struct OtherSentence {
+  /// A time gpsd stamps its fix with without taking it as the current time (its TIME_SET
+  /// without a latch): its last one, or this time of day, merged first.
+  enum Stamp {
+    case last
+    case at(NMEATimeOfDay)
+  }
+
+  /// The time of day it carries as the current time (GBS, PSRFEPE, PSTI, PASHR,POS).
+  var time: NMEATimeOfDay?
+  /// A `ddmmyy` date it carries, learned as an RMC's.
+  var date: RMC.Date?
+  var stamp: Stamp?
+  /// What gpsd takes from it for its fix.
+  var data = GPSDFixModel.Other.nothing
+  /// Whether gpsd's decoder found anything in it (see ``GPSDCycleDetector``).
+  var newData = false
 }

@@ -101,6 +101,15 @@ func typeCode(_ s: StaticString) -> UInt32 {
 
 /// A sentence whose framing and checksum have been verified, as views into its bytes.
 struct SentenceFrame {
+  /// The number of fields as gpsd counts them to decide whether a sentence is too short for
+  /// its decoder: the commas after the address, and one more after a checksum (gpsd turns the
+  /// `*` into a comma).
+  var gpsdFieldCount: Int {
+    var commas = hasChecksum ? 1 : 0
+    for i in addressEnd..<bodyEnd where line[i] == 0x2C { commas += 1 }
+    return commas
+  }
+
   let line: UnsafeRawBufferPointer
   /// Index of the first byte after the address's comma (or the end of the body).
   let fieldsStart: Int

@@ -215,6 +215,26 @@ extension Field {
   /// A one-letter flag such as `A`/`V` status or `N`/`S` hemisphere; nil when empty.
   var character: UInt8? { count >= 1 ? self[0] : nil }
 
+  /// A `ddmmyy` date (RMC's, and proprietary sentences'): nil unless six digits with a day of
+  /// 1–31 and a month of 1–12.
+  var ddmmyy: RMC.Date? {
+    guard count == 6, let v = int, v >= 0 else { return nil }
+    let parsed = RMC.Date(day: v / 10000, month: v / 100 % 100, yearOfCentury: v % 100)
+    return (1...31).contains(parsed.day) && (1...12).contains(parsed.month) ? parsed : nil
+  }
+
+  /// The number as gpsd's `safe_atof` reads a field it takes whatever it holds: NaN when
+  /// empty or not a number.
+  var gpsdDouble: Double { double ?? .nan }
+
+  /// Whether the field is `text`, byte for byte.
+  func equals(_ text: StaticString) -> Bool {
+    guard text.utf8CodeUnitCount == count else { return false }
+    let p = text.utf8Start
+    for i in 0..<count where p[i] != self[i] { return false }
+    return true
+  }
+
   /// `hhmmss` or `hhmmss.sss…`; nil when empty or malformed.
   var timeOfDay: NMEATimeOfDay? {
     guard count >= 6 else { return nil }

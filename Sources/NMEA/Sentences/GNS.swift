@@ -12,6 +12,8 @@ public struct GNS: Hashable, Sendable {
   public var geoidSeparation: Double?
   public var dgpsAge: Double?
   public var dgpsStation: Int?
+  /// NMEA 4.10's navigational status: `S` safe, `C` caution, `U` unsafe, `V` not valid.
+  public var navigationalStatus: NMEAFlag?
 
   /// Whether any constellation has a fix and a position is present.
   public var hasFix: Bool {
@@ -29,5 +31,16 @@ public struct GNS: Hashable, Sendable {
     geoidSeparation = f.next().double
     dgpsAge = f.next().double
     dgpsStation = f.next().int
+    navigationalStatus = f.next().character.map(NMEAFlag.init(ascii:))
   }
+
+  /// Whether gpsd takes a position from it: the first mode letter (gpsd reads no other) is
+  /// there and not `N`, and the navigational status is not unsafe or not valid.
+  var gpsdTakesPosition: Bool {
+    guard let first = modeIndicators.utf8.first, first != UInt8(ascii: "N") else { return false }
+    return !gpsdIgnoresFix && latitude != nil && longitude != nil
+  }
+
+  /// A navigational status of `U` (unsafe) or `V` (not valid): gpsd takes only the time.
+  var gpsdIgnoresFix: Bool { navigationalStatus == "U" || navigationalStatus == "V" }
 }

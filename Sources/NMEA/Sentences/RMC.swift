@@ -43,11 +43,7 @@ public struct RMC: Hashable, Sendable {
     (latitude, longitude) = f.readPosition()
     speedKnots = f.next().double
     track = f.next().double
-    let d = f.next()
-    if d.count == 6, let v = d.int, v >= 0 {
-      let parsed = Date(day: v / 10000, month: v / 100 % 100, yearOfCentury: v % 100)
-      date = (1...31).contains(parsed.day) && (1...12).contains(parsed.month) ? parsed : nil
-    }
+    date = f.next().ddmmyy
     let variation = f.next().double
     let direction = f.next().character
     magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
