@@ -188,6 +188,9 @@ struct GPSDFixModel: Sendable {
       position: (latitude: Double, longitude: Double)?, mode: Int?, speed: Double, track: Double, pdop: Double?, tdop: Double?)
     /// Ashtech's `$PASHR,POS`: a 3D fix, or none (nil).
     case ashtechPosition(AshtechPosition?)
+    /// A mode, with a status, a position and altitudes when given (`$PGPSP`'s fix, `$PMGNST`'s mode).
+    case modeFix(
+      mode: Int, status: Int?, position: (latitude: Double, longitude: Double)?, altitudeHAE: Double?, altitudeMSL: Double?)
   }
 
   /// What Ashtech's `$PASHR,POS` gives gpsd with a fix.
@@ -499,6 +502,12 @@ struct GPSDFixModel: Sendable {
         dops.time = tdop
         new.setsDOP = true
       }
+    case .modeFix(let mode, let status, let position, let altitudeHAE, let altitudeMSL):
+      new.mode = mode
+      new.status = status
+      new.position = position
+      new.altitudeHAE = altitudeHAE
+      new.altitudeMSL = altitudeMSL
     case .ashtechPosition(let fix):
       guard let fix else {
         new.mode = 1

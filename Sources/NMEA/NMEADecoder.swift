@@ -219,6 +219,18 @@ public struct NMEADecoder: Sendable {
         sentence.newData = altitude != nil || (1...3).contains(mode ?? 0)
       } else if address.elementsEqual("PGRMF".utf8) {
         sentence = Self.garminFix(&f)
+      } else if address.elementsEqual("PGPSP".utf8) {
+        sentence = Self.gpsp(&f)
+      } else if address.elementsEqual("PMGNST".utf8) {
+        // Magellan's status as gpsd reads it: the mode from field 3 when field 4 starts with T
+        // (one field off the sentence's layout, so a real one gives mode 1), else no fix.
+        _ = f.next()
+        _ = f.next()
+        let mode = f.next().int ?? 0, flag = f.next().character
+        sentence.data = .modeFix(
+          mode: flag == UInt8(ascii: "T") && (mode == 2 || mode == 3) ? mode : 1, status: nil, position: nil, altitudeHAE: nil,
+          altitudeMSL: nil)
+        sentence.newData = true
       } else if address.elementsEqual("PTNLRNM".utf8) {
         // Trimble's navigation mode as a status: autonomous, differential, dead reckoning.
         switch f.next().character {
@@ -350,6 +362,39 @@ public struct NMEADecoder: Sendable {
     sentence.data = .garminFix(
       position: position, mode: mode, speed: speed, track: track, pdop: pdop.isEmpty ? nil : pdop.gpsdDouble,
       tdop: tdop.isEmpty ? nil : tdop.gpsdDouble)
+    return sentence
+  }
+
+  /// `$PGPSP` (GPS navigation data): the mode and status from its status word's second byte,
+  /// with 2D or 3D the position in degrees, with 3D both altitudes, and gpsd's last time as the
+  /// fix's time.
+  private static func gpsp(_ f: inout FieldReader) -> OtherSentence {
+    var sentence = OtherSentence()
+    sentence.newData = true
+    _ = f.next()  // time of week, ms
+    _ = f.next()  // week
+    let word = f.next().int ?? 0
+    let latitude = f.next().gpsdDouble, longitude = f.next().gpsdDouble
+    let altitudeHAE = f.next().gpsdDouble, altitudeMSL = f.next().gpsdDouble
+    let (status, mode): (Int, Int) =
+      switch (word >> 8) & 0xFF {
+      case 0: (0, 1)
+      case 1: (5, 3)
+      case 2: (1, 2)
+      case 3: (1, 3)
+      case 4: (6, 3)
+      case 5: (7, 3)
+      case 8: (2, 3)
+      case 9: (1, 3)
+      case 10, 11: (4, 3)
+      case 12: (3, 3)
+      default: (0, 0)
+      }
+    let fix = mode >= 2
+    sentence.data = .modeFix(
+      mode: mode, status: status, position: fix ? (latitude, longitude) : nil, altitudeHAE: mode == 3 ? altitudeHAE : nil,
+      altitudeMSL: mode == 3 ? altitudeMSL : nil)
+    if fix { sentence.stamp = .last }
     return sentence
   }
 

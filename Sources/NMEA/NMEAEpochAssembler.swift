@@ -310,6 +310,7 @@ public struct NMEAEpochAssembler: Sendable {
     case .skytraqFix(let valid, let fix, _, _, _): (position, setsFix) = (valid ? fix : nil, !valid || fix != nil)
     case .garminFix(let fix, let mode, _, _, _, _): (position, setsFix) = (fix, fix != nil || mode != nil)
     case .ashtechPosition(let fix): (position, setsFix) = (fix?.position, true)
+    case .modeFix(_, _, let fix, _, _): (position, setsFix) = (fix, true)
     default: break
     }
     let didComplete: Bool

@@ -128,6 +128,23 @@ struct GPSDDriverSentencesTests {
     #expect(fix.altitudeHAE == 100 && fix.climb == 0.5 && fix.track == 90 && abs(fix.speed! - 10) < 1e-9)
   }
 
+  /// `$PGPSP`: the status word's second byte gives mode and status (3: GPS 3D), the position
+  /// is in degrees; after a GGA of the same epoch it is the fix gpsd reports.
+  @Test func pgpspGivesModeStatusAndPosition() throws {
+    let gga = { (t: String) in "GPGGA,\(t),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,," }
+    let gpsp = "PGPSP,123456000,2300,\(3 << 8 | 8),48.2,11.6,600.0,550.0,1.2,2.0,3.0,0,0,0,0.1,40,0,18"
+    let fix = try #require(Self.fixes([gga("120000"), gpsp, gga("120001"), gpsp]).last)
+    #expect(fix.mode == .threeD && fix.altitudeHAE == 600 && fix.altitudeMSL == 550)
+  }
+
+  /// `$PMGNST` as gpsd reads it (the mode one field off the sentence's layout): a real one
+  /// always says no fix.
+  @Test func pmgnstAsGpsdReadsIt() {
+    let gga = { (t: String) in "GPGGA,\(t),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,," }
+    let status = "PMGNST,02.12,3,T,534,05.0,+03327,00"
+    #expect(Self.fixes([gga("120000"), status, gga("120001"), status]).last?.mode == .noFix)
+  }
+
   // MARK: Statuses and empty fields
 
   /// Trimble's `$PTNLRNM,D` raises the cycle's status to differential (gpsd's status only rises).
