@@ -113,7 +113,8 @@ package struct LocationGateStateMachine: Sendable, Hashable {
 
   /// A fix from the source at `now`.
   package mutating func receive(_ fix: LocationFix, now: Duration, permission: PermissionState) -> [Action] {
-    guard let (fix, toStream) = admit(fix, now: now, permission: permission) else { return [] }
+    var fix = fix
+    guard let toStream = admit(&fix, now: now, permission: permission) else { return [] }
     guard !pendingRequests.isEmpty else { return toStream ? [.deliver(fix)] : [] }
     var actions: [Action] = []
     let result = LocationRequestResult(status: permission.status, fix: fix, accuracy: permission.accuracy, reason: nil)
@@ -124,28 +125,28 @@ package struct LocationGateStateMachine: Sendable, Hashable {
   }
 
   /// ``receive(_:now:permission:)`` while no request waits (``pendingRequests`` is empty: the
-  /// usual case, a fix on its way to the app's stream), without an array of actions: the fix to
-  /// deliver, if any; the same state changes.
+  /// usual case, a fix on its way to the app's stream), without an array of actions and without
+  /// a copy of the fix: whether to deliver `fix`, as it is left (coarsened under reduced
+  /// accuracy); the same state changes.
   ///
   /// `now` is read only when reduced accuracy needs it (a phone's clock takes a lock for it).
   package mutating func receiveForStream(
-    _ fix: consuming LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
-  ) -> LocationFix? {
+    _ fix: inout LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+  ) -> Bool {
     precondition(pendingRequests.isEmpty, "receive(_:now:permission:) ends the waiting requests")
-    guard let (fix, toStream) = admit(fix, now: now(), permission: permission), toStream else { return nil }
-    return fix
+    return admit(&fix, now: now(), permission: permission) == true
   }
 
-  /// A fix that reaches the app (coarsened under reduced accuracy), and whether it goes to the
-  /// stream (reduced accuracy throttles it); nil when none does.
+  /// Whether `fix` reaches the app (nil: it does not), coarsened in place under reduced
+  /// accuracy, and whether it goes to the stream (reduced accuracy throttles it).
   private mutating func admit(
-    _ fix: consuming LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
-  ) -> (LocationFix, toStream: Bool)? {
+    _ fix: inout LocationFix, now: @autoclosure () -> Duration, permission: PermissionState
+  ) -> Bool? {
     guard !isSourcePaused, fix.hasFix else { return nil }
     latestFix = fix
     guard permission.isDelivering else { return nil }
-    guard permission.accuracy == .reduced else { return (fix, true) }
-    let fix = reducedAccuracy.coarsen(fix)
+    guard permission.accuracy == .reduced else { return true }
+    fix = reducedAccuracy.coarsen(fix)
     let now = now()
     var toStream = true
     if let last = lastReducedDelivery {
@@ -158,7 +159,7 @@ package struct LocationGateStateMachine: Sendable, Hashable {
       toStream = since >= reducedAccuracy.minimumInterval
     }
     if toStream { lastReducedDelivery = ReducedDelivery(at: now, timestamp: fix.timestamp) }
-    return (fix, toStream)
+    return toStream
   }
 
   /// Permission changed: requests waiting while the app lost it end now.

@@ -18,7 +18,7 @@ extension EmulatedPhone {
     s.outbox = PhoneOutbox()
     if s.observedKinds.contains(.sourceFix) || !s.events.isEmpty { emit(.sourceFix(copy fix), &s) }
     if s.gate.pendingRequests.isEmpty {
-      if let fix = s.gate.receiveForStream(fix, now: clock.nowOffset, permission: s.permission.state) { deliver(fix, &s) }
+      if s.gate.receiveForStream(&fix, now: clock.nowOffset, permission: s.permission.state) { deliver(fix, &s) }
     } else {
       for action in s.gate.receive(fix, now: clock.nowOffset, permission: s.permission.state) { perform(action, &s) }
     }
