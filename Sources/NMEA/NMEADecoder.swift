@@ -391,8 +391,10 @@ public struct NMEADecoder: Sendable {
       default: (0, 0)
       }
     let fix = mode >= 2
+    // gpsd takes the degrees as they come; a position is only one that is a position.
+    let valid = abs(latitude) <= 90 && abs(longitude) <= 180
     sentence.data = .modeFix(
-      mode: mode, status: status, position: fix ? (latitude, longitude) : nil, altitudeHAE: mode == 3 ? altitudeHAE : nil,
+      mode: mode, status: status, position: fix && valid ? (latitude, longitude) : nil, altitudeHAE: mode == 3 ? altitudeHAE : nil,
       altitudeMSL: mode == 3 ? altitudeMSL : nil)
     if fix { sentence.stamp = .last }
     return sentence

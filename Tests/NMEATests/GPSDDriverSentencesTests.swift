@@ -137,6 +137,16 @@ struct GPSDDriverSentencesTests {
     #expect(fix.mode == .threeD && fix.altitudeHAE == 600 && fix.altitudeMSL == 550)
   }
 
+  /// Found by the fuzzer: a `$PGPSP` whose longitude is not a number (NaN to gpsd) gave the
+  /// epoch a NaN position, and two decodings of the same input were no longer equal.
+  @Test func pgpspWithoutANumberForItsPositionGivesNoPosition() throws {
+    let gpsp = "PGPSP,123456000,2300,\(3 << 8 | 8),48.2,11.x,600.0,550.0,1.2,2.0,3.0,0,0,0,0.1,40,0,18"
+    let fixes = Self.fixes(["PASHR,POS,1,08,120000.00,4807.038,N,01131.000,E,100.0,,90.0,36.0,0.5,1.6,0.9,1.3,1.0,X", gpsp])
+    let fix = try #require(fixes.last)
+    #expect(fix.latitude.map { $0.isFinite } ?? true && fix.longitude.map { $0.isFinite } ?? true)
+    #expect(fixes == Self.fixes(["PASHR,POS,1,08,120000.00,4807.038,N,01131.000,E,100.0,,90.0,36.0,0.5,1.6,0.9,1.3,1.0,X", gpsp]))
+  }
+
   /// `$PMGNST` as gpsd reads it (the mode one field off the sentence's layout): a real one
   /// always says no fix.
   @Test func pmgnstAsGpsdReadsIt() {
