@@ -9,21 +9,27 @@ public import LocationServices
 /// (metres, 3 decimals), and where the source gives them gpsd's other members with gpsd's
 /// precision: `status` (from 2 up, as gpsd prints it), `climb` (m/s, 3), `geoidSep` (3),
 /// `magvar` (1), `epx`, `epy` (3), `eps` (m/s, 2), `epd` (degrees, 4), `epc` (m/s, 2), `ept`
-/// (seconds, 3), `sep` (3). A member that is unknown is left out, never `null`.
+/// (seconds, 3), `sep` (3), and `magtrack` (degrees magnetic, 4) where a writer has it (decoded
+/// NMEA). A member that is unknown is left out, never `null`.
 public enum FixRecord {
-  /// The JSON object for `fix`, without a line ending; `extra` members (already JSON-encoded values) are appended.
-  public static func json(_ fix: LocationFix, extra: [(String, String)] = []) -> String {
+  /// The JSON object for `fix`, without a line ending; `magneticTrack` as in
+  /// ``append(_:magneticTrack:extra:to:)``; `extra` members (already JSON-encoded values) are appended.
+  public static func json(_ fix: LocationFix, magneticTrack: Double? = nil, extra: [(String, String)] = []) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(192)
-    append(fix, extra: extra, to: &bytes)
+    append(fix, magneticTrack: magneticTrack, extra: extra, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:extra:)`` without
+  /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:magneticTrack:extra:)`` without
   /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
   ///
   /// The record is written into a buffer on the stack and appended to `out` in one copy.
-  public static func append(_ fix: LocationFix, extra: [(String, String)] = [], to out: inout [UInt8]) {
+  /// - Parameter magneticTrack: gpsd's `magtrack`, written after the track (a decoded NMEA
+  ///   fix's; a ``LocationFix`` has none).
+  public static func append(
+    _ fix: LocationFix, magneticTrack: Double? = nil, extra: [(String, String)] = [], to out: inout [UInt8]
+  ) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumRecordLength) { buffer in
       var w = ByteWriter(buffer.baseAddress!)
       var first = true
@@ -64,6 +70,10 @@ public enum FixRecord {
       }
       if let v = fix.course {
         member("track")
+        w.fixed(v, 4)
+      }
+      if let v = magneticTrack {
+        member("magtrack")
         w.fixed(v, 4)
       }
       if let v = fix.horizontalAccuracy {
@@ -133,7 +143,7 @@ public enum FixRecord {
     }
   }
 
-  /// The longest record ``append(_:extra:to:)`` writes before its extra members: the time,
+  /// The longest record ``append(_:magneticTrack:extra:to:)`` writes before its extra members: the time,
   /// and every number at the largest magnitude ``appendFixed(_:_:to:)`` prints digit by digit.
   static let maximumRecordLength = 1024
 

@@ -109,6 +109,13 @@ extension GPSDFixModel {
     }
     // A true track from a magnetic one. (gpsd also derives the magnetic track from the true one,
     // which nothing here reports.)
+    // And a magnetic track from the true one, where the variation is known (gpsd derives it
+    // once in a cycle: from then on it holds one).
+    if !fix.magneticTrack.isFinite, fix.derivedMagneticTrack == nil, fix.track.isFinite,
+      fix.modelVariationAt != nil || fix.magneticVariation.isFinite
+    {
+      fix.derivedMagneticTrack = (fix.track, fix.magneticVariation, fix.modelVariationAt)
+    }
     if fix.magneticTrack.isFinite && !fix.track.isFinite {
       let variation =
         fix.modelVariationAt.map { MagneticVariation.degrees(latitude: $0.latitude, longitude: $0.longitude) }
@@ -211,7 +218,9 @@ extension GPSDFixModel {
   }
 
   /// gpsd's `DEG_NORM`: one turn added or taken away to bring an angle into 0..<360.
-  func normalizedDegrees(_ degrees: Double) -> Double {
+  func normalizedDegrees(_ degrees: Double) -> Double { Self.normalizedDegrees(degrees) }
+
+  static func normalizedDegrees(_ degrees: Double) -> Double {
     if degrees < 0 { return degrees + 360 }
     if degrees >= 360 { return degrees - 360 }
     return degrees

@@ -42,6 +42,10 @@ struct GPSDFixModel: Sendable {
     /// Where gpsd filled the magnetic variation from its model; looked up only when a true
     /// track is derived from a magnetic one, or when the fix is reported (``variationIfKnown``).
     var modelVariationAt: (latitude: Double, longitude: Double)?
+    /// A magnetic track gpsd derived from the true one (`track + magnetic_var`), kept as what it
+    /// was derived from (the variation: the receiver's, or its model's at a place) and worked
+    /// out only when reported (``magneticTrackIfKnown``).
+    var derivedMagneticTrack: (track: Double, variation: Double, modelAt: (latitude: Double, longitude: Double)?)?
     /// gpsd's status (`STATUS_*`): only raised within a cycle.
     var status = 0
     var climb = Double.nan
@@ -64,6 +68,15 @@ struct GPSDFixModel: Sendable {
     var variationIfKnown: Double? {
       if let at = modelVariationAt { return MagneticVariation.degrees(latitude: at.latitude, longitude: at.longitude) }
       return magneticVariation.finite
+    }
+
+    /// The magnetic track gpsd holds (normalized to 0–360°): a sentence's, else the derived one.
+    var magneticTrackIfKnown: Double? {
+      if magneticTrack.isFinite { return GPSDFixModel.normalizedDegrees(magneticTrack) }
+      guard let derived = derivedMagneticTrack else { return nil }
+      let variation =
+        derived.modelAt.map { MagneticVariation.degrees(latitude: $0.latitude, longitude: $0.longitude) } ?? derived.variation
+      return variation.isFinite ? GPSDFixModel.normalizedDegrees(derived.track + variation) : nil
     }
 
     /// The speed gpsd holds: the one a sentence gave, else the derived one; nil for none.

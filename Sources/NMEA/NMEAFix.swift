@@ -77,6 +77,9 @@ public struct NMEAFix: Hashable, Sendable {
   public var speed: Double?
   /// Course over ground, degrees true.
   public var track: Double?
+  /// Course over ground, degrees magnetic (gpsd's `magtrack`): the receiver's (VTG, HDG), or
+  /// the true track plus the magnetic variation, as gpsd derives it.
+  public var magneticTrack: Double?
   /// Magnetic variation, degrees, east positive: the receiver's (RMC, HDG), or gpsd's model
   /// (``MagneticVariation``) where it gives none or 0.0, as gpsd fills it.
   public var magneticVariation: Double?

@@ -29,8 +29,8 @@ struct GPSDConformanceTests {
 
   /// The fix members compared beyond the position, by gpsd's TPV names.
   static let memberNames = [
-    "mode", "altMSL", "altHAE", "speed", "track", "status", "climb", "geoidSep", "magvar", "eph", "epv", "epx", "epy",
-    "eps", "epd", "epc", "ept", "sep",
+    "mode", "altMSL", "altHAE", "speed", "track", "magtrack", "status", "climb", "geoidSep", "magvar", "eph", "epv", "epx",
+    "epy", "eps", "epd", "epc", "ept", "sep",
   ]
 
   static func member(_ name: String, of fix: NMEAFix) -> Double? {
@@ -40,6 +40,7 @@ struct GPSDConformanceTests {
     case "altHAE": fix.altitudeHAE
     case "speed": fix.speed
     case "track": fix.track
+    case "magtrack": fix.magneticTrack
     // gpsd prints the status from 2 (DGPS) up.
     case "status": fix.status.flatMap { $0.rawValue >= 2 ? Double($0.rawValue) : nil }
     case "climb": fix.climb

@@ -56,9 +56,10 @@ struct OutputBuffer {
     endLine()
   }
 
-  /// Writes `fix` as a fix record line, with no `String` in between.
-  mutating func writeLine(_ fix: LocationFix) {
-    FixRecord.append(fix, to: &bytes)
+  /// Writes `fix` as a fix record line, with no `String` in between (with gpsd's `magtrack`
+  /// when given).
+  mutating func writeLine(_ fix: LocationFix, magneticTrack: Double? = nil) {
+    FixRecord.append(fix, magneticTrack: magneticTrack, to: &bytes)
     endLine()
   }
 

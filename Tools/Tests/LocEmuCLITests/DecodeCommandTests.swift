@@ -121,7 +121,7 @@ struct DecodeCommandTests {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     var expected: [String] = []
     try NMEAFileDecoder.decode(path: path) { fix in
-      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix))) }
+      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix), magneticTrack: fix.magneticTrack)) }
     }
     let run = try await Self.run(["decode", path])
     #expect(run.status == 0)
@@ -142,7 +142,7 @@ struct DecodeCommandTests {
     #expect(run.lines.count == 25)
     #expect(
       run.lines.first
-        == #"{"time":"2014-12-31T03:07:19.000Z","mode":3,"lat":-37.784788333,"lon":175.314896667,"altMSL":59.9000,"altHAE":83.6000,"speed":0.355,"track":181.3900,"eph":20.900,"epv":34.500,"geoidSep":23.700,"magvar":20.5,"ept":0.005,"sep":34.200}"#
+        == #"{"time":"2014-12-31T03:07:19.000Z","mode":3,"lat":-37.784788333,"lon":175.314896667,"altMSL":59.9000,"altHAE":83.6000,"speed":0.355,"track":181.3900,"magtrack":201.9320,"eph":20.900,"epv":34.500,"geoidSep":23.700,"magvar":20.5,"ept":0.005,"sep":34.200}"#
     )
     /// The members every record has, of their types: decoding checks them.
     struct Record: Decodable {
