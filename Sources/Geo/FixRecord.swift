@@ -9,26 +9,45 @@ public import LocationServices
 /// (metres, 3 decimals), and where the source gives them gpsd's other members with gpsd's
 /// precision: `status` (from 2 up, as gpsd prints it), `climb` (m/s, 3), `geoidSep` (3),
 /// `magvar` (1), `epx`, `epy` (3), `eps` (m/s, 2), `epd` (degrees, 4), `epc` (m/s, 2), `ept`
-/// (seconds, 3), `sep` (3), and `magtrack` (degrees magnetic, 4) where a writer has it (decoded
-/// NMEA). A member that is unknown is left out, never `null`.
+/// (seconds, 3), `sep` (3), and `magtrack`, `velN`, `velE`, `velD` where a writer has them
+/// (decoded NMEA, ``GPSDMembers``). A member that is unknown is left out, never `null`.
 public enum FixRecord {
-  /// The JSON object for `fix`, without a line ending; `magneticTrack` as in
-  /// ``append(_:magneticTrack:extra:to:)``; `extra` members (already JSON-encoded values) are appended.
-  public static func json(_ fix: LocationFix, magneticTrack: Double? = nil, extra: [(String, String)] = []) -> String {
+  /// Members gpsd reports that a ``LocationFix`` does not hold, for writers that have them (a
+  /// decoded NMEA fix): `magtrack` (degrees magnetic, 4 decimals, after the track) and the
+  /// velocity `velN`, `velE` (both or neither) and `velD` (m/s, 3 decimals, at the end; a value
+  /// within 0.0005 of zero is written 0.000, as gpsd writes it).
+  public struct GPSDMembers: Sendable, Hashable {
+    public var magneticTrack: Double?
+    public var velocityNorth: Double?
+    public var velocityEast: Double?
+    public var velocityDown: Double?
+
+    public init(
+      magneticTrack: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil, velocityDown: Double? = nil
+    ) {
+      self.magneticTrack = magneticTrack
+      self.velocityNorth = velocityNorth
+      self.velocityEast = velocityEast
+      self.velocityDown = velocityDown
+    }
+  }
+
+  /// The JSON object for `fix`, without a line ending; `gpsd`'s members as in
+  /// ``append(_:gpsd:extra:to:)``; `extra` members (already JSON-encoded values) are appended.
+  public static func json(_ fix: LocationFix, gpsd: GPSDMembers = GPSDMembers(), extra: [(String, String)] = []) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(192)
-    append(fix, magneticTrack: magneticTrack, extra: extra, to: &bytes)
+    append(fix, gpsd: gpsd, extra: extra, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:magneticTrack:extra:)`` without
+  /// Appends the JSON object for `fix` (no line ending) to `out`: ``json(_:gpsd:extra:)`` without
   /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
   ///
   /// The record is written into a buffer on the stack and appended to `out` in one copy.
-  /// - Parameter magneticTrack: gpsd's `magtrack`, written after the track (a decoded NMEA
-  ///   fix's; a ``LocationFix`` has none).
+  /// - Parameter gpsd: members gpsd reports that a ``LocationFix`` does not hold (``GPSDMembers``).
   public static func append(
-    _ fix: LocationFix, magneticTrack: Double? = nil, extra: [(String, String)] = [], to out: inout [UInt8]
+    _ fix: LocationFix, gpsd: GPSDMembers = GPSDMembers(), extra: [(String, String)] = [], to out: inout [UInt8]
   ) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumRecordLength) { buffer in
       var w = ByteWriter(buffer.baseAddress!)
@@ -72,7 +91,7 @@ public enum FixRecord {
         member("track")
         w.fixed(v, 4)
       }
-      if let v = magneticTrack {
+      if let v = gpsd.magneticTrack {
         member("magtrack")
         w.fixed(v, 4)
       }
@@ -129,6 +148,18 @@ public enum FixRecord {
         member("sep")
         w.fixed(v, 3)
       }
+      if let north = gpsd.velocityNorth, let east = gpsd.velocityEast {
+        // gpsd's `fix_zero`: no -0.000.
+        func zeroed(_ v: Double) -> Double { abs(v) < 0.0005 ? 0 : v }
+        member("velN")
+        w.fixed(zeroed(north), 3)
+        member("velE")
+        w.fixed(zeroed(east), 3)
+        if let down = gpsd.velocityDown {
+          member("velD")
+          w.fixed(zeroed(down), 3)
+        }
+      }
       out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: w.count))
       // Extra members are the caller's, of any length: appended after the buffer.
       for (name, value) in extra {
@@ -143,7 +174,7 @@ public enum FixRecord {
     }
   }
 
-  /// The longest record ``append(_:magneticTrack:extra:to:)`` writes before its extra members: the time,
+  /// The longest record ``append(_:gpsd:extra:to:)`` writes before its extra members: the time,
   /// and every number at the largest magnitude ``appendFixed(_:_:to:)`` prints digit by digit.
   static let maximumRecordLength = 1024
 

@@ -418,6 +418,9 @@ public struct NMEAEpochAssembler: Sendable {
         fix.errors.sep = gpsd.sep.finite
       }
       if gpsd.mode >= 3 {
+        if let north = gpsd.velocityNorth.finite, let east = gpsd.velocityEast.finite {
+          (fix.velocityNorth, fix.velocityEast, fix.velocityDown) = (north, east, gpsd.velocityDown.finite)
+        }
         fix.climb = gpsd.climb.finite
         fix.errors.epc = gpsd.epc.finite
       } else {

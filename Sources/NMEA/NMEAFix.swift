@@ -80,6 +80,11 @@ public struct NMEAFix: Hashable, Sendable {
   /// Course over ground, degrees magnetic (gpsd's `magtrack`): the receiver's (VTG, HDG), or
   /// the true track plus the magnetic variation, as gpsd derives it.
   public var magneticTrack: Double?
+  /// gpsd's `NED` velocity, m/s, with a 3D fix, from a receiver that sends one (Garmin's
+  /// `$PGRMV`, SkyTraq's `$PSTI,030`): north and east both or neither, down when known.
+  public var velocityNorth: Double?
+  public var velocityEast: Double?
+  public var velocityDown: Double?
   /// Magnetic variation, degrees, east positive: the receiver's (RMC, HDG), or gpsd's model
   /// (``MagneticVariation``) where it gives none or 0.0, as gpsd fills it.
   public var magneticVariation: Double?

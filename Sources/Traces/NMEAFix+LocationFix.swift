@@ -1,5 +1,5 @@
 import Foundation
-import Geo
+public import Geo
 public import NMEA
 public import LocationServices
 
@@ -33,5 +33,14 @@ extension LocationFix {
       status: fix.status,
       errors: hasFix ? fix.errors : .init(ept: fix.errors.ept)
     )
+  }
+}
+
+extension NMEAFix {
+  /// The members gpsd reports for this epoch that a ``LocationFix`` does not hold (its magnetic
+  /// track and velocity), for a fix record (`locemu decode`).
+  public var gpsdMembers: FixRecord.GPSDMembers {
+    FixRecord.GPSDMembers(
+      magneticTrack: magneticTrack, velocityNorth: velocityNorth, velocityEast: velocityEast, velocityDown: velocityDown)
   }
 }

@@ -97,4 +97,16 @@ struct FixRecordTests {
     FixRecord.append(LocationFix(mode: .noFix), to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == #"x{"mode":1}"#)
   }
+
+  /// A decoded NMEA fix's members beyond a LocationFix's, as gpsd writes them: `magtrack` after
+  /// the track, the velocity at the end, north and east both or neither, no -0.000.
+  @Test func gpsdMembersAsGpsdWritesThem() {
+    let fix = LocationFix(mode: .threeD, coordinate: Coordinate(latitude: 1, longitude: 2)!, course: 90)
+    let members = FixRecord.GPSDMembers(magneticTrack: 95.8, velocityNorth: -0.0004, velocityEast: 1.25, velocityDown: 0.1)
+    #expect(
+      FixRecord.json(fix, gpsd: members)
+        == #"{"mode":3,"lat":1.000000000,"lon":2.000000000,"track":90.0000,"magtrack":95.8000,"velN":0.000,"velE":1.250,"velD":0.100}"#)
+    let northOnly = FixRecord.GPSDMembers(velocityNorth: 1, velocityDown: 0.1)
+    #expect(FixRecord.json(fix, gpsd: northOnly) == FixRecord.json(fix))
+  }
 }

@@ -30,7 +30,7 @@ struct GPSDConformanceTests {
   /// The fix members compared beyond the position, by gpsd's TPV names.
   static let memberNames = [
     "mode", "altMSL", "altHAE", "speed", "track", "magtrack", "status", "climb", "geoidSep", "magvar", "eph", "epv", "epx",
-    "epy", "eps", "epd", "epc", "ept", "sep",
+    "epy", "eps", "epd", "epc", "ept", "sep", "velN", "velE", "velD",
   ]
 
   static func member(_ name: String, of fix: NMEAFix) -> Double? {
@@ -55,6 +55,9 @@ struct GPSDConformanceTests {
     case "epc": fix.errors.epc
     case "ept": fix.errors.ept
     case "sep": fix.errors.sep
+    case "velN": fix.velocityNorth
+    case "velE": fix.velocityEast
+    case "velD": fix.velocityDown
     default: nil
     }
   }

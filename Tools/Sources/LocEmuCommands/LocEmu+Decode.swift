@@ -57,7 +57,7 @@ extension LocEmu {
       var output = OutputBuffer()
       let decoded = Result {
         try NMEAFileDecoder.decodePipelined(path: file, options: nmea.assemblerOptions, keep: { all || $0.mode >= .twoD }) { batch in
-          for fix in batch { output.writeLine(LocationFix(fix), magneticTrack: fix.magneticTrack) }
+          for fix in batch { output.writeLine(LocationFix(fix), gpsd: fix.gpsdMembers) }
         }
       }
       output.flush()

@@ -56,10 +56,10 @@ struct OutputBuffer {
     endLine()
   }
 
-  /// Writes `fix` as a fix record line, with no `String` in between (with gpsd's `magtrack`
-  /// when given).
-  mutating func writeLine(_ fix: LocationFix, magneticTrack: Double? = nil) {
-    FixRecord.append(fix, magneticTrack: magneticTrack, to: &bytes)
+  /// Writes `fix` as a fix record line, with no `String` in between (with the members gpsd
+  /// reports beyond a ``LocationFix``'s when given).
+  mutating func writeLine(_ fix: LocationFix, gpsd: FixRecord.GPSDMembers = FixRecord.GPSDMembers()) {
+    FixRecord.append(fix, gpsd: gpsd, to: &bytes)
     endLine()
   }
 

@@ -121,7 +121,7 @@ struct DecodeCommandTests {
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     var expected: [String] = []
     try NMEAFileDecoder.decode(path: path) { fix in
-      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix), magneticTrack: fix.magneticTrack)) }
+      if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix), gpsd: fix.gpsdMembers)) }
     }
     let run = try await Self.run(["decode", path])
     #expect(run.status == 0)
