@@ -9,26 +9,32 @@ public import LocationServices
 /// (metres, 3 decimals), and where the source gives them gpsd's other members with gpsd's
 /// precision: `status` (from 2 up, as gpsd prints it), `climb` (m/s, 3), `geoidSep` (3),
 /// `magvar` (1), `epx`, `epy` (3), `eps` (m/s, 2), `epd` (degrees, 4), `epc` (m/s, 2), `ept`
-/// (seconds, 3), `sep` (3), and `magtrack`, `velN`, `velE`, `velD` where a writer has them
+/// (seconds, 3), `sep` (3), and `magtrack`, `dgpsAge`, `dgpsSta`, `velN`, `velE`, `velD` where a writer has them
 /// (decoded NMEA, ``GPSDMembers``). A member that is unknown is left out, never `null`.
 public enum FixRecord {
   /// Members gpsd reports that a ``LocationFix`` does not hold, for writers that have them (a
   /// decoded NMEA fix): `magtrack` (degrees magnetic, 4 decimals, after the track) and the
   /// velocity `velN`, `velE` (both or neither) and `velD` (m/s, 3 decimals, at the end; a value
-  /// within 0.0005 of zero is written 0.000, as gpsd writes it).
+  /// within 0.0005 of zero is written 0.000, as gpsd writes it), and the differential
+  /// corrections' `dgpsAge` (s, 1 decimal) and `dgpsSta` (after `sep`).
   public struct GPSDMembers: Sendable, Hashable {
     public var magneticTrack: Double?
     public var velocityNorth: Double?
     public var velocityEast: Double?
     public var velocityDown: Double?
+    public var dgpsAge: Double?
+    public var dgpsStation: Int?
 
     public init(
-      magneticTrack: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil, velocityDown: Double? = nil
+      magneticTrack: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil, velocityDown: Double? = nil,
+      dgpsAge: Double? = nil, dgpsStation: Int? = nil
     ) {
       self.magneticTrack = magneticTrack
       self.velocityNorth = velocityNorth
       self.velocityEast = velocityEast
       self.velocityDown = velocityDown
+      self.dgpsAge = dgpsAge
+      self.dgpsStation = dgpsStation
     }
   }
 
@@ -147,6 +153,15 @@ public enum FixRecord {
       if let v = e.sep {
         member("sep")
         w.fixed(v, 3)
+      }
+      if let v = gpsd.dgpsAge {
+        member("dgpsAge")
+        w.fixed(v, 1)
+      }
+      if let v = gpsd.dgpsStation {
+        member("dgpsSta")
+        if v < 0 { w.byte(0x2D) }  // '-'
+        w.decimal(UInt64(v.magnitude), width: 1)
       }
       if let north = gpsd.velocityNorth, let east = gpsd.velocityEast {
         // gpsd's `fix_zero`: no -0.000.

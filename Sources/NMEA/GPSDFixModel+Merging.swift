@@ -64,6 +64,10 @@ extension GPSDFixModel {
     if let eph = new.eph, eph.isFinite { fix.eph = eph }
     if let eps = new.eps, eps.isFinite { fix.eps = eps }
     if let epd = new.epd, epd.isFinite { fix.epd = epd }
+    if let dgps = new.dgps, dgps.age.isFinite, dgps.station >= 0 {
+      fix.dgpsAge = dgps.age
+      fix.dgpsStation = dgps.station
+    }
     if let velocity = new.velocity {
       fix.velocityNorth = velocity.north
       fix.velocityEast = velocity.east

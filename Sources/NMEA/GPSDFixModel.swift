@@ -49,6 +49,9 @@ struct GPSDFixModel: Sendable {
     /// gpsd's status (`STATUS_*`): only raised within a cycle.
     var status = 0
     var climb = Double.nan
+    /// gpsd's differential corrections' age (s) and station (-1: none).
+    var dgpsAge = Double.nan
+    var dgpsStation = -1
     /// gpsd's `NED` velocity, m/s (`$PGRMV`).
     var velocityNorth = Double.nan
     var velocityEast = Double.nan
@@ -153,6 +156,8 @@ struct GPSDFixModel: Sendable {
     var epd: Double?
     /// A velocity in north, east and down components (`VNED_SET`).
     var velocity: (north: Double, east: Double, down: Double)?
+    /// The age and station of differential corrections (GGA, GNS), merged when both are there.
+    var dgps: (age: Double, station: Int)?
     /// Whether the sentence gave a DOP (`DOP_SET`): a cycle it starts keeps the DOPs.
     var setsDOP = false
     /// Whether it completed a set of satellites in view (`SATELLITE_SET`): DOPs from geometry follow.
@@ -163,7 +168,7 @@ struct GPSDFixModel: Sendable {
       time == nil && position == nil && mode == nil && altitudeMSL == nil && altitudeHAE == nil
         && geoidSeparation == nil && speed == nil && track == nil && climb == nil && magneticTrack == nil
         && magneticVariation == nil && status == nil && epx == nil && epy == nil && epv == nil && sep == nil
-        && eph == nil && eps == nil && epd == nil && velocity == nil && !setsDOP && !completesSky
+        && eph == nil && eps == nil && epd == nil && velocity == nil && dgps == nil && !setsDOP && !completesSky
     }
   }
 
@@ -266,6 +271,8 @@ struct GPSDFixModel: Sendable {
       new.setsDOP = true
     }
     if let time = s.time { nmeaTime = time }
+    // Both or neither, and not both zero.
+    if let age = s.dgpsAge, let station = s.dgpsStation, age > 0.09 || station > 0 { new.dgps = (age, station) }
     let used = s.satellitesUsed ?? 0
     if let lat = s.latitude, let lon = s.longitude {
       new.position = (lat, lon)
@@ -311,6 +318,7 @@ struct GPSDFixModel: Sendable {
     // Unsafe or not valid: the time only.
     guard !s.gpsdIgnoresFix else { return }
     new.status = Self.status(modeIndicator: first)
+    if let age = s.dgpsAge, let station = s.dgpsStation { new.dgps = (age, station) }
     if let hdop = s.hdop {
       dops.horizontal = hdop
       new.setsDOP = true

@@ -407,6 +407,7 @@ public struct NMEAEpochAssembler: Sendable {
       fix.track = gpsd.track.finite
       // The members gpsd prints with a 2D or 3D fix, and those it prints only in 3D.
       if gpsd.mode >= 2 {
+        if gpsd.dgpsStation >= 0 { (fix.dgpsAge, fix.dgpsStation) = (gpsd.dgpsAge.finite, gpsd.dgpsStation) }
         fix.magneticTrack = gpsd.magneticTrackIfKnown
         fix.magneticVariation = gpsd.variationIfKnown
         fix.horizontalError = gpsd.eph.finite

@@ -85,6 +85,10 @@ public struct NMEAFix: Hashable, Sendable {
   public var velocityNorth: Double?
   public var velocityEast: Double?
   public var velocityDown: Double?
+  /// The age (seconds) and reference station of the differential corrections, as gpsd reports
+  /// them (GGA's or GNS's, both or neither).
+  public var dgpsAge: Double?
+  public var dgpsStation: Int?
   /// Magnetic variation, degrees, east positive: the receiver's (RMC, HDG), or gpsd's model
   /// (``MagneticVariation``) where it gives none or 0.0, as gpsd fills it.
   public var magneticVariation: Double?

@@ -38,9 +38,10 @@ extension LocationFix {
 
 extension NMEAFix {
   /// The members gpsd reports for this epoch that a ``LocationFix`` does not hold (its magnetic
-  /// track and velocity), for a fix record (`locemu decode`).
+  /// track, velocity and differential corrections), for a fix record (`locemu decode`).
   public var gpsdMembers: FixRecord.GPSDMembers {
     FixRecord.GPSDMembers(
-      magneticTrack: magneticTrack, velocityNorth: velocityNorth, velocityEast: velocityEast, velocityDown: velocityDown)
+      magneticTrack: magneticTrack, velocityNorth: velocityNorth, velocityEast: velocityEast, velocityDown: velocityDown,
+      dgpsAge: dgpsAge, dgpsStation: dgpsStation)
   }
 }

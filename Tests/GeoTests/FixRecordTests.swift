@@ -106,6 +106,8 @@ struct FixRecordTests {
     #expect(
       FixRecord.json(fix, gpsd: members)
         == #"{"mode":3,"lat":1.000000000,"lon":2.000000000,"track":90.0000,"magtrack":95.8000,"velN":0.000,"velE":1.250,"velD":0.100}"#)
+    let differential = FixRecord.GPSDMembers(dgpsAge: 2.04, dgpsStation: 120)
+    #expect(FixRecord.json(fix, gpsd: differential).hasSuffix(#""track":90.0000,"dgpsAge":2.0,"dgpsSta":120}"#))
     let northOnly = FixRecord.GPSDMembers(velocityNorth: 1, velocityDown: 0.1)
     #expect(FixRecord.json(fix, gpsd: northOnly) == FixRecord.json(fix))
   }

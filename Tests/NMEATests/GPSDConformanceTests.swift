@@ -30,7 +30,7 @@ struct GPSDConformanceTests {
   /// The fix members compared beyond the position, by gpsd's TPV names.
   static let memberNames = [
     "mode", "altMSL", "altHAE", "speed", "track", "magtrack", "status", "climb", "geoidSep", "magvar", "eph", "epv", "epx",
-    "epy", "eps", "epd", "epc", "ept", "sep", "velN", "velE", "velD",
+    "epy", "eps", "epd", "epc", "ept", "sep", "velN", "velE", "velD", "dgpsAge", "dgpsSta",
   ]
 
   static func member(_ name: String, of fix: NMEAFix) -> Double? {
@@ -58,6 +58,8 @@ struct GPSDConformanceTests {
     case "velN": fix.velocityNorth
     case "velE": fix.velocityEast
     case "velD": fix.velocityDown
+    case "dgpsAge": fix.dgpsAge
+    case "dgpsSta": fix.dgpsStation.map(Double.init)
     default: nil
     }
   }
