@@ -105,7 +105,7 @@ struct GPSDCycleDetector: Sendable {
   static func tag(address: UnsafeRawBufferPointer, hasTalker: Bool, subtype: Field, fieldCount: Int) -> Tag {
     if hasTalker && address.count == 5 {
       let type = UInt32(address[2]) << 16 | UInt32(address[3]) << 8 | UInt32(address[4])
-      if type == 0x47_4253 { return fieldCount >= 7 ? .gbs : .undecoded }  // GBS
+      if type == typeCode("GBS") { return fieldCount >= 7 ? .gbs : .undecoded }
       guard let least = decodedTypes[type] else { return .undecoded }
       return fieldCount >= least ? .other : .undecoded
     }
@@ -143,9 +143,10 @@ struct GPSDCycleDetector: Sendable {
   /// Three-letter types gpsd decodes besides the ones this decoder interprets (with a talker),
   /// and the fields each needs (gpsd 3.27's `nmea_phrase` table).
   private static let decodedTypes: [UInt32: Int] = [
-    "BWC": 12, "DBT": 7, "DPT": 4, "DTM": 2, "GRS": 4, "HDG": 0, "HDM": 3, "HDT": 1, "MTW": 3, "MWD": 0, "MWV": 0,
-    "ROT": 3, "THS": 0, "TXT": 5, "XDR": 5,
-  ].reduce(into: [:]) { table, entry in table[entry.key.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }] = entry.value }
+    typeCode("BWC"): 12, typeCode("DBT"): 7, typeCode("DPT"): 4, typeCode("DTM"): 2, typeCode("GRS"): 4, typeCode("HDG"): 0,
+    typeCode("HDM"): 3, typeCode("HDT"): 1, typeCode("MTW"): 3, typeCode("MWD"): 0, typeCode("MWV"): 0, typeCode("ROT"): 3,
+    typeCode("THS"): 0, typeCode("TXT"): 5, typeCode("XDR"): 5,
+  ]
 
   /// Ericsson's `$PERC` subtypes gpsd decodes, and the fields each needs.
   private static let ericssonSubtypes: [(StaticString, Int)] = [

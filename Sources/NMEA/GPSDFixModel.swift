@@ -131,7 +131,7 @@ struct GPSDFixModel: Sendable {
   }
 
   /// What one sentence says, and which members it sets (gpsd's `newdata` and mask).
-  struct NewData {
+  struct NewData: Sendable {
     var time: Int64?
     var position: (latitude: Double, longitude: Double)?
     var mode: Int?
@@ -196,33 +196,18 @@ struct GPSDFixModel: Sendable {
     /// A position a timing receiver averaged while surveying (Ericsson's `$PERC,GPavp`), with
     /// its height above the ellipsoid.
     case averagedPosition(latitude: Double, longitude: Double, altitudeHAE: Double)
-    /// SkyTraq's `$PSTI,030`: not valid (mode 1, status 0), or a fix: a position (2D), with an
-    /// MSL altitude 3D, and always the velocity (north, east, down) and a status.
-    case skytraqFix(
-      valid: Bool, position: (latitude: Double, longitude: Double)?, altitudeMSL: Double?,
-      velocity: (north: Double, east: Double, down: Double), status: Int)
-    /// Garmin's `$PGRMF` with a fix: its position, mode, speed, track, PDOP and TDOP.
-    case garminFix(
-      position: (latitude: Double, longitude: Double)?, mode: Int?, speed: Double, track: Double, pdop: Double?, tdop: Double?)
-    /// Ashtech's `$PASHR,POS`: a 3D fix, or none (nil).
-    case ashtechPosition(AshtechPosition?)
-    /// A mode, with a status, a position and altitudes when given (`$PGPSP`'s fix, `$PMGNST`'s mode).
-    case modeFix(
-      mode: Int, status: Int?, position: (latitude: Double, longitude: Double)?, altitudeHAE: Double?, altitudeMSL: Double?)
+    /// A proprietary fix (SkyTraq's `$PSTI,030`, Garmin's `$PGRMF`, Ashtech's `$PASHR,POS`,
+    /// `$PGPSP`, Magellan's `$PMGNST`): the members its gpsd decoder sets, as the decoder read
+    /// them, and the DOPs it gives.
+    case fix(NewData, dops: GivenDOPs = GivenDOPs())
   }
 
-  /// What Ashtech's `$PASHR,POS` gives gpsd with a fix.
-  struct AshtechPosition: Sendable {
-    var status: Int
-    var position: (latitude: Double, longitude: Double)?
-    var altitudeHAE: Double?
-    var track: Double
-    var speed: Double
-    var climb: Double
-    var pdop: Double?
-    var hdop: Double?
-    var vdop: Double?
-    var tdop: Double?
+  /// DOPs a proprietary sentence gives, taken as sent (nil: not given).
+  struct GivenDOPs: Sendable {
+    var position: Double?
+    var horizontal: Double?
+    var vertical: Double?
+    var time: Double?
   }
 
   /// gpsd's scaling of Garmin's error estimates, which it takes for 50 % CEP, to its 95 %
@@ -495,58 +480,14 @@ struct GPSDFixModel: Sendable {
     case .averagedPosition(let latitude, let longitude, let altitudeHAE):
       new.position = (latitude, longitude)
       new.altitudeHAE = altitudeHAE
-    case .skytraqFix(let valid, let position, let altitudeMSL, let velocity, let status):
-      new.status = status
-      guard valid else {
-        new.mode = 1
-        break
-      }
-      if let position {
-        new.position = position
-        new.mode = 2
-        if let altitudeMSL {
-          new.altitudeMSL = altitudeMSL
-          new.mode = 3
-        }
-      }
-      new.velocity = velocity
-    case .garminFix(let position, let mode, let speed, let track, let pdop, let tdop):
-      new.position = position
-      new.mode = mode
-      new.speed = speed
-      new.track = track
-      if let pdop {
-        dops.position = pdop
-        new.setsDOP = true
-      }
-      if let tdop {
-        dops.time = tdop
-        new.setsDOP = true
-      }
-    case .modeFix(let mode, let status, let position, let altitudeHAE, let altitudeMSL):
-      new.mode = mode
-      new.status = status
-      new.position = position
-      new.altitudeHAE = altitudeHAE
-      new.altitudeMSL = altitudeMSL
-    case .ashtechPosition(let fix):
-      guard let fix else {
-        new.mode = 1
-        new.status = 0
-        break
-      }
-      new.mode = 3
-      new.status = fix.status
-      new.position = fix.position
-      new.altitudeHAE = fix.altitudeHAE
-      new.track = fix.track
-      new.speed = fix.speed
-      new.climb = fix.climb
-      for (dop, value) in [(\GPSDDOPs.position, fix.pdop), (\.horizontal, fix.hdop), (\.vertical, fix.vdop), (\.time, fix.tdop)] {
-        guard let value else { continue }
-        dops[keyPath: dop] = value
-        new.setsDOP = true
-      }
+    case .fix(var given, let givenDOPs):
+      given.time = new.time
+      new = given
+      if let v = givenDOPs.position { dops.position = v }
+      if let v = givenDOPs.horizontal { dops.horizontal = v }
+      if let v = givenDOPs.vertical { dops.vertical = v }
+      if let v = givenDOPs.time { dops.time = v }
+      if givenDOPs.position ?? givenDOPs.horizontal ?? givenDOPs.vertical ?? givenDOPs.time != nil { new.setsDOP = true }
     }
     merge(new, latched: latched)
   }

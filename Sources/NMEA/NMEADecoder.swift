@@ -227,9 +227,9 @@ public struct NMEADecoder: Sendable {
         _ = f.next()
         _ = f.next()
         let mode = f.next().int ?? 0, flag = f.next().character
-        sentence.data = .modeFix(
-          mode: flag == UInt8(ascii: "T") && (mode == 2 || mode == 3) ? mode : 1, status: nil, position: nil, altitudeHAE: nil,
-          altitudeMSL: nil)
+        var new = GPSDFixModel.NewData()
+        new.mode = flag == UInt8(ascii: "T") && (mode == 2 || mode == 3) ? mode : 1
+        sentence.data = .fix(new)
         sentence.newData = true
       } else if address.elementsEqual("PTNLRNM".utf8) {
         // Trimble's navigation mode as a status: autonomous, differential, dead reckoning.
@@ -272,21 +272,31 @@ public struct NMEADecoder: Sendable {
     switch tag {
     case .skytraq030:
       let timeField = f.next(), status = f.next().character
-      let (latitude, longitude) = f.readPosition()
+      let position = f.readCoordinates()
       let altitude = f.next(), east = f.next().gpsdDouble, north = f.next().gpsdDouble, up = f.next().gpsdDouble
       let dateField = f.next(), mode = f.next().character
-      sentence.newData = true
+      var new = GPSDFixModel.NewData()
       if status == UInt8(ascii: "V") || mode == UInt8(ascii: "N") {
-        sentence.data = .skytraqFix(valid: false, position: nil, altitudeMSL: nil, velocity: (0, 0, 0), status: 0)
+        // Not valid: no fix, and nothing else.
+        new.mode = 1
+        new.status = 0
       } else if status == UInt8(ascii: "A") {
         timeAndDate(timeField, dateField)
-        let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
-        sentence.data = .skytraqFix(
-          valid: true, position: position, altitudeMSL: position != nil && !altitude.isEmpty ? altitude.gpsdDouble : nil,
-          velocity: (north, east, -up), status: GPSDFixModel.status(modeIndicator: mode))
+        new.status = GPSDFixModel.status(modeIndicator: mode)
+        if let position {
+          new.position = position
+          new.mode = 2
+          if !altitude.isEmpty {
+            new.altitudeMSL = altitude.gpsdDouble
+            new.mode = 3
+          }
+        }
+        new.velocity = (north, east, -up)
       } else {
-        sentence.newData = false
+        break
       }
+      sentence.data = .fix(new)
+      sentence.newData = true
     case .skytraq032:
       let timeField = f.next(), dateField = f.next()
       if f.next().character == UInt8(ascii: "A") { timeAndDate(timeField, dateField) }
@@ -312,24 +322,27 @@ public struct NMEADecoder: Sendable {
     sentence.newData = true
     _ = f.next()  // POS
     let fixType = f.next()
+    var new = GPSDFixModel.NewData()
     guard !fixType.isEmpty else {
-      sentence.data = .ashtechPosition(nil)
+      new.mode = 1
+      new.status = 0
+      sentence.data = .fix(new)
       return sentence
     }
+    new.mode = 3
+    new.status = (fixType.int ?? 0) >= 1 ? 2 : 1
     _ = f.next()  // satellites used
-    let timeField = f.next()
-    sentence.time = timeField.timeOfDay
-    let (latitude, longitude) = f.readPosition()
+    sentence.time = f.next().timeOfDay
+    new.position = f.readCoordinates()
     let height = f.next()
+    if new.position != nil && !height.isEmpty { new.altitudeHAE = height.gpsdDouble }
     _ = f.next()  // reserved
-    let track = f.next().gpsdDouble, speed = f.next().gpsdDouble / 3.6, climb = f.next().gpsdDouble
-    let dops = (0..<4).map { _ in f.next() }.map { $0.isEmpty ? nil : $0.gpsdDouble }
-    let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
-    sentence.data = .ashtechPosition(
-      .init(
-        status: (fixType.int ?? 0) >= 1 ? 2 : 1, position: position,
-        altitudeHAE: position != nil && !height.isEmpty ? height.gpsdDouble : nil, track: track, speed: speed, climb: climb,
-        pdop: dops[0], hdop: dops[1], vdop: dops[2], tdop: dops[3]))
+    new.track = f.next().gpsdDouble
+    new.speed = f.next().gpsdDouble / 3.6
+    new.climb = f.next().gpsdDouble
+    let dops = GPSDFixModel.GivenDOPs(
+      position: f.next().gpsdDOP, horizontal: f.next().gpsdDOP, vertical: f.next().gpsdDOP, time: f.next().gpsdDOP)
+    sentence.data = .fix(new, dops: dops)
     return sentence
   }
 
@@ -347,21 +360,20 @@ public struct NMEADecoder: Sendable {
       sentence.stamp = .at(time)
       sentence.date = date
     }
-    let (latitude, longitude) = f.readPosition()
+    let position = f.readCoordinates()
     guard f.next().character == UInt8(ascii: "A") else { return sentence }
-    let mode: Int? =
+    var new = GPSDFixModel.NewData()
+    new.position = position
+    new.mode =
       switch f.next().character {
       case UInt8(ascii: "0"): 1
       case UInt8(ascii: "1"): 2
       case UInt8(ascii: "2"): 3
       default: nil
       }
-    let speed = f.next().gpsdDouble / 3.6, track = f.next().gpsdDouble
-    let pdop = f.next(), tdop = f.next()
-    let position = latitude.flatMap { lat in longitude.map { (latitude: lat, longitude: $0) } }
-    sentence.data = .garminFix(
-      position: position, mode: mode, speed: speed, track: track, pdop: pdop.isEmpty ? nil : pdop.gpsdDouble,
-      tdop: tdop.isEmpty ? nil : tdop.gpsdDouble)
+    new.speed = f.next().gpsdDouble / 3.6
+    new.track = f.next().gpsdDouble
+    sentence.data = .fix(new, dops: GPSDFixModel.GivenDOPs(position: f.next().gpsdDOP, time: f.next().gpsdDOP))
     return sentence
   }
 
@@ -390,13 +402,15 @@ public struct NMEADecoder: Sendable {
       case 12: (3, 3)
       default: (0, 0)
       }
-    let fix = mode >= 2
-    // gpsd takes the degrees as they come; a position is only one that is a position.
-    let valid = abs(latitude) <= 90 && abs(longitude) <= 180
-    sentence.data = .modeFix(
-      mode: mode, status: status, position: fix && valid ? (latitude, longitude) : nil, altitudeHAE: mode == 3 ? altitudeHAE : nil,
-      altitudeMSL: mode == 3 ? altitudeMSL : nil)
-    if fix { sentence.stamp = .last }
+    var new = GPSDFixModel.NewData()
+    (new.mode, new.status) = (mode, status)
+    if mode >= 2 {
+      // gpsd takes the degrees as they come; a position is only one that is a position.
+      if abs(latitude) <= 90 && abs(longitude) <= 180 { new.position = (latitude, longitude) }
+      sentence.stamp = .last
+    }
+    if mode == 3 { (new.altitudeHAE, new.altitudeMSL) = (altitudeHAE, altitudeMSL) }
+    sentence.data = .fix(new)
     return sentence
   }
 
@@ -424,8 +438,7 @@ public struct NMEADecoder: Sendable {
     } else if subtype.equals("GPppf") {
       sentence.newData = true
     } else if subtype.equals("GPavp") {
-      let (latitude, longitude) = f.readPosition()
-      guard let latitude, let longitude else { return (.other, sentence) }
+      guard let (latitude, longitude) = f.readCoordinates() else { return (.other, sentence) }
       sentence.data = .averagedPosition(latitude: latitude, longitude: longitude, altitudeHAE: f.next().gpsdDouble)
       sentence.newData = true
     }

@@ -307,10 +307,7 @@ public struct NMEAEpochAssembler: Sendable {
     switch sentence.data {
     case .garminAltitude(_, let mode?): setsFix = (1...3).contains(mode)
     case .averagedPosition(let latitude, let longitude, _): (position, setsFix) = ((latitude, longitude), true)
-    case .skytraqFix(let valid, let fix, _, _, _): (position, setsFix) = (valid ? fix : nil, !valid || fix != nil)
-    case .garminFix(let fix, let mode, _, _, _, _): (position, setsFix) = (fix, fix != nil || mode != nil)
-    case .ashtechPosition(let fix): (position, setsFix) = (fix?.position, true)
-    case .modeFix(_, _, let fix, _, _): (position, setsFix) = (fix, true)
+    case .fix(let given, _): (position, setsFix) = (given.position, given.position != nil || given.mode != nil)
     default: break
     }
     let didComplete: Bool

@@ -48,6 +48,13 @@ struct FieldReader {
   }
 
   /// Reads the four fields `lat,N|S,lon,E|W`; both nil unless both angles are valid.
+  /// ``readPosition()`` as one value: nil unless both are there.
+  mutating func readCoordinates() -> (latitude: Double, longitude: Double)? {
+    let (latitude, longitude) = readPosition()
+    guard let latitude, let longitude else { return nil }
+    return (latitude, longitude)
+  }
+
   mutating func readPosition() -> (latitude: Double?, longitude: Double?) {
     let lat = next(), ns = next(), lon = next(), ew = next()
     guard let latitude = lat.angle(hemisphere: ns, maximum: 90),
@@ -226,6 +233,9 @@ extension Field {
   /// The number as gpsd's `safe_atof` reads a field it takes whatever it holds: NaN when
   /// empty or not a number.
   var gpsdDouble: Double { double ?? .nan }
+
+  /// A DOP a proprietary sentence gives: nil when the field is empty, else as gpsd reads it.
+  var gpsdDOP: Double? { isEmpty ? nil : gpsdDouble }
 
   /// Whether the field is `text`, byte for byte.
   func equals(_ text: StaticString) -> Bool {
