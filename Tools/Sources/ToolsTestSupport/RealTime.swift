@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// Helpers for end-to-end tests of real processes, where real time cannot be avoided.
 
@@ -82,9 +83,7 @@ public final class Watched<Value: Sendable>: @unchecked Sendable {
       let id = nextWaiter
       waiters[id] = Waiter(condition: condition, continuation: continuation)
       lock.unlock()
-      let (seconds, attoseconds) = limit.components
-      let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [self] in
         let expired = lock.withLock { waiters.removeValue(forKey: id) }
         expired?.continuation.resume(returning: false)
       }
