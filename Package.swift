@@ -92,7 +92,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Emulator", "LocationServices"], path: "Tests/TestSupport"),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "LocationServices", "Traces", "EmulatorTesting"],
+      dependencies: ["NMEA", "LocationServices", "Traces", "Geo", "EmulatorTesting"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),

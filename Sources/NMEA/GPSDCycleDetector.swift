@@ -52,6 +52,16 @@ struct GPSDCycleDetector: Sendable {
   private var reliable = false
   private var lastTime: NMEATimeOfDay?
 
+  /// This detector with the cycle enders it learned but no sentence before: for input that does
+  /// not follow what it read, whose first time must not make the last sentence it saw an ender.
+  var forgettingLastSentence: GPSDCycleDetector {
+    var copy = self
+    copy.lastTag = .undecoded
+    copy.lastTime = nil
+    copy.continues = false
+    return copy
+  }
+
   /// Feeds one sentence; returns whether gpsd reports after it.
   /// - Parameters:
   ///   - latchedTime: the time of day, when the sentence carries the current time (see above).

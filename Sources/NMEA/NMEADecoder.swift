@@ -20,6 +20,18 @@ public struct NMEADecoderStatistics: Hashable, Sendable {
   /// Lines not decoded.
   public var rejected: Int { checksum + framing + unknown }
 
+  /// Adds what a decoder counted between two of its snapshots, `start` and `end`.
+  package mutating func add(from start: Self, to end: Self) {
+    lines += end.lines - start.lines
+    accepted += end.accepted - start.accepted
+    checksum += end.checksum - start.checksum
+    framing += end.framing - start.framing
+    unknown += end.unknown - start.unknown
+    epochs += end.epochs - start.epochs
+    fixes += end.fixes - start.fixes
+    unreported += end.unreported - start.unreported
+  }
+
   mutating func count(_ rejection: NMEARejection) {
     switch rejection {
     case .checksum: checksum += 1
@@ -67,6 +79,49 @@ public struct NMEADecoder: Sendable {
 
   /// The `# Date:` header seen so far, if any.
   public var headerDate: NMEADate? { assembler.headerDate }
+
+  /// What the decoder has counted so far: ``statistics``, with the epochs left unreported up
+  /// to now (``statistics`` has those once ``finish(_:)`` has run).
+  package var counts: NMEADecoderStatistics {
+    var counts = statistics
+    counts.unreported = assembler.unreportedEpochs
+    return counts
+  }
+
+  /// Whether this decoder decodes any input exactly as `other` would: the same state but for
+  /// what the two have counted (and what neither reads again). Decoding can then go on from either. It can answer "no" for
+  /// states that would in fact decode alike (see `sameContents`), never "yes" for states that
+  /// would not.
+  package func decodesLike(_ other: NMEADecoder) -> Bool {
+    sameContents(comparable, other.comparable)
+  }
+
+  /// Where this decoder's state first differs from `other`'s, counts aside (a path of members,
+  /// `assembler.model.sky.used`); nil when ``decodesLike(_:)``.
+  package func stateDifference(from other: NMEADecoder) -> String? {
+    contentsDifference(comparable, other.comparable)
+  }
+
+  /// This decoder's state as far as it decides what the decoder does next: without what it
+  /// counted, or what it has handed out.
+  private var comparable: NMEADecoder {
+    var copy = self
+    copy.statistics = NMEADecoderStatistics()
+    copy.framer = framer.comparable
+    copy.assembler = assembler.comparable
+    return copy
+  }
+
+  /// This decoder for input that does not follow what it read (a later part of the same log):
+  /// what it learned about the log kept (dates, the `# Date:` header, the reporting cycle gpsd
+  /// learned, the members gpsd carries from fix to fix), the line, epoch and cycle in progress
+  /// dropped, so that the gap itself teaches it nothing.
+  package var afterAGap: NMEADecoder {
+    var copy = self
+    copy.framer = framer.atLineStart
+    copy.assembler = assembler.afterAGap
+    return copy
+  }
 
   /// Decodes a chunk; `onFix` receives every epoch completed within it (fix or no fix, see ``NMEAFix/mode``).
   public mutating func decode(_ bytes: UnsafeRawBufferPointer, _ onFix: (NMEAFix) throws -> Void) rethrows {

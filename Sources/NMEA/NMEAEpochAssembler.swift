@@ -95,6 +95,33 @@ public struct NMEAEpochAssembler: Sendable {
   /// Epochs that gpsd would not report, because no cycle-ending sentence arrived in them (``Reporting/gpsd``).
   public private(set) var unreportedEpochs = 0
 
+  /// This assembler for input that does not follow what it read: what it learned (the date,
+  /// gpsd's reporting cycle and fix) kept, the epoch in progress and the cycle's last sentence
+  /// dropped.
+  var afterAGap: NMEAEpochAssembler {
+    var copy = self
+    copy.epoch = Epoch()
+    copy.inEpoch = false
+    copy.epochReported = false
+    copy.changedSinceReport = false
+    copy.cycle = cycle.forgettingLastSentence
+    return copy
+  }
+
+  /// This assembler's state as far as it decides what it does next: without its count of
+  /// unreported epochs, the epoch it completed last (handed out already), and the motion and fix
+  /// it keeps from a report only while sentences that came after it are merged.
+  var comparable: NMEAEpochAssembler {
+    var copy = self
+    copy.unreportedEpochs = 0
+    copy.completed = NMEAFix(mode: .noFix)
+    if !changedSinceReport {
+      copy.reportedMotion = Motion()
+      copy.reportedModelFix = GPSDFixModel.Fix()
+    }
+    return copy
+  }
+
   public init(options: Options = Options()) {
     self.options = options
     lastDate = options.date

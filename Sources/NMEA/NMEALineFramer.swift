@@ -48,6 +48,20 @@ public struct NMEALineFramer: Sendable {
   /// Lines seen so far (sentences, comments and junk lines; empty lines are not counted).
   public private(set) var lineCount = 0
 
+  /// This framer as if its input began here: at a line start, nothing pending (its count kept).
+  var atLineStart: NMEALineFramer {
+    var fresh = NMEALineFramer(maximumLength: maximumLength)
+    fresh.lineCount = lineCount
+    return fresh
+  }
+
+  /// This framer's state without what it counted (its line count at zero).
+  var comparable: NMEALineFramer {
+    var copy = self
+    copy.lineCount = 0
+    return copy
+  }
+
   /// Creates a framer.
   /// - Parameter maximumLength: the longest sentence accepted (default 200 bytes).
   public init(maximumLength: Int = 200) {

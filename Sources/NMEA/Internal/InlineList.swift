@@ -36,3 +36,8 @@ extension InlineList: Hashable {
     for element in self { hasher.combine(element) }
   }
 }
+
+extension InlineList: CustomReflectable {
+  /// The elements only: the unused inline places hold leftovers that are not part of the value.
+  var customMirror: Mirror { Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection) }
+}

@@ -51,16 +51,19 @@ extension LocEmu {
 
     func run() throws {
       let all = self.all
-      // Two threads: this one formats and writes the records while another decodes (the
-      // library's pipelined decoder); the output is the same, in the same order, as decoding
-      // and writing on one thread.
-      var output = OutputBuffer()
+      // Every core decodes a part of the file and writes its records; the output is the same,
+      // to the byte, as decoding and writing on one thread (see the library's parallel decoder).
+      let output = StandardStreams.current.output
       let decoded = Result {
-        try NMEAFileDecoder.decodePipelined(path: file, options: nmea.assemblerOptions, keep: { all || $0.mode >= .twoD }) { batch in
-          for fix in batch { output.writeLine(LocationFix(fix), gpsd: fix.gpsdMembers) }
+        try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions) { fix, bytes in
+          guard all || fix.mode >= .twoD else { return }
+          FixRecord.append(LocationFix(fix), gpsd: fix.gpsdMembers, to: &bytes)
+          bytes.append(0x0A)
+        } write: { bytes in
+          // stdout closed (e.g. a pipe to head): the rest is dropped.
+          bytes.withUnsafeBytes { _ = StandardStreams.write($0, to: output) }
         }
       }
-      output.flush()
       switch decoded {
       case .success(let statistics): printError("locemu decode: \(file): \(statistics.summary)")
       case .failure(let error as TraceFileError): throw CommandFailure("\(error)")

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import NMEA
+
+/// `sameContents`, the comparison the parallel decoder trusts to keep a chunk: it must never
+/// say "same" for values that differ, and should say it for values that do not.
+struct SameContentsTests {
+  struct Point: Sendable {
+    var x: Double
+    var label: String?
+    var tags: [Int]
+  }
+
+  enum Step: Sendable {
+    case start
+    case move(Double)
+    case turn(Double)
+  }
+
+  final class Box: @unchecked Sendable { var value = 1 }
+
+  struct Holder: Sendable {
+    var box: Box
+  }
+
+  @Test("NaN is the same as NaN, 0.0 and -0.0 differ, as do two NaNs with different payloads")
+  func floatingPoint() {
+    #expect(sameContents(Double.nan, Double.nan))
+    #expect(!sameContents(0.0, -0.0))
+    #expect(!sameContents(Double.nan, Double(nan: 1, signaling: false)))
+    #expect(sameContents(Point(x: .nan, label: nil, tags: []), Point(x: .nan, label: nil, tags: [])))
+  }
+
+  @Test("a different member, element, count, optional or enum case is a difference")
+  func differences() {
+    let p = Point(x: 1, label: "a", tags: [1, 2])
+    #expect(sameContents(p, Point(x: 1, label: "a", tags: [1, 2])))
+    #expect(!sameContents(p, Point(x: 2, label: "a", tags: [1, 2])))
+    #expect(!sameContents(p, Point(x: 1, label: nil, tags: [1, 2])))
+    #expect(!sameContents(p, Point(x: 1, label: "b", tags: [1, 2])))
+    #expect(!sameContents(p, Point(x: 1, label: "a", tags: [1, 2, 3])))
+    #expect(!sameContents(p, Point(x: 1, label: "a", tags: [2, 1])))
+    #expect(!sameContents(Step.move(1), Step.turn(1)))
+    #expect(!sameContents(Step.start, Step.move(0)))
+    #expect(sameContents(Step.move(1), Step.move(1)))
+    #expect(!sameContents(1, 1.0))
+    #expect(!sameContents(Int32(1), Int64(1)))
+  }
+
+  @Test("a class instance is never the same, not even as itself: its contents can change behind the comparison")
+  func classes() {
+    let box = Box()
+    #expect(!sameContents(Holder(box: box), Holder(box: box)))
+  }
+
+  @Test("an inline list is its elements: what is left in its unused places is not compared")
+  func inlineList() {
+    var a = InlineList<4, Int>(filler: 0)
+    var b = InlineList<4, Int>(filler: 9)
+    a.append(1)
+    b.append(1)
+    #expect(sameContents(a, b))
+    b.append(2)
+    #expect(!sameContents(a, b))
+    var c = InlineList<1, Int>(filler: 0)
+    c.append(1)
+    c.append(2)  // beyond the inline place
+    var d = InlineList<1, Int>(filler: 0)
+    d.append(1)
+    d.append(3)
+    #expect(!sameContents(c, d))
+  }
+
+  @Test("two decoders that read the same sentences are the same; one more sentence makes them differ; counts are not compared")
+  func decoders() {
+    let lines = [
+      "GPGGA,120000.00,5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,",
+      "GPRMC,120000.00,A,5013.0000,N,01955.8000,E,0.0,0.0,270526,,,A",
+      "GPGGA,120001.00,5013.0001,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,",
+    ].map { Array(EpochAssemblerTests.sentence($0).utf8) }
+    var a = NMEADecoder()
+    var b = NMEADecoder()
+    a.decode(Array("junk line\r\n".utf8)) { _ in }  // counted, but leaves the same state
+    for line in lines { a.decode(line) { _ in } }
+    for line in lines { b.decode(line) { _ in } }
+    #expect(a.counts != b.counts)
+    #expect(a.decodesLike(b))
+    b.decode(Array(EpochAssemblerTests.sentence("GPGSA,A,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5").utf8)) { _ in }
+    #expect(!a.decodesLike(b))
+    #expect(a.stateDifference(from: b) != nil)
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Geo
+import LocationServices
+import NMEA
+import Testing
+import TestSupport
+import Traces
+
+/// The parallel decoder on the bundled traces and on files made to test its edges: the same
+/// output, counts and errors as decoding on one thread, whatever the chunks.
+@Suite("NMEAFileDecoder.decodeInParallel")
+struct ParallelDecodeTests {
+  @Sendable static func render(_ fix: NMEAFix, _ out: inout [UInt8]) {
+    FixRecord.append(LocationFix(fix), gpsd: fix.gpsdMembers, to: &out)
+    out.append(0x0A)
+  }
+
+  struct Decoded {
+    var output: [UInt8] = []
+    var result: Result<NMEADecoderStatistics, TraceFileError>
+    var report = NMEAFileDecoder.ParallelReport()
+  }
+
+  static func oneThread(_ path: String) -> Decoded {
+    var output: [UInt8] = []
+    let result = Result { () throws(TraceFileError) in
+      do { return try NMEAFileDecoder.decode(path: path) { render($0, &output) } } catch { throw error as! TraceFileError }
+    }
+    return Decoded(output: output, result: result)
+  }
+
+  static func inParallel(_ path: String, chunkSize: Int, warmUp: Int = 64 << 10, threads: Int = 2) -> Decoded {
+    var output: [UInt8] = []
+    var report = NMEAFileDecoder.ParallelReport()
+    let result = Result { () throws(TraceFileError) in
+      do {
+        let (statistics, r) = try NMEAFileDecoder.decodeInParallelReporting(
+          path: path, threads: threads, chunkSize: chunkSize, warmUp: warmUp, render: render
+        ) { output += $0 }
+        report = r
+        return statistics
+      } catch { throw error as! TraceFileError }
+    }
+    return Decoded(output: output, result: result, report: report)
+  }
+
+  /// A file in a new temporary directory, removed with it at the end of `body`.
+  static func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-parallel-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("log.nmea").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return try body(path)
+  }
+
+  static func sentence(_ body: String) -> String {
+    let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+    return "$\(body)*\(sum < 16 ? "0" : "")\(String(sum, radix: 16, uppercase: true))\r\n"
+  }
+
+  @Test(
+    "every bundled trace in chunks of 8 KB: the same bytes and counts as one thread, whichever guesses were right",
+    arguments: ["city-walk.nmea", "helsinki-walk.nmea", "helsinki-drive.nmea"])
+  func bundledTraces(name: String) throws {
+    let path = tracePath(name)
+    let expected = Self.oneThread(path)
+    let got = Self.inParallel(path, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3)
+    #expect(got.output == expected.output)
+    #expect(try got.result.get() == expected.result.get())
+    #expect(got.report.chunks >= 12)
+    // Which guesses are right depends on the threads' timing: a chunk starts from the state last
+    // known right when it is begun, and gpsd's learned reporting cycle grows at a receiver's
+    // irregular epochs, so a chunk begun before such an epoch was taken guesses wrong. (How many
+    // chunks of a large log are kept: `tools/bench-nmea.sh` prints it.)
+    #expect(got.report.decodedAgain < got.report.chunks, "\(String(describing: got.report.differences))")
+  }
+
+  @Test("a file smaller than two chunks is decoded on one thread beside the caller's, to the same bytes")
+  func smallFile() throws {
+    let path = tracePath("tunnel.nmea")
+    let got = Self.inParallel(path, chunkSize: 2 << 20)
+    #expect(got.report.chunks == 0)
+    #expect(got.output == Self.oneThread(path).output)
+  }
+
+  @Test(
+    "a log whose only date is in a ZDA at its top: chunks guessed before the first is taken lack it and are decoded again, later ones start from the date known; the same bytes"
+  )
+  func dateOnlyAtTheTop() throws {
+    var text = Self.sentence("GPZDA,120000.00,27,11,2026,00,00")
+    for second in 0..<20_000 {
+      let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
+      text += Self.sentence("GPGGA,\(time),5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,")
+    }
+    try Self.withFile(Array(text.utf8)) { path throws in
+      let expected = Self.oneThread(path)
+      let got = Self.inParallel(path, chunkSize: 64 << 10, warmUp: 4096)
+      #expect(got.output == expected.output)
+      #expect(try got.result.get() == expected.result.get())
+      #expect(got.report.chunks > 10)
+      #expect(got.report.decodedAgain >= 1 && got.report.decodedAgain * 2 < got.report.chunks, "\(String(describing: got.report.differences))")
+      #expect(got.report.differences.keys.allSatisfy { $0.contains("Date") }, "\(String(describing: got.report.differences))")
+    }
+  }
+
+  @Test("more than 16 MB without a sentence: the same error at the same point, after the same output, as one thread")
+  func junk() throws {
+    var bytes = Array(try String(contentsOfFile: tracePath("city-walk.nmea"), encoding: .utf8).utf8)
+    let junkLine = Array(repeating: UInt8(ascii: "x"), count: 99) + [0x0A]
+    for _ in 0..<(17 << 20) / junkLine.count { bytes += junkLine }
+    bytes += Array(try String(contentsOfFile: tracePath("drive.nmea"), encoding: .utf8).utf8)
+    try Self.withFile(bytes) { path throws in
+      let expected = Self.oneThread(path)
+      let got = Self.inParallel(path, chunkSize: 1 << 20)
+      #expect(got.report.chunks == 0)  // the error ends the decoding before any report
+      #expect(!expected.output.isEmpty)
+      #expect(got.output == expected.output)
+      guard case .failure(let error) = got.result, case .failure(let reference) = expected.result else {
+        Issue.record("expected both to fail: \(got.result), \(expected.result)")
+        return
+      }
+      #expect(error == reference)
+      #expect("\(error)".contains("16 MB read without a valid NMEA sentence"))
+    }
+  }
+
+  @Test("lines longer than the search for a line end (junk, or a file without line ends): chunks cut inside them, the same bytes")
+  func longLines() throws {
+    let walk = Array(try String(contentsOfFile: tracePath("helsinki-walk.nmea"), encoding: .utf8).utf8)
+    let longLine = Array(repeating: UInt8(ascii: "$"), count: 300 << 10) + [0x0A]
+    let bytes = Array(walk[..<100_000]) + longLine + Array(walk[100_000...]) + longLine + Array(walk[..<50_000])
+    try Self.withFile(bytes) { path throws in
+      let expected = Self.oneThread(path)
+      for chunkSize in [64 << 10, 100_003] {
+        let got = Self.inParallel(path, chunkSize: chunkSize, warmUp: 16 << 10)
+        #expect(got.output == expected.output)
+        #expect(try got.result.get() == expected.result.get())
+        #expect(got.report.chunks >= 10)
+      }
+    }
+    // A file of sentences without a single line end is one long line to the decoder.
+    let flat = walk.filter { $0 != 0x0A && $0 != 0x0D }
+    try Self.withFile(flat) { path throws in
+      let got = Self.inParallel(path, chunkSize: 16 << 10)
+      #expect(got.output == Self.oneThread(path).output)
+      #expect(try got.result.get() == Self.oneThread(path).result.get())
+    }
+  }
+
+  @Test("a missing file and a directory are the one-thread decoder's errors")
+  func unreadable() {
+    #expect(Self.inParallel("/nonexistent/log.nmea", chunkSize: 4096).result == Self.oneThread("/nonexistent/log.nmea").result)
+    let directory = FileManager.default.temporaryDirectory.path
+    guard case .failure(let error) = Self.inParallel(directory, chunkSize: 4096).result else {
+      Issue.record("a directory was decoded")
+      return
+    }
+    #expect(error.message.contains("is a directory"))
+  }
+
+  struct Enough: Error {}
+
+  @Test("what `write` throws ends the decoding, and the call returns once every thread has stopped")
+  func writeThrows() throws {
+    var writes = 0
+    #expect(throws: Enough.self) {
+      try NMEAFileDecoder.decodeInParallel(path: tracePath("helsinki-walk.nmea"), threads: 2, chunkSize: 8192, render: Self.render) { _ in
+        writes += 1
+        if writes == 2 { throw Enough() }
+      }
+    }
+    #expect(writes == 2)
+  }
+}
