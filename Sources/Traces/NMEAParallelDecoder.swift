@@ -224,7 +224,9 @@ private final class ParallelDecoding: @unchecked Sendable {
     latest = header
   }
 
-  func run(threads: Int, write: ([UInt8]) throws -> Void) throws -> (statistics: NMEADecoderStatistics, report: NMEAFileDecoder.ParallelReport) {
+  func run(
+    threads: Int, write: ([UInt8]) throws -> Void
+  ) throws -> (statistics: NMEADecoderStatistics, report: NMEAFileDecoder.ParallelReport) {
     condition.lock()
     running = threads
     condition.unlock()

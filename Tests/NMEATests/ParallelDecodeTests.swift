@@ -79,6 +79,8 @@ struct ParallelDecodeTests {
     let totals = try decodeCorpus(chunkSize: 4096, warmUp: 8192)
     #expect(totals.logs == Self.logs.count)
     #expect(totals.chunks > 300 / (ThreadSanitizer.isActive ? 8 : 1))
-    #expect(ThreadSanitizer.isActive || (totals.decodedAgain > 0 && totals.decodedAgain * 2 < totals.chunks), "\(totals.decodedAgain) of \(totals.chunks) chunks decoded again: \(totals.differences) \(totals.logsDecodedAgain)")
+    #expect(
+      ThreadSanitizer.isActive || (totals.decodedAgain > 0 && totals.decodedAgain * 2 < totals.chunks),
+      "\(totals.decodedAgain) of \(totals.chunks) chunks decoded again: \(totals.differences) \(totals.logsDecodedAgain)")
   }
 }

@@ -99,7 +99,8 @@ struct ParallelDecodeTests {
       #expect(got.output == expected.output)
       #expect(try got.result.get() == expected.result.get())
       #expect(got.report.chunks > 10)
-      #expect(got.report.decodedAgain >= 1 && got.report.decodedAgain * 2 < got.report.chunks, "\(String(describing: got.report.differences))")
+      #expect(
+        got.report.decodedAgain >= 1 && got.report.decodedAgain * 2 < got.report.chunks, "\(String(describing: got.report.differences))")
       #expect(got.report.differences.keys.allSatisfy { $0.contains("Date") }, "\(String(describing: got.report.differences))")
     }
   }
