@@ -286,17 +286,21 @@ struct ByteWriter {
     let decimals = min(max(decimals, 0), 15)
     var p: UInt64 = 1
     for _ in 0..<decimals { p &*= 10 }
-    let scaled = (abs(value) * Double(p)).rounded()
+    let scaled = abs(value) * Double(p)
     guard scaled < 9e15 else {
       for b in String(value).utf8 { byte(b) }  // at most 24 bytes
       return
     }
-    let integer = UInt64(scaled)
+    // Rounded half away from zero without a call to libm's round: below 2^53 the conversion
+    // truncates exactly and the fraction left is exact.
+    let truncated = UInt64(scaled)
+    let integer = scaled - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated
     if value < 0 && integer != 0 { byte(0x2D) }
-    decimal(integer / p, width: 1)
+    let whole = integer / p
+    decimal(whole, width: 1)
     if decimals > 0 {
       byte(0x2E)
-      decimal(integer % p, width: decimals)
+      decimal(integer &- whole &* p, width: decimals)
     }
   }
 

@@ -104,16 +104,20 @@ private final class RegularFile: @unchecked Sendable {
   /// The bytes from `start` up to `end`, fewer when the file is shorter now.
   func read(from start: Int64, to end: Int64) throws(TraceFileError) -> [UInt8] {
     let count = Int(max(0, end - start))
-    var bytes = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(start) + off_t(done)) }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw TraceFileError(path: path, message: String(cString: strerror(errno))) }
-      if n == 0 { break }
-      done += n
+    var failure: Int32 = 0
+    // Read straight into the array's storage: no zeroing of a buffer about to be overwritten.
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var done = 0
+      while done < count {
+        let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(start) + off_t(done))
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { failure = errno }
+        if n <= 0 { break }
+        done += n
+      }
+      initialized = done
     }
-    if done < count { bytes.removeLast(count - done) }
+    if failure != 0 { throw TraceFileError(path: path, message: String(cString: strerror(failure))) }
     return bytes
   }
 

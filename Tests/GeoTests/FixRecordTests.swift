@@ -18,6 +18,35 @@ struct FixRecordTests {
     #expect(FixRecord.fixed(value, decimals) == text)
   }
 
+  /// The writer rounds without libm's `round`: against `rounded()` on 100,000 values of every
+  /// magnitude the writer prints in digits (halves, values just below a half, negatives).
+  @Test func fixedRoundsAsRoundedDoes() {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    var values: [Double] = [0.49999999999999994, 0.5, 1.5, 2.5, -0.5, 1e-300, 4503599627370495.5 / 1e6]
+    for _ in 0..<100_000 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let digits = Double(state >> 11) / Double(1 << 53)  // [0, 1)
+      let magnitude = Double(Int(state >> 3 & 15)) - 6  // 1e-6 … 1e9
+      let halves = state & 4 == 0 ? (digits * 2000).rounded() / 2000 : digits  // exact halves at 3 decimals
+      values.append((state & 1 == 0 ? -1 : 1) * halves * pow(10, magnitude))
+    }
+    for (i, value) in values.enumerated() {
+      let decimals = i % 10
+      var p: UInt64 = 1
+      for _ in 0..<decimals { p *= 10 }
+      guard abs(value) * Double(p) < 9e15 else { continue }  // written in Swift's shortest form
+      let integer = UInt64((abs(value) * Double(p)).rounded())
+      let sign = value < 0 && integer != 0 ? "-" : ""
+      let fraction = String(integer % p)
+      let expected =
+        sign + String(integer / p) + (decimals > 0 ? "." + String(repeating: "0", count: decimals - fraction.count) + fraction : "")
+      guard FixRecord.fixed(value, decimals) == expected else {
+        Issue.record("\(value) with \(decimals) decimals: \(FixRecord.fixed(value, decimals)), not \(expected)")
+        return
+      }
+    }
+  }
+
   @Test(arguments: [
     (1_554_595_351.42, "2019-04-07T00:02:31.420Z"), (0, "1970-01-01T00:00:00.000Z"),
     (-0.5, "1969-12-31T23:59:59.500Z"), (0.9996, "1970-01-01T00:00:01.000Z"),
