@@ -26,6 +26,9 @@ extension LocEmu {
         'unreported'). --reporting every-time-stamp reports every epoch with \
         all of its sentences.
 
+        A regular file is decoded on every core, a few megabytes at a time, \
+        with the same output as decoding it from start to end on one.
+
         Dates come from RMC and ZDA sentences. A '# Date: yyyy-mm-dd' header \
         line sets the century of two-digit years and the reference for GPS \
         week-rollover correction; --date does the same and also dates the \
