@@ -49,8 +49,17 @@ extension LocEmu {
     @Flag(help: "Also print epochs without a fix (mode 1).")
     var all = false
 
+    /// How much of the file one thread decodes at a time: a test's small file then goes through
+    /// the parallel decoder too.
+    @Option(help: ArgumentHelp("Bytes of the file a thread decodes at a time.", visibility: .hidden))
+    var chunkBytes: Int = 2 << 20
+
     @Argument(help: "The NMEA log, or - for standard input.", completion: .file(extensions: ["nmea", "log", "txt"]))
     var file: String
+
+    func validate() throws {
+      guard chunkBytes >= 1024 else { throw ValidationError("--chunk-bytes must be at least 1024") }
+    }
 
     func run() throws {
       let all = self.all
@@ -58,7 +67,7 @@ extension LocEmu {
       // to the byte, as decoding and writing on one thread (see the library's parallel decoder).
       let output = StandardStreams.current.output
       let decoded = Result {
-        try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions) { fix, bytes in
+        try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions, chunkSize: chunkBytes) { fix, bytes in
           guard all || fix.mode >= .twoD else { return }
           FixRecord.append(LocationFix(fix), gpsd: fix.gpsdMembers, to: &bytes)
           bytes.append(0x0A)

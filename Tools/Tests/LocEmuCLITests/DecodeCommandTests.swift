@@ -103,14 +103,15 @@ struct DecodeCommandTests {
   }
 
   /// The command decodes a file in chunks on every core and writes each chunk's records in
-  /// order; its output is the library's on one thread, record for record, on a file of three
-  /// chunks (40,000 epochs, 5.6 MB), with fixes and no-fix epochs mixed; `--all` too.
+  /// order; its output is the library's on one thread, record for record, on a file of ten
+  /// chunks of 64 KB (5,000 epochs; real runs take 2 MB chunks), with fixes and no-fix epochs
+  /// mixed; `--all` too.
   @Test func everyCoreWritesWhatOneThreadDecodes() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("decode-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     var text = ""
-    for i in 0..<40_000 {
+    for i in 0..<5_000 {
       let time = String(format: "%02d%02d%02d", 10 + i / 3600, i / 60 % 60, i % 60)
       let minutes = String(format: "%07.4f", 7.0 + Double(i % 3000) * 0.001)
       let lost = i % 97 < 5  // a no-fix stretch now and then
@@ -119,18 +120,18 @@ struct DecodeCommandTests {
     }
     let path = directory.appendingPathComponent("long.nmea").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(text.utf8.count > 2 * (2 << 20))
+    #expect(text.utf8.count > 9 * 65_536)
     var expected: [String] = []
     let counts = try NMEAFileDecoder.decode(path: path) { fix in
       if fix.mode >= .twoD { expected.append(FixRecord.json(LocationFix(fix), gpsd: fix.gpsdMembers)) }
     }
-    let run = try await Self.runInProcess(["decode", path])
+    let run = try await Self.runInProcess(["decode", "--chunk-bytes", "65536", path])
     #expect(run.status == 0)
-    #expect(expected.count > 36_000 && expected.count < 40_000)
+    #expect(expected.count > 4_500 && expected.count < 5_000)
     #expect(run.lines == expected)
     #expect(run.stderr == "locemu decode: \(path): \(counts.summary)\n")
-    let all = try await Self.runInProcess(["decode", "--all", path])
-    #expect(all.lines.count == 40_000)
+    let all = try await Self.runInProcess(["decode", "--all", "--chunk-bytes", "65536", path])
+    #expect(all.lines.count == 5_000)
   }
 
   static func sentence(_ body: String) -> String {
