@@ -11,17 +11,21 @@ extension NMEAFileDecoder {
   /// counts, as decoding it from the start on one.
   ///
   /// A regular file is cut into chunks of about `chunkSize` bytes at line ends (or anywhere in a
-  /// line longer than 64 KB). Each thread
-  /// takes the next chunk and decodes it from a guess of the decoder's state where the chunk
-  /// begins: a new decoder that has read the lines just before it (a warm-up of 64 KB, the
-  /// file's leading comment lines first). The chunks are then taken in order: a chunk whose
-  /// guessed state is the state the previous chunk ended in (``NMEADecoder`` compared member by
-  /// member, counts aside) is kept as decoded; any other chunk is decoded again, on the calling
-  /// thread, from the previous chunk's end, and later chunks warm up on more lines. A log whose
-  /// state does not settle within the warm-up (say, one whose only date is in a `ZDA` at the
-  /// top) is decoded in the time of one thread, never differently.
+  /// line longer than 64 KB). Each thread takes the next chunk and decodes it from a guess of
+  /// the decoder's state where the chunk begins: the state last known right (the end of the last
+  /// chunk taken; before the first, the file's leading comment lines read) with its line, epoch
+  /// and cycle in progress dropped (`NMEADecoder.afterAGap`), after reading the 64 KB before
+  /// the chunk. What lasts (a date, the reporting cycle gpsd learned, error members gpsd carries
+  /// from fix to fix) then comes from the state known right, and what changes every epoch from
+  /// the bytes just before. The chunks are then taken in order: a chunk whose guessed state is
+  /// the state the previous chunk ended in (``NMEADecoder`` compared member by member, counts
+  /// aside) is kept as decoded; any other chunk is decoded again, on the calling thread, from the
+  /// previous chunk's end, and later chunks warm up on twice as many bytes. A log whose state
+  /// keeps changing in ways a warm-up cannot learn is decoded in the time of one thread, never
+  /// differently.
   ///
-  /// `threads` is the number of decoding threads, by default one per processor core.
+  /// `threads` is the number of decoding threads, by default one per processor core up to
+  /// eight (each thread may hold two chunks and their records).
   /// `render` turns each fix into bytes, on the decoding threads; `write` gets them, a chunk at
   /// a time, in the file's order, on the calling thread. At most two chunks per thread are held
   /// at once, so memory stays flat whatever the file's size. Standard input (`-`), a pipe or
@@ -60,7 +64,7 @@ extension NMEAFileDecoder {
     warmUp: Int = 64 << 10,
     render: @escaping @Sendable (NMEAFix, inout [UInt8]) -> Void, write: ([UInt8]) throws -> Void
   ) throws -> (statistics: NMEADecoderStatistics, report: ParallelReport) {
-    let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let threads = threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8)
     if path != "-", threads > 1, let file = try RegularFile(path: path), file.size >= 2 * Int64(max(chunkSize, 1)) {
       let decoding = ParallelDecoding(
         file: file, options: options, chunkSize: max(chunkSize, 1), warmUp: max(warmUp, 0), render: render)
