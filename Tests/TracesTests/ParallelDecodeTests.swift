@@ -22,21 +22,25 @@ struct ParallelDecodeTests {
     var report = NMEAFileDecoder.ParallelReport()
   }
 
-  static func oneThread(_ path: String) -> Decoded {
+  static func oneThread(_ path: String, options: NMEAEpochAssembler.Options = .init()) -> Decoded {
     var output: [UInt8] = []
     let result = Result { () throws(TraceFileError) in
-      do { return try NMEAFileDecoder.decode(path: path) { render($0, &output) } } catch { throw error as! TraceFileError }
+      do { return try NMEAFileDecoder.decode(path: path, options: options) { render($0, &output) } } catch {
+        throw error as! TraceFileError
+      }
     }
     return Decoded(output: output, result: result)
   }
 
-  static func inParallel(_ path: String, chunkSize: Int, warmUp: Int = 64 << 10, threads: Int = 2) -> Decoded {
+  static func inParallel(
+    _ path: String, options: NMEAEpochAssembler.Options = .init(), chunkSize: Int, warmUp: Int = 64 << 10, threads: Int = 2
+  ) -> Decoded {
     var output: [UInt8] = []
     var report = NMEAFileDecoder.ParallelReport()
     let result = Result { () throws(TraceFileError) in
       do {
         let (statistics, r) = try NMEAFileDecoder.decodeInParallelReporting(
-          path: path, threads: threads, chunkSize: chunkSize, warmUp: warmUp, render: render
+          path: path, options: options, threads: threads, chunkSize: chunkSize, warmUp: warmUp, render: render
         ) { output += $0 }
         report = r
         return statistics
@@ -69,6 +73,10 @@ struct ParallelDecodeTests {
     let got = Self.inParallel(path, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3)
     #expect(got.output == expected.output)
     #expect(try got.result.get() == expected.result.get())
+    // Every epoch reported, and a date for logs without one: the options reach every chunk.
+    let options = NMEAEpochAssembler.Options(date: NMEADate(year: 2026, month: 5, day: 16), reporting: .everyTimeStamp)
+    let everyEpoch = Self.inParallel(path, options: options, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3)
+    #expect(everyEpoch.output == Self.oneThread(path, options: options).output)
     #expect(got.report.chunks >= 12)
     // Which guesses are right depends on the threads' timing: a chunk starts from the state last
     // known right when it is begun, and gpsd's learned reporting cycle grows at a receiver's
