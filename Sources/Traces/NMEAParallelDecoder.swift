@@ -111,18 +111,41 @@ private final class RegularFile: @unchecked Sendable {
     var failure: Int32 = 0
     // Read straight into the array's storage: no zeroing of a buffer about to be overwritten.
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-      var done = 0
-      while done < count {
-        let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(start) + off_t(done))
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { failure = errno }
-        if n <= 0 { break }
-        done += n
-      }
-      initialized = done
+      initialized = read(from: start, count: count, into: UnsafeMutableRawBufferPointer(buffer), failure: &failure)
     }
     if failure != 0 { throw TraceFileError(path: path, message: String(cString: strerror(failure))) }
     return bytes
+  }
+
+  /// Reads the bytes from `start` up to `end` into `bytes`, reusing its storage (a buffer's pages,
+  /// once touched, do not fault in again).
+  func read(from start: Int64, to end: Int64, into bytes: inout [UInt8]) throws(TraceFileError) {
+    let count = Int(max(0, end - start))
+    // Only what the buffer lacks is zeroed first; the rest is overwritten as it is.
+    if bytes.isEmpty {
+      bytes = [UInt8](repeating: 0, count: count)
+    } else if bytes.count < count {
+      bytes += [UInt8](repeating: 0, count: count - bytes.count)
+    } else {
+      bytes.removeLast(bytes.count - count)
+    }
+    var failure: Int32 = 0
+    let done = bytes.withUnsafeMutableBytes { read(from: start, count: count, into: $0, failure: &failure) }
+    if failure != 0 { throw TraceFileError(path: path, message: String(cString: strerror(failure))) }
+    if done < count { bytes.removeLast(count - done) }
+  }
+
+  /// `pread` until `count` bytes or the end of the file; the bytes read (`failure` set to errno on an error).
+  private func read(from start: Int64, count: Int, into buffer: UnsafeMutableRawBufferPointer, failure: inout Int32) -> Int {
+    var done = 0
+    while done < count {
+      let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(start) + off_t(done))
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { failure = errno }
+      if n <= 0 { break }
+      done += n
+    }
+    return done
   }
 
   /// The offset just after the first line feed in the `within` bytes from `offset`; `offset`
@@ -157,14 +180,19 @@ private struct DecodedChunk {
     var outputEnd: Int
   }
 
-  /// Decodes the chunk's bytes from `decoder`'s state.
-  init(bytes: [UInt8], warmUp: Int, offset: Int64, from decoder: NMEADecoder, render: (NMEAFix, inout [UInt8]) -> Void) {
+  /// Decodes the chunk's bytes from `decoder`'s state, rendering into `output` (emptied first;
+  /// its storage kept).
+  init(
+    bytes: [UInt8], warmUp: Int, offset: Int64, from decoder: NMEADecoder, output: consuming [UInt8] = [],
+    render: (NMEAFix, inout [UInt8]) -> Void
+  ) {
     self.bytes = bytes
     self.warmUp = warmUp
     self.offset = offset
     start = decoder
     end = decoder
-    var output: [UInt8] = []
+    var output = output
+    output.removeAll(keepingCapacity: true)
     output.reserveCapacity(bytes.count - warmUp)
     var pieces: [Piece] = []
     var decoder = decoder
@@ -209,6 +237,11 @@ private final class ParallelDecoding: @unchecked Sendable {
   /// chunk is taken: the file's leading comment lines read (a `# Date:` header).
   private var latest: NMEADecoder
   private var running = 0
+  /// The buffers of chunks written already, for later chunks to read into and render into: a
+  /// new buffer's pages fault in one by one, zeroed by the kernel (an eighth of the work when
+  /// each chunk had new ones); a used buffer's are there.
+  private var spareInputs: [[UInt8]] = []
+  private var spareOutputs: [[UInt8]] = []
   /// Bytes each chunk's decoder reads before the chunk; doubled when a chunk's guess was wrong.
   private var warmUp: Int64
 
@@ -283,8 +316,15 @@ private final class ParallelDecoding: @unchecked Sendable {
       if !chunk.output.isEmpty { try write(chunk.output) }
       statistics.add(from: chunk.start.counts, to: chunk.end.counts)
       decoder = chunk.end
+      let input = chunk.bytes, output = chunk.output
+      chunk.bytes = []
+      chunk.output = []
       condition.lock()
       latest = decoder
+      if spareInputs.count < 2 * running + 2 {
+        spareInputs.append(consume input)
+        spareOutputs.append(consume output)
+      }
       condition.unlock()
     }
     let before = decoder.counts
@@ -330,8 +370,12 @@ private final class ParallelDecoding: @unchecked Sendable {
       next += 1
       let warmUp = self.warmUp
       let seed = latest
+      let input = spareInputs.popLast() ?? []
+      let output = spareOutputs.popLast() ?? []
       condition.unlock()
-      let result = Result { () throws(TraceFileError) in try decode(index, warmUp: warmUp, from: seed) }
+      let result = Result { () throws(TraceFileError) in
+        try decode(index, warmUp: warmUp, from: seed, input: input, output: output)
+      }
       condition.lock()
       results[index] = result
       condition.broadcast()
@@ -339,19 +383,23 @@ private final class ParallelDecoding: @unchecked Sendable {
   }
 
   /// Decodes chunk `index` from a guess of the state it begins in (none needed for the first):
-  /// `seed` after reading the `warmUp` bytes before it.
-  private func decode(_ index: Int, warmUp: Int64, from seed: NMEADecoder) throws(TraceFileError) -> DecodedChunk {
+  /// `seed` after reading the `warmUp` bytes before it; reads into `input` and renders into
+  /// `output`, reusing their storage.
+  private func decode(
+    _ index: Int, warmUp: Int64, from seed: NMEADecoder, input: consuming [UInt8], output: consuming [UInt8]
+  ) throws(TraceFileError) -> DecodedChunk {
     // Each cut within its chunk's first bytes (less than a chunk), so that cuts never cross.
     let search = Int(min(64 << 10, chunkSize - 1))
     let start = index == 0 ? 0 : try file.lineStart(near: Int64(index) * chunkSize, within: search)
     let end = index == chunks - 1 ? file.size : try file.lineStart(near: Int64(index + 1) * chunkSize, within: search)
     let from = index == 0 ? 0 : max(0, start - warmUp)
-    let bytes = try file.read(from: from, to: max(start, end))
+    var bytes = input
+    try file.read(from: from, to: max(start, end), into: &bytes)
     let warmUpCount = min(bytes.count, Int(start - from))
     var decoder = index == 0 ? NMEADecoder(options: options) : seed.afterAGap
     if warmUpCount > 0 {
       bytes.withUnsafeBytes { decoder.decode(UnsafeRawBufferPointer(rebasing: $0[..<warmUpCount])) { _ in } }
     }
-    return DecodedChunk(bytes: bytes, warmUp: warmUpCount, offset: start, from: decoder, render: render)
+    return DecodedChunk(bytes: bytes, warmUp: warmUpCount, offset: start, from: decoder, output: output, render: render)
   }
 }

@@ -10,32 +10,47 @@
 /// a wrong "different" costs its caller time, not correctness. Not for hot paths: it walks
 /// the values through `Mirror`.
 func sameContents(_ a: Any, _ b: Any) -> Bool {
-  contentsDifference(a, b) == nil
+  difference(a, b, depth: 0) == nil
 }
 
 /// Where `a` and `b` first differ for ``sameContents(_:_:)``, as a path of member labels and
 /// element indices (`model.sky.satellites[3].snr`); nil when they are the same.
 func contentsDifference(_ a: Any, _ b: Any) -> String? {
-  difference(a, b, path: "", depth: 0)
+  guard let (steps, reason) = difference(a, b, depth: 0) else { return nil }
+  var path = ""
+  for step in steps.reversed() {
+    if step.hasPrefix("[") || path.isEmpty { path += step } else { path += "." + step }
+  }
+  return (path.isEmpty ? "(value)" : path) + (reason.isEmpty ? "" : " (\(reason))")
 }
 
-private func difference(_ a: Any, _ b: Any, path: String, depth: Int) -> String? {
-  let here = path.isEmpty ? "(value)" : path
-  guard depth < 48 else { return here + " (too deep)" }
-  guard type(of: a) == type(of: b) else { return here + " (types differ)" }
-  if let x = a as? Double, let y = b as? Double { return x.bitPattern == y.bitPattern ? nil : here }
-  if let x = a as? Float, let y = b as? Float { return x.bitPattern == y.bitPattern ? nil : here }
+/// nil when the same; else the path to the first difference, innermost step first (built only
+/// on the way out of a difference), and why, when not by value.
+private func difference(_ a: Any, _ b: Any, depth: Int) -> (steps: [String], reason: String)? {
+  guard depth < 48 else { return ([], "too deep") }
+  let kind = type(of: a)
+  guard kind == type(of: b) else { return ([], "types differ") }
+  // The common leaves first, by their exact type: no mirror to make for them.
+  if kind == Double.self { return (a as! Double).bitPattern == (b as! Double).bitPattern ? nil : ([], "") }
+  if kind == Int.self { return a as! Int == b as! Int ? nil : ([], "") }
+  if kind == Bool.self { return a as! Bool == b as! Bool ? nil : ([], "") }
+  if kind == UInt8.self { return a as! UInt8 == b as! UInt8 ? nil : ([], "") }
+  if kind == Int64.self { return a as! Int64 == b as! Int64 ? nil : ([], "") }
+  if kind == UInt32.self { return a as! UInt32 == b as! UInt32 ? nil : ([], "") }
+  if kind == Float.self { return (a as! Float).bitPattern == (b as! Float).bitPattern ? nil : ([], "") }
   let ma = Mirror(reflecting: a)
   let mb = Mirror(reflecting: b)
-  guard ma.displayStyle == mb.displayStyle else { return here + " (cases differ)" }
+  guard ma.displayStyle == mb.displayStyle else { return ([], "cases differ") }
   // A class instance is shared and mutable: its contents can change behind either value.
-  guard ma.displayStyle != .class else { return here + " (a class instance)" }
+  guard ma.displayStyle != .class else { return ([], "a class instance") }
   guard ma.children.isEmpty && mb.children.isEmpty else {
-    guard ma.children.count == mb.children.count else { return here + " (counts differ)" }
+    guard ma.children.count == mb.children.count else { return ([], "counts differ") }
     for (i, (x, y)) in zip(ma.children, mb.children).enumerated() {
-      guard x.label == y.label else { return here + " (cases differ)" }
-      let step = x.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? "\(path)[\(i)]"
-      if let found = difference(x.value, y.value, path: step, depth: depth + 1) { return found }
+      guard x.label == y.label else { return ([], "cases differ") }
+      if var found = difference(x.value, y.value, depth: depth + 1) {
+        found.steps.append(x.label ?? "[\(i)]")
+        return found
+      }
     }
     return nil
   }
@@ -45,8 +60,8 @@ private func difference(_ a: Any, _ b: Any, path: String, depth: Int) -> String?
   }
   // A leaf: an integer, a Boolean, a string, an enum case without a payload, or something
   // reflection cannot see into, which only `==` can then tell apart.
-  guard let x = a as? any Equatable else { return here + " (cannot be compared)" }
-  return equal(x, b) ? nil : here
+  guard let x = a as? any Equatable else { return ([], "cannot be compared") }
+  return equal(x, b) ? nil : ([], "")
 }
 
 private func equal<T: Equatable>(_ x: T, _ y: Any) -> Bool {
