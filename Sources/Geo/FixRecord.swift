@@ -255,26 +255,54 @@ struct ByteWriter {
       digits &+= 1
       limit = limit &* 10
     }
-    let n = max(digits, width)
-    var v = value
-    var i = count &+ n
-    // Two digits per division, from a table of "00" to "99".
-    let pairs = Self.digitPairs.utf8Start
-    while i &- count >= 2 {
-      let pair = Int(truncatingIfNeeded: v % 100) &* 2
-      v /= 100
-      i &-= 2
-      base[i] = pairs[pair]
-      base[i &+ 1] = pairs[pair &+ 1]
-    }
-    if i > count { base[count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10) }
-    count &+= n
+    self.digits(value, exactly: max(digits, width))
   }
 
   private static let digitPairs: StaticString = """
     0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
     5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
     """
+
+  /// 10^`n` for 0 ≤ `n` ≤ 15, without a chain of multiplications.
+  @inline(__always)
+  private static func powerOfTen(_ n: Int) -> UInt64 {
+    switch n {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    default: 1_000_000_000_000_000
+    }
+  }
+
+  /// `value` (below 10^`count`) in exactly `count` decimal digits, leading zeros included: a
+  /// fraction's digits, with no count of them to work out first.
+  @inline(__always)
+  mutating func digits(_ value: UInt64, exactly count: Int) {
+    var v = value
+    var i = self.count &+ count
+    let pairs = Self.digitPairs.utf8Start
+    while i &- self.count >= 2 {
+      let pair = Int(truncatingIfNeeded: v % 100) &* 2
+      v /= 100
+      i &-= 2
+      base[i] = pairs[pair]
+      base[i &+ 1] = pairs[pair &+ 1]
+    }
+    if i > self.count { base[self.count] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10) }
+    self.count &+= count
+  }
 
   /// ``FixRecord/fixed(_:_:)``: `decimals` digits after the point, rounded half away from zero;
   /// 0 for a value that is not finite; Swift's shortest form beyond 9e15 units of the last digit.
@@ -284,8 +312,7 @@ struct ByteWriter {
       return
     }
     let decimals = min(max(decimals, 0), 15)
-    var p: UInt64 = 1
-    for _ in 0..<decimals { p &*= 10 }
+    let p = Self.powerOfTen(decimals)
     let scaled = abs(value) * Double(p)
     guard scaled < 9e15 else {
       for b in String(value).utf8 { byte(b) }  // at most 24 bytes
@@ -300,7 +327,7 @@ struct ByteWriter {
     decimal(whole, width: 1)
     if decimals > 0 {
       byte(0x2E)
-      decimal(integer &- whole &* p, width: decimals)
+      digits(integer &- whole &* p, exactly: decimals)
     }
   }
 
