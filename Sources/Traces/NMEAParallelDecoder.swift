@@ -89,9 +89,13 @@ private final class RegularFile: @unchecked Sendable {
   let fd: Int32
   let size: Int64
 
-  /// nil for anything but a regular file (a FIFO, a socket); a ``TraceFileError`` for what
-  /// cannot be opened or is refused (see `ByteInput.open`).
+  /// nil for anything but a regular file (a FIFO, a socket), which is not opened here: opening
+  /// and closing a FIFO would wait for its writer and then leave it without a reader (its next
+  /// write fails). A ``TraceFileError`` for a regular file that cannot be opened; what cannot be
+  /// looked at is left to the one-thread reader, which says why.
   init?(path: String) throws {
+    var before = stat()
+    guard stat(path, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return nil }
     let fd = try ByteInput.open(path)
     var status = stat()
     guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {

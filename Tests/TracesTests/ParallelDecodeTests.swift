@@ -161,6 +161,38 @@ struct ParallelDecodeTests {
     }
   }
 
+  /// The parallel decoder leaves a FIFO unopened (opening and closing it would leave its writer,
+  /// for a moment, without a reader: a write then fails), and the one-thread reader reads it.
+  @Test("a named pipe is read as it comes, by one thread, to the same bytes")
+  func namedPipe() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-fifo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fifo = directory.appendingPathComponent("log.nmea").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+    writer.arguments = ["-c", "cat \"$0\" > \"$1\"", tracePath("city-walk.nmea"), fifo]
+    try writer.run()
+    // Bounded: a decoder that lost the pipe's writer would wait for another for good.
+    let done = DispatchSemaphore(value: 0)
+    let got = Locked<Decoded?>(nil)
+    DispatchQueue.global().async {
+      got.withLock { $0 = Self.inParallel(fifo, chunkSize: 4096) }
+      done.signal()
+    }
+    guard done.wait(timeout: .now() + 60) == .success else {
+      writer.terminate()
+      Issue.record("decoding a named pipe did not end within 60 s")
+      return
+    }
+    writer.waitUntilExit()
+    #expect(writer.terminationStatus == 0)
+    let decoded = try #require(got.withLock { $0 })
+    #expect(decoded.output == Self.oneThread(tracePath("city-walk.nmea")).output)
+    #expect(decoded.report.chunks == 0)
+  }
+
   @Test("a missing file and a directory are the one-thread decoder's errors")
   func unreadable() {
     #expect(Self.inParallel("/nonexistent/log.nmea", chunkSize: 4096).result == Self.oneThread("/nonexistent/log.nmea").result)
