@@ -59,11 +59,6 @@ struct ParallelDecodeTests {
     return try body(path)
   }
 
-  static func sentence(_ body: String) -> String {
-    let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-    return "$\(body)*\(sum < 16 ? "0" : "")\(String(sum, radix: 16, uppercase: true))\r\n"
-  }
-
   @Test(
     "every bundled trace in chunks of 8 KB: the same bytes and counts as one thread, whichever guesses were right",
     arguments: ["city-walk.nmea", "helsinki-walk.nmea", "helsinki-drive.nmea"])
@@ -97,10 +92,10 @@ struct ParallelDecodeTests {
     "a log whose only date is in a ZDA at its top: chunks guessed before the first is taken lack it and are decoded again, later ones start from the date known; the same bytes"
   )
   func dateOnlyAtTheTop() throws {
-    var text = Self.sentence("GPZDA,120000.00,27,11,2026,00,00")
+    var text = NMEAWriter.framed("GPZDA,120000.00,27,11,2026,00,00") + "\r\n"
     for second in 0..<20_000 {
       let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
-      text += Self.sentence("GPGGA,\(time),5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,")
+      text += NMEAWriter.framed("GPGGA,\(time),5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,") + "\r\n"
     }
     try Self.withFile(Array(text.utf8)) { path throws in
       let expected = Self.oneThread(path)

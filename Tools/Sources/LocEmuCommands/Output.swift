@@ -1,6 +1,4 @@
 import Foundation
-import Geo
-import LocationServices
 
 #if canImport(Glibc)
   import Glibc
@@ -53,13 +51,6 @@ struct OutputBuffer {
 
   mutating func writeLine(_ line: String) {
     bytes.append(contentsOf: line.utf8)
-    endLine()
-  }
-
-  /// Writes `fix` as a fix record line, with no `String` in between (with the members gpsd
-  /// reports beyond a ``LocationFix``'s when given).
-  mutating func writeLine(_ fix: LocationFix, gpsd: FixRecord.GPSDMembers = FixRecord.GPSDMembers()) {
-    FixRecord.append(fix, gpsd: gpsd, to: &bytes)
     endLine()
   }
 
