@@ -156,9 +156,15 @@ private final class RegularFile: @unchecked Sendable {
   /// itself when there is none (a line that long is junk to the decoder, and the check of each
   /// chunk's state decides whether a cut inside it falls well).
   func lineStart(near offset: Int64, within: Int) throws(TraceFileError) -> Int64 {
-    let window = try read(from: offset, to: min(size, offset + Int64(within)))
-    guard let i = window.firstIndex(of: 0x0A) else { return offset }
-    return offset + Int64(i) + 1
+    // A line is usually less than a hundred bytes long: a first look at 4 KB, the rest only
+    // when no line ends there.
+    var start = offset
+    while start < min(size, offset + Int64(within)) {
+      let end = min(size, offset + Int64(within), start + 4096)
+      if let i = try read(from: start, to: end).firstIndex(of: 0x0A) { return start + Int64(i) + 1 }
+      start = end
+    }
+    return offset
   }
 }
 
