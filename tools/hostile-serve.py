@@ -175,7 +175,25 @@ def main():
         server.kill()
         return 1
     print(f"locemu serve on port {port}, pid {server.pid}", flush=True)
+    try:
+        return hostile_requests(server, port, err, traces, outside)
+    except Exception:
+        # A server that dies midway (a sanitizer's report, a crash) shows here as a refused
+        # connection: say how it ended and what it printed last, then the script's traceback.
+        code = server.poll()
+        err.seek(0)
+        lines = err.read().splitlines()
+        report = next((i for i, line in enumerate(lines) if "Sanitizer" in line), max(0, len(lines) - 60))
+        print(f"hostile-serve: stopped by an exception; the server {'exited with ' + str(code) if code is not None else 'still runs'}; "
+              "its stderr from the first sanitizer report (or its last lines):\n" + "\n".join(lines[report:report + 80]),
+              file=sys.stderr, flush=True)
+        if code is None:
+            server.kill()
+            server.wait()
+        raise
 
+
+def hostile_requests(server, port, err, traces, outside):
     # Others are answered throughout: a client asks for the state every 0.2 s.
     probe_times = []
     probing = threading.Event()

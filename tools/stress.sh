@@ -34,5 +34,5 @@ tally() { # NAME RUNS COMMAND...
 both() { swift test --skip-build "$@" && swift test --package-path Tools --skip-build "$@"; }
 tsan() { swift test --skip-build --sanitize=thread --scratch-path .build-tsan && swift test --package-path Tools --skip-build --sanitize=thread --scratch-path Tools/.build-tsan; }
 tally suite "$runs" both
-TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" tsan
+TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" tsan
 echo "logs: $logs"

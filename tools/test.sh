@@ -146,7 +146,8 @@ test_index_store() { echo "LOCEMU_TEST_INDEX_STORE=$(swift build --package-path 
 TSAN=(--sanitize=thread)
 TOOLS_SCRATCH=Tools/.build-tsan
 if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then TSAN=() TOOLS_SCRATCH=Tools/.build; fi
-export TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}"
+# Known reports that are not races in the program, each with its reason: tools/tsan-suppressions.txt.
+export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}"
 # The example apps that use the library with its default traits share one build folder (what one
 # compiles, the next reuses); CoreLocationCompat turns the Combine trait on, which changes every
 # module of the library, so it keeps its own.
