@@ -402,7 +402,8 @@ extension FixRecord {
   /// The fix a fix record describes (a JSON object: time, mode, lat, lon, altMSL, altHAE,
   /// speed, track, eph, epv, status, climb, geoidSep, magvar, epx, epy, eps, epd, epc, ept,
   /// sep, each optional); nil when a member has the wrong type or range.
-  /// gpsd's mode 0 ("not seen yet") is no fix.
+  /// gpsd's mode 0 ("not seen yet") is no fix. A record without a mode (written by hand, or by
+  /// a tool that is not gpsd) is a fix where it has a place: 3D with an altitude, else 2D.
   public static func fix(_ object: [String: JSONValue]) -> LocationFix? {
     func number(_ key: String) -> Double?? {
       guard let value = object[key] else { return .some(nil) }
@@ -421,7 +422,8 @@ extension FixRecord {
       let epx = number("epx"), let epy = number("epy"), let eps = number("eps"), let epd = number("epd"),
       let epc = number("epc"), let ept = number("ept"), let sep = number("sep")
     else { return nil }
-    let raw = modeNumber.map { Int($0) } ?? 1
+    let placed = latitude != nil && longitude != nil
+    let raw = modeNumber.map { Int($0) } ?? (placed ? (altMSL != nil || altHAE != nil ? 3 : 2) : 1)
     guard let mode = LocationFix.Mode(rawValue: max(raw, 1)) else { return nil }
     var status: LocationFix.Status?
     if let statusNumber {

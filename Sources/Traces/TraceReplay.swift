@@ -28,15 +28,20 @@ public struct ReplayOptions: Sendable, Hashable {
   /// With ``TimeBase/asRecorded``: the timestamp for trace time 0 of epochs that have none
   /// (GPX points without times), so that every fix gets a time. Nil: they stay without.
   public var untimedStart: Date?
+  /// Seconds from one epoch to the next when the next has no trace time (fix records or NMEA
+  /// without times), so that such a trace plays at a pace. Nil: it comes at once after the one
+  /// before, as a receiver that repeats its last time.
+  public var untimedInterval: Double?
 
   /// The speed range accepted from the command line.
   public static let speedRange = 0.1...1000.0
 
   public init(
     speed: Double? = 1, loop: Bool = false, startOffset: Double = 0, count: Int? = nil,
-    timeBase: TimeBase = .asRecorded, gapThreshold: Double? = 3, untimedStart: Date? = nil
+    timeBase: TimeBase = .asRecorded, gapThreshold: Double? = 3, untimedStart: Date? = nil, untimedInterval: Double? = nil
   ) {
     self.untimedStart = untimedStart
+    self.untimedInterval = untimedInterval
     self.speed = speed
     self.loop = loop
     self.startOffset = startOffset
@@ -230,6 +235,8 @@ public struct TraceReplayCursor {
         relative = Swift.max(lapBase + intoLap, lastRelative ?? -.infinity)
       } else if lap == 0, options.startOffset > 0, lastRelative == nil {
         continue
+      } else if let spacing = options.untimedInterval, let last = lastRelative {
+        relative = last + spacing
       }
       if lap > 0, options.timeBase == .asRecorded, let t = epoch.fix.timestamp {
         // Later laps continue the time line: stamped as if the trace went on.

@@ -120,6 +120,18 @@ struct FixRecordTests {
     #expect(FixRecord.fix(bad) == nil)
   }
 
+  /// A record without a mode, as people and tools other than gpsd write them, is a fix where
+  /// it has a place; gpsd's own modes stand as written.
+  @Test func aRecordWithoutAModeIsAFixWhereItHasAPlace() throws {
+    func fix(_ json: String) throws -> LocationFix? { FixRecord.fix(try #require(JSONValue(parsing: Data(json.utf8))?.object)) }
+    #expect(try fix(#"{"lat":60.17,"lon":24.94}"#)?.mode == .twoD)
+    #expect(try fix(#"{"lat":60.17,"lon":24.94}"#)?.coordinate == Coordinate(latitude: 60.17, longitude: 24.94))
+    #expect(try fix(#"{"lat":60.17,"lon":24.94,"altMSL":12}"#)?.mode == .threeD)
+    #expect(try fix(#"{"time":"2026-01-01T00:00:00Z"}"#)?.mode == .noFix)
+    #expect(try fix(#"{"mode":1,"lat":60.17,"lon":24.94}"#)?.coordinate == nil)
+    #expect(try fix(#"{"mode":2,"lat":60.17,"lon":24.94,"altMSL":12}"#)?.mode == .twoD)
+  }
+
   @Test func unknownMembersAreLeftOutNeverNull() {
     #expect(FixRecord.json(LocationFix(mode: .noFix)) == #"{"mode":1}"#)
     var bytes = Array("x".utf8)

@@ -187,6 +187,17 @@ struct ReplayPacingTests {
     #expect(epochs.map(\.elapsed.ms) == [0, 0, 2000])
   }
 
+  @Test func epochsWithoutATimeCanComeAtAnInterval() async throws {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let untimed = try await virtual(
+      ListTraceReader.times([nil, nil, nil]), ReplayOptions(speed: 1, untimedStart: start, untimedInterval: 0.5))
+    #expect(untimed.map(\.elapsed.ms) == [0, 500, 1000])
+    #expect(untimed.map { $0.fix.timestamp?.timeIntervalSince(start) } == [0, 0.5, 1])
+    // After a timed epoch, from it; a later time is kept as it is.
+    let mixed = try await virtual(ListTraceReader.times([0, nil, nil, 5]), ReplayOptions(speed: 1, untimedInterval: 1))
+    #expect(mixed.map(\.elapsed.ms) == [0, 1000, 2000, 5000])
+  }
+
   @Test func untimedEpochsCanBeGivenTimes() async throws {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let reader: @Sendable () -> ListTraceReader = {

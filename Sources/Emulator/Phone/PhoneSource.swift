@@ -55,6 +55,16 @@ public struct PhoneSource: Sendable {
   /// Any ``LocationSource`` (a `GPSDSource`, say), read while the phone's `run()` runs.
   public static func live(_ source: any LocationSource) -> PhoneSource { PhoneSource(kind: .live(source)) }
 
+  /// The timeline a phone would play from this source, to step yourself, as fast as you read
+  /// it (a receiver simulated offline, a look at what a phone will get): each fix with its
+  /// time since the start, stamped from `startDate` as the phone stamps it. Nil for ``none``
+  /// and for a ``live(_:)`` source, which has no timeline (read the `LocationSource`). Close
+  /// it when done (a trace's file stays open until then).
+  public func makeTimeline(startDate: Date) throws -> (any PhoneTimeline)? {
+    guard case .timeline(let make) = kind else { return nil }
+    return try make(startDate)
+  }
+
   /// This source's fixes through `makeTransform()`'s function: one function is made each time
   /// the source starts (so it may keep state, such as a receiver model's), and every fix
   /// (no-fix reports included) goes through it, in order. A timeline's fixes are transformed

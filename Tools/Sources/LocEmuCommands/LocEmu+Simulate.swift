@@ -166,68 +166,58 @@ extension LocEmu {
       printError("locemu simulate: " + summary.description(timeToFirstFix: summary.firstFix))
     }
 
-    /// Calls `body` with each truth fix, stamped.
+    /// Calls `body` with each truth fix, stamped: the timeline of the ``Truth`` the options
+    /// give (the builder the scenario commands use), stepped as fast as the receiver measures.
     private func truths(from first: Date) throws -> ((LocationFix) throws -> Void) throws -> Void {
       let step = 1 / rate
-      if let fixed {
-        let (coordinate, altitude) = ScenarioOptions.point(fixed)!
+      guard let path = truthTrace else {
+        // A point or a route: epoch i at i / rate, from its index (a step such as a third of a
+        // second, added up, would drift), the route's last fix held until --duration.
+        let truth: Truth
+        if let fixed {
+          let (coordinate, altitude) = ScenarioOptions.point(fixed)!
+          truth = .fixed(coordinate, altitude: altitude, horizontalAccuracy: nil)
+        } else {
+          truth = .route(route.map { ScenarioOptions.point($0)!.coordinate }, speed: mps)
+        }
+        let source = try truth.source(interval: .milliseconds(Int64(1000 * step)))
         let count = Int((duration! * rate).rounded(.down)) + 1
         return { body in
+          guard let timeline = try source.makeTimeline(startDate: first) else { return }
+          defer { timeline.close() }
+          var last: LocationFix?
           for i in 0..<count {
-            try body(
-              LocationFix(
-                timestamp: first + Double(i) * step, mode: .threeD, coordinate: coordinate, altitudeMSL: altitude ?? 0, speed: 0))
-          }
-        }
-      }
-      if !route.isEmpty {
-        let walk = RouteWalk(
-          waypoints: route.map { ScenarioOptions.point($0)!.coordinate }, speed: mps, interval: .milliseconds(Int64(1000 * step)))
-        guard let fixes = walk.fixes() else {
-          throw CommandFailure("--route is longer than \(RouteWalk.maxFixes) epochs at --rate \(rate)", status: 64)
-        }
-        let count = Int((duration! * rate).rounded(.down)) + 1
-        return { body in
-          for i in 0..<count {
-            var fix = fixes[min(i, fixes.count - 1)]
+            if let (_, next) = try timeline.next() { last = next }
+            guard var fix = last else { return }
             fix.timestamp = first + Double(i) * step
             fix.mode = .threeD
-            fix.altitudeMSL = 0
+            fix.altitudeMSL = fix.altitudeMSL ?? 0
             try body(fix)
           }
         }
       }
       let trace: Trace
       do {
-        trace = try Trace(path: truthTrace!)
+        trace = try Trace(path: path)
       } catch {
         throw CommandFailure("\(error)")
       }
-      let limit = duration
+      // The trace once, at its own pace and times, without gap fills (a gap is the receiver's
+      // to have); epochs with only a time of day dated from --start-time, epochs without any
+      // time 1 / rate apart.
+      let source = try Truth.trace(trace, ReplayOptions(speed: 1, gapThreshold: nil, untimedStart: first, untimedInterval: step))
+        .source()
+      let limit = duration.map { Duration.seconds($0) }
       return { body in
-        let reader = try trace.makeReader()
-        defer { reader.close() }
-        var origin: Double?
-        var index = 0
-        while let epoch = try reader.next() {
-          var fix = epoch.fix
-          let offset: Double
-          if let time = fix.timestamp {
-            if origin == nil { origin = time.timeIntervalSince1970 }
-            offset = time.timeIntervalSince1970 - origin!
-          } else if let traceTime = epoch.traceTime {
-            if origin == nil { origin = traceTime }
-            offset = traceTime - origin!
-            fix.timestamp = first + offset
-          } else {
-            offset = Double(index) * step
-            fix.timestamp = first + offset
-          }
-          index += 1
-          if let limit, offset > limit { break }
+        guard let timeline = try source.makeTimeline(startDate: first) else { return }
+        defer { timeline.close() }
+        var read = 0
+        while let (at, fix) = try timeline.next() {
+          read += 1
+          if let limit, at > limit { break }
           try body(fix)
         }
-        if index == 0 { throw CommandFailure("\(trace.path): no epochs read (--format is not an option here; check the file)") }
+        if read == 0 { throw CommandFailure("\(trace.path): no epochs read (--format is not an option here; check the file)") }
       }
     }
 

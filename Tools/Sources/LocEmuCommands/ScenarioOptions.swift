@@ -209,6 +209,7 @@ struct ScenarioOptions: ParsableArguments {
     return .realistic(truth, receiver: receiver)
   }
 
+  /// The truth the options give: `--trace`, `--gpsd`, else `--fixed` (Warsaw when not given).
   private func truthSource(command: String, _ sources: Sources, answered: Locked<Bool>?) throws -> PhoneSource {
     if let trace {
       let t = try sources.trace.trace(trace, command: command)
@@ -216,20 +217,19 @@ struct ScenarioOptions: ParsableArguments {
       // The trace's own times, as replay keeps them; points without one are stamped from the
       // run's start: the phone's start date on virtual time, now on the real clock.
       let runStart = virtualTime ? EmulatedPhone.Configuration.defaultStartDate : Date()
-      return .trace(
-        t,
-        options: ReplayOptions(
-          speed: speed ?? 1, loop: true, timeBase: sources.time.timeBase(), untimedStart: runStart))
+      return try Truth.trace(
+        t, ReplayOptions(speed: speed ?? 1, loop: true, timeBase: sources.time.timeBase(), untimedStart: runStart)
+      ).source()
     }
     if let gpsd {
-      return .live(
-        GPSDSource(
-          configuration: .init(
-            host: gpsd.host, port: gpsd.port, connectTimeout: .milliseconds(Int64(gpsdTimeout * 1000)),
-            onEvent: gpsdEventReporter(command: command, answered: answered))))
+      return try Truth.gpsd(
+        .init(
+          host: gpsd.host, port: gpsd.port, connectTimeout: .milliseconds(Int64(gpsdTimeout * 1000)),
+          onEvent: gpsdEventReporter(command: command, answered: answered))
+      ).source()
     }
     let point = fixed.flatMap(Self.point) ?? (Coordinate(latitude: 52.2297, longitude: 21.0122)!, nil)
-    return .fixed(point.coordinate, horizontalAccuracy: fixedAccuracy ?? 5, altitude: point.altitude)
+    return try Truth.fixed(point.coordinate, altitude: point.altitude, horizontalAccuracy: fixedAccuracy ?? 5).source()
   }
 
   /// Builds the app a scenario drives, from the runner's phone and handler.

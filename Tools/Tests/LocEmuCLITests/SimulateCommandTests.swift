@@ -61,6 +61,28 @@ struct SimulateCommandTests {
     #expect(fixed.allSatisfy { ($0.used ?? 0) >= 3 && ($0.hdop ?? 0) > 0 })
   }
 
+  /// A route is walked as a phone walks it (the scenario commands' truth, stepped here), then
+  /// stands at its end until --duration; a trace without times plays one epoch per 1 / --rate.
+  @Test func aRouteStandsAtItsEndAndAnUntimedTraceKeepsTheRate() async throws {
+    struct Record: Decodable { var time: String? }
+    let route = try await DecodeCommandTests.runInProcess([
+      "simulate", "--route", "60.17,24.94", "60.1701,24.94", "--mps", "5", "--duration", "10", "--rate", "2", "--to", "jsonl",
+      "--start", "hot",
+    ])
+    #expect(route.status == 0, "\(route.stderr)")
+    let routeTimes = try route.decoded(Record.self).map(\.time)
+    #expect(routeTimes.count == 21 && routeTimes.last == "2026-01-01T00:00:10.000Z", "\(routeTimes)")
+    let untimed = FileManager.default.temporaryDirectory.appendingPathComponent("untimed-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: untimed) }
+    try Data(#"{"lat":60.17,"lon":24.94}\#n{"lat":60.1701,"lon":24.9401}\#n{"lat":60.1702,"lon":24.9402}\#n"#.utf8).write(to: untimed)
+    let trace = try await DecodeCommandTests.runInProcess([
+      "simulate", untimed.path, "--rate", "2", "--to", "jsonl", "--start", "hot", "--start-time", "2026-03-01T10:00:00Z",
+    ])
+    #expect(trace.status == 0, "\(trace.stderr)")
+    let times = try trace.decoded(Record.self).map(\.time)
+    #expect(times == ["2026-03-01T10:00:00.000Z", "2026-03-01T10:00:00.500Z", "2026-03-01T10:00:01.000Z"], "\(times)")
+  }
+
   /// Output to a named pipe (or a device such as /dev/null) is written in place: a temporary
   /// file renamed over it would replace the pipe (once it replaced /dev/null itself).
   @Test func aPipeIsWrittenInPlace() async throws {
