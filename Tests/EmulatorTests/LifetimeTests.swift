@@ -81,4 +81,27 @@ struct LifetimeTests {
     #expect(clock.pendingTimerCount == 0 && clock.activeTaskCount == 0)
     #expect(phones.allSatisfy { $0.subscriberCount == 0 && $0.observerCount == 0 })
   }
+
+  /// A phone let go without ``EmulatedPhone/shutdown()`` while its source plays goes away: its
+  /// timers hold what they fire on, never the phone, and its end cancels them. The clock is
+  /// left with nothing to fire, and its observers are no longer called.
+  @Test func aPhoneLetGoWhileItsSourcePlaysGoesAwayAndCancelsItsTimer() async throws {
+    let clock = EmulatorClock()
+    let calls = Recorder<PhoneEvent>()
+    weak var gone: EmulatedPhone?
+    var observation: PhoneObservation?
+    do {
+      let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .authorizedWhenInUse), source: .fixed(warsaw)), clock: clock)
+      gone = phone
+      observation = phone.observe(.location) { calls.append($0) }
+      try await clock.advance(by: .seconds(1))
+      #expect(calls.all.count == 2)
+      #expect(clock.pendingTimerCount == 1, "the next fix")
+    }
+    #expect(gone == nil, "not kept alive by its source's timer")
+    #expect(clock.pendingTimerCount == 0)
+    #expect(observation?.isActive == false)
+    try await clock.advance(by: .seconds(5))
+    #expect(calls.all.count == 2)
+  }
 }

@@ -70,7 +70,7 @@ struct ClockStorage {
   /// Whether a main-actor job that runs ``mainActorCalls`` is on its way.
   var mainActorJobScheduled = false
 
-  mutating func addTimer(atNanoseconds deadline: Int64, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+  mutating func addTimer(atNanoseconds deadline: Int64, _ action: consuming TimerAction) -> UInt64 {
     timers.insert(deadline: deadline, action: action)
   }
 

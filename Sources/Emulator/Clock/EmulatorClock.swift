@@ -153,9 +153,23 @@ public final class EmulatorClock: Clock, Sendable {
   /// On a real-time clock, timers fire while ``run()`` runs.
   @discardableResult
   public func schedule(at deadline: Instant, _ action: @escaping @Sendable () -> Void) -> Timer {
+    schedule(at: deadline, .closure(action))
+  }
+
+  /// Calls `target` with `tag` at `deadline`: a timer that holds its target (strongly) instead
+  /// of a closure (see ``ClockTimerTarget``).
+  @discardableResult
+  func schedule(at deadline: Instant, target: any ClockTimerTarget, tag: UInt64) -> Timer {
+    schedule(at: deadline, .target(target, tag: tag))
+  }
+
+  private func schedule(at deadline: Instant, _ action: consuming TimerAction) -> Timer {
     let nanoseconds = deadline.offset.clampedNanoseconds
+    // Moved, not copied, into the queue: a copy is a retain and a release of the closure or
+    // target for every timer.
+    var moving = Optional(action)
     let (timer, wake) = storage.withLock { s in
-      let sequence = s.addTimer(atNanoseconds: nanoseconds, action)
+      let sequence = s.addTimer(atNanoseconds: nanoseconds, moving.take()!)
       return (
         Timer(sequence: sequence, deadline: nanoseconds),
         mode == .realTime ? s.takeDriverWakeup(ifLaterThan: deadline.offset) : nil

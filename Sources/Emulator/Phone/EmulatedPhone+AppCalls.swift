@@ -31,8 +31,8 @@ extension EmulatedPhone {
       case .waitForPrompt(let actions):
         let id = s.nextID()
         s.promptWaiters.append((id, waiter))
-        for action in actions { perform(action, &s) }
-        stateChanged(from: before, &s)
+        for action in actions { engine.perform(action, &s) }
+        engine.stateChanged(from: before, &s)
         return nil
       }
     }
@@ -63,7 +63,7 @@ extension EmulatedPhone {
         return .unavailable(.locationUnavailable, in: s.permission.state)
       }
       s.requests[id] = waiter
-      for action in actions { perform(action, &s) }
+      for action in actions { engine.perform(action, &s) }
       return nil
     }
     if let immediate { return immediate }
@@ -74,7 +74,7 @@ extension EmulatedPhone {
         guard let self else { return }
         core.withLock { s in
           guard let id = s.requests.first(where: { $0.value === waiter })?.key else { return }
-          for action in s.gate.cancelRequest(id, permission: s.permission.state) { perform(action, &s) }
+          for action in s.gate.cancelRequest(id, permission: s.permission.state) { engine.perform(action, &s) }
         }
         clock.drive()
       })

@@ -4,7 +4,37 @@ import LocationServices
 
 // What happens inside the phone's lock: fixes received, events emitted, the permission and
 // location machines' actions performed, timers fired.
-extension EmulatedPhone {
+
+/// The phone's state behind its lock, and what acts on it there: fixes received, events
+/// emitted, the permission and location machines' actions performed, the phone's timers fired.
+///
+/// Apart from ``EmulatedPhone`` so that the phone's timers can hold it: a pending timer keeps
+/// the engine alive (strongly, as its ``ClockTimerTarget``), never the phone, and the phone's
+/// end (``EmulatedPhone/shutdown()``, or its deinit) shuts the engine down and cancels them.
+final class PhoneEngine: ClockTimerTarget {
+  let clock: EmulatorClock
+  let core: Locked<PhoneCore>
+
+  /// The tags of the phone's timers: the source's next fix, the scripted answer to the prompt;
+  /// any other tag is the id of the location request whose timeout it is.
+  static let sourceTimer = UInt64.max
+  static let promptTimer = UInt64.max - 1
+
+  init(clock: EmulatorClock, core: PhoneCore) {
+    self.clock = clock
+    self.core = Locked(core)
+  }
+
+  func clockTimerFired(_ tag: UInt64) {
+    switch tag {
+    case Self.sourceTimer: sourceFired()
+    case Self.promptTimer: promptTimerFired()
+    default: requestTimerFired(tag)
+    }
+  }
+}
+
+extension PhoneEngine {
   // MARK: Inside the lock
 
   /// A fix arrives. The epoch's events (the source's fix, the app's location) go out as one
@@ -49,7 +79,7 @@ extension EmulatedPhone {
     case .report(let event): emit(.permission(event), &s)
     case .armPromptTimer(let delay):
       if let timer = s.promptTimer { clock.cancel(timer) }
-      s.promptTimer = clock.schedule(after: delay, actions.prompt)
+      s.promptTimer = clock.schedule(at: clock.now.advanced(by: delay), target: self, tag: Self.promptTimer)
     case .cancelPromptTimer:
       if let timer = s.promptTimer { clock.cancel(timer) }
       s.promptTimer = nil
@@ -64,9 +94,7 @@ extension EmulatedPhone {
     switch action {
     case .resolve(let id, let result): s.requests.removeValue(forKey: id)?.resolve(result)
     case .armRequestTimer(let id, let deadline):
-      s.requestTimers[id] = clock.schedule(at: EmulatorClock.Instant(offset: deadline)) { [weak self] in
-        self?.requestTimerFired(id)
-      }
+      s.requestTimers[id] = clock.schedule(at: EmulatorClock.Instant(offset: deadline), target: self, tag: id)
     case .cancelRequestTimer(let id):
       if let timer = s.requestTimers.removeValue(forKey: id) { clock.cancel(timer) }
     case .deliver(let fix): deliver(fix, &s)
@@ -234,11 +262,4 @@ final class PhoneTaskEntry: Sendable {
     guard let wait = finishedValue.withLock({ $0 }) else { return }
     await wait()
   }
-}
-
-/// A phone's timer actions: set once in the phone's initializer, before the phone is shared,
-/// then only read.
-final class PhoneTimerActions: @unchecked Sendable {
-  var source: @Sendable () -> Void = {}
-  var prompt: @Sendable () -> Void = {}
 }

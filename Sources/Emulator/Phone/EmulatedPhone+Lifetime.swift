@@ -147,7 +147,7 @@ extension EmulatedPhone {
       let status = s.permission.state.status
       for (_, waiter) in s.promptWaiters { waiter.resolve(status) }
       s.promptWaiters.removeAll()
-      for action in s.gate.cancelAll(permission: s.permission.state) { perform(action, &s) }
+      for action in s.gate.cancelAll(permission: s.permission.state) { engine.perform(action, &s) }
       if let timer = s.sourceTimer { clock.cancel(timer) }
       s.sourceTimer = nil
       s.timeline?.close()
@@ -175,7 +175,7 @@ extension EmulatedPhone {
       failure = String(describing: error)
     }
     if Task.isCancelled { return }
-    core.withLock { s in emit(.sourceEnded(error: failure), &s) }
+    core.withLock { s in engine.emit(.sourceEnded(error: failure), &s) }
     clock.drive()
   }
 }

@@ -13,7 +13,7 @@ extension EmulatedPhone {
       guard !s.sourceStarted, !s.isShutDown else { return }
       s.sourceStarted = true
       guard case .timeline(let make) = configuration.source.kind else { return }
-      beginTimeline(make, startDate: configuration.startDate, &s)
+      engine.beginTimeline(make, startDate: configuration.startDate, &s)
     }
     clock.drive()
   }
@@ -28,31 +28,11 @@ extension EmulatedPhone {
     core.withLock { s in
       guard !s.isShutDown else { return }
       s.sourceStarted = true
-      closeTimeline(&s)
-      beginTimeline(make, startDate: date, &s)
+      engine.closeTimeline(&s)
+      engine.beginTimeline(make, startDate: date, &s)
     }
     clock.drive()
     return true
-  }
-
-  func beginTimeline(_ make: @Sendable (Date) throws -> any PhoneTimeline, startDate: Date, _ s: inout PhoneCore) {
-    s.sourceStart = clock.nowOffset
-    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
-    do {
-      s.timeline = try make(startDate)
-      scheduleNextSourceFix(&s)
-    } catch {
-      emit(.sourceEnded(error: String(describing: error)), &s)
-    }
-  }
-
-  func closeTimeline(_ s: inout PhoneCore) {
-    if let timer = s.sourceTimer { clock.cancel(timer) }
-    s.sourceTimer = nil
-    s.pendingSourceFix = nil
-    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
-    s.timeline?.close()
-    s.timeline = nil
   }
 
   /// Stops a timeline source now: no further fix; its file is closed. (A live source stops
@@ -60,7 +40,7 @@ extension EmulatedPhone {
   public func stopSource() {
     core.withLock { s in
       s.sourceStarted = true
-      closeTimeline(&s)
+      engine.closeTimeline(&s)
     }
   }
 
@@ -92,7 +72,7 @@ extension EmulatedPhone {
       s.sourceShift += paused
       if s.pendingSourceFix != nil, let due = s.pendingSourceDue {
         s.pendingSourceDue = due + paused
-        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: due + paused), actions.source)
+        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: due + paused), target: engine, tag: PhoneEngine.sourceTimer)
       }
       return true
     }
@@ -102,6 +82,29 @@ extension EmulatedPhone {
 
   /// Whether ``pauseSource()`` paused the source playing.
   public var isSourcePaused: Bool { core.withLock { $0.sourcePausedAt != nil } }
+}
+
+// The source inside the phone's lock: a timeline begun, its next fix scheduled, its timer fired.
+extension PhoneEngine {
+  func beginTimeline(_ make: @Sendable (Date) throws -> any PhoneTimeline, startDate: Date, _ s: inout PhoneCore) {
+    s.sourceStart = clock.nowOffset
+    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
+    do {
+      s.timeline = try make(startDate)
+      scheduleNextSourceFix(&s)
+    } catch {
+      emit(.sourceEnded(error: String(describing: error)), &s)
+    }
+  }
+
+  func closeTimeline(_ s: inout PhoneCore) {
+    if let timer = s.sourceTimer { clock.cancel(timer) }
+    s.sourceTimer = nil
+    s.pendingSourceFix = nil
+    (s.sourcePausedAt, s.sourceShift) = (nil, .zero)
+    s.timeline?.close()
+    s.timeline = nil
+  }
 
   func scheduleNextSourceFix(_ s: inout PhoneCore) {
     guard let timeline = s.timeline, let start = s.sourceStart else { return }
@@ -117,7 +120,7 @@ extension EmulatedPhone {
       }
       if let at = due {
         s.pendingSourceDue = start + at
-        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at), actions.source)
+        s.sourceTimer = clock.schedule(at: EmulatorClock.Instant(offset: start + at), target: self, tag: Self.sourceTimer)
       } else {
         endSource(&s, error: nil)
       }

@@ -147,9 +147,9 @@ public final class EmulatedPhone: Sendable {
   public let configuration: Configuration
   /// When the phone started, on its clock.
   public let startedAt: EmulatorClock.Instant
-  let core: Locked<PhoneCore>
-  /// The actions of the phone's own timers, made once (a timer then costs no allocation).
-  let actions = PhoneTimerActions()
+  /// The phone's state and what acts on it, held by the phone's timers (never the phone).
+  let engine: PhoneEngine
+  var core: Locked<PhoneCore> { engine.core }
   /// State that modules above keep per phone (``attachment(_:make:)``), by type.
   let attachments = Locked<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
@@ -158,13 +158,12 @@ public final class EmulatedPhone: Sendable {
     self.clock = clock ?? EmulatorClock()
     self.configuration = configuration
     startedAt = self.clock.now
-    core = Locked(
-      PhoneCore(
+    engine = PhoneEngine(
+      clock: self.clock,
+      core: PhoneCore(
         permission: PermissionStateMachine(
           initial: configuration.permission, promptAnswer: configuration.promptAnswer, promptDelay: configuration.promptDelay),
         gate: LocationGateStateMachine(requestTimeout: configuration.requestTimeout, reducedAccuracy: configuration.reducedAccuracy)))
-    actions.source = { [weak self] in self?.sourceFired() }
-    actions.prompt = { [weak self] in self?.promptTimerFired() }
     if configuration.startsSource { startSource() }
   }
 
@@ -245,13 +244,13 @@ public final class EmulatedPhone: Sendable {
       }
       guard !s.isShutDown else { return true }
       // The OS's own reports come first, then the change itself, then what follows from it.
-      for action in actions { if case .report = action { perform(action, &s) } }
-      emit(.applied(event, s.permission.state), &s)
+      for action in actions { if case .report = action { engine.perform(action, &s) } }
+      engine.emit(.applied(event, s.permission.state), &s)
       for action in actions {
         if case .report = action { continue }
-        perform(action, &s)
+        engine.perform(action, &s)
       }
-      stateChanged(from: before, &s)
+      engine.stateChanged(from: before, &s)
       return true
     }
     clock.drive()
@@ -266,7 +265,7 @@ public final class EmulatedPhone: Sendable {
       guard !s.isShutDown, s.permission.state.backgroundLocationUpdates != declared else { return }
       let before = s.permission.state
       s.permission.setBackgroundLocationUpdates(declared)
-      stateChanged(from: before, &s)
+      engine.stateChanged(from: before, &s)
     }
     clock.drive()
   }
@@ -308,7 +307,7 @@ public final class EmulatedPhone: Sendable {
   /// A fix arrives now, synchronously (a live source; an observer's reaction). What it sets off
   /// runs on the clock's loop, as for ``apply(_:)``.
   public func receiveNow(_ fix: LocationFix) {
-    core.withLock { s in _ = receive(fix, &s) }
+    core.withLock { s in _ = engine.receive(fix, &s) }
     clock.drive()
   }
 
