@@ -56,6 +56,17 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
+    // The lost-pets app's map features wired together on a phone (its composition root), for
+    // `locemu preview` and for phones `locemu serve` makes with `mapFeatures`.
+    .target(
+      name: "LostPetsApp",
+      dependencies: [
+        .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
+      ]
+    ),
     // `locemu serve`: emulated phones over HTTP (Hummingbird), and NMEA feeds over TCP.
     .target(
       name: "PhoneServer",
@@ -66,7 +77,8 @@ let package = Package(
         .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"), "Basemap",
-        .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
+        .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
+        "LostPetsApp",
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -90,7 +102,7 @@ let package = Package(
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
-        "AnnouncementServer", "PhoneServer", "Basemap",
+        "AnnouncementServer", "PhoneServer", "Basemap", "LostPetsApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -133,7 +145,7 @@ let package = Package(
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Yams", package: "Yams"),
+        .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Yams", package: "Yams"),
       ]
     ),
     .testTarget(

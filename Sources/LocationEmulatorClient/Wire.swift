@@ -64,12 +64,18 @@ public enum Wire {
     public var trace: TraceRun?
     /// A realistic receiver under what the phone plays (see ``Realism``).
     public var realism: Realism?
+    /// Whether the phone runs the lost-pets app's map features (the landing page's map
+    /// preview, the fullscreen map): its map events (`tap`, `back`, `swipeBack`, `retry`) then
+    /// apply through `POST /phones/{id}/events`, and its lines (`preview`, `navigation`,
+    /// `fullscreenMap`, …, as `locemu preview` writes them) join the phone's event stream.
+    public var mapFeatures: Bool?
 
     public init(
       permission: LocationPermissionStatus? = nil, services: Switch? = nil, accuracy: LocationAccuracyAuthorization? = nil,
       app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil,
-      location: Location? = nil, trace: TraceRun? = nil, realism: Realism? = nil
+      location: Location? = nil, trace: TraceRun? = nil, realism: Realism? = nil, mapFeatures: Bool? = nil
     ) {
+      self.mapFeatures = mapFeatures
       self.realism = realism
       self.permission = permission
       self.services = services

@@ -355,7 +355,8 @@ extension LocEmu {
     }
 
     struct Event: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Any scenario event, e.g. fix=lost or permission=denied.")
+      static let configuration = CommandConfiguration(
+        abstract: "Any scenario event, e.g. fix=lost or permission=denied; tap or back on a phone with map features.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("The event, as 'locemu permissions --at' spells it.", valueName: "EVENT")) var event: String
 
@@ -411,9 +412,11 @@ extension LocEmu {
       struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A new phone (a new iPhone's defaults).")
         @ParentCommand var ctl: Ctl
+        @Flag(help: "The phone runs the lost-pets app's map features (map events: tap, back, swipeBack, retry).")
+        var mapFeatures = false
         func run() async throws {
-          let client = ctl.client
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "phones", Wire.NewPhone()) }
+          let client = ctl.client, phone = Wire.NewPhone(mapFeatures: mapFeatures ? true : nil)
+          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "phones", phone) }
         }
       }
 

@@ -2,6 +2,7 @@ public import ArgumentParser
 import Emulator
 import Basemap
 import Foundation
+import LostPetsApp
 import LocationEmulatorClient
 import Geo
 import LocationServices
@@ -106,10 +107,10 @@ extension LocEmu {
 
     func validate() throws {
       try options.validate(sources)
-      if let announcements, Self.isURL(announcements), options.virtualTime {
+      if let announcements, AnnouncementSource.isURL(announcements), options.virtualTime {
         throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time")
       }
-      if let announcements, Self.isURL(announcements), URL(string: announcements)?.host == nil {
+      if let announcements, AnnouncementSource.isURL(announcements), URL(string: announcements)?.host == nil {
         throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
       }
       if served.server != nil {
@@ -162,8 +163,6 @@ extension LocEmu {
       }
     }
 
-    static func isURL(_ text: String) -> Bool { text.hasPrefix("http://") || text.hasPrefix("https://") }
-
     struct Factory: ScenarioOptions.AppFactory {
       var repository: (any AnnouncementRepository)?
       var snapshotter: (any MapSnapshotting)?
@@ -182,18 +181,12 @@ extension LocEmu {
     func run() async throws {
       var repository: (any AnnouncementRepository)?
       if let announcements {
-        if Self.isURL(announcements) {
-          repository = HTTPAnnouncementRepository(baseURL: URL(string: announcements)!)
-        } else {
-          do {
-            let file = try FileAnnouncementRepository(contentsOf: announcements)
-            repository = file
-            if file.dropped.total > 0 {
-              printError("locemu preview: \(announcements): \(file.all.count) announcements; \(file.dropped)")
-            }
-          } catch {
-            throw CommandFailure("\(error)")
-          }
+        do {
+          let (found, note) = try AnnouncementSource.repository(announcements)
+          repository = found
+          if let note { printError("locemu preview: " + note) }
+        } catch {
+          throw CommandFailure("\(error)")
         }
       }
       // Under the map: raster tiles (a z/x/y directory or an .mbtiles file), then the basemaps.

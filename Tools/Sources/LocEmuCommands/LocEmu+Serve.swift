@@ -2,6 +2,8 @@ import ArgumentParser
 import Basemap
 import Emulator
 import Foundation
+import PetMap
+import LostPetsApp
 import Geo
 import LocationServices
 import PermissionHandling
@@ -36,6 +38,12 @@ extension LocEmu {
 
         Phone 1 starts with the state and source options below (no source unless one is \
         given: then only 'location set' moves it); --phones N starts N phones.
+
+        With --map-features phone 1 runs the lost-pets app's map features as 'locemu \
+        preview' does (its pins from --announcements): the map events tap, back, swipeBack \
+        and retry apply through POST /phones/ID/events ('locemu ctl event tap'), and the \
+        app's lines (preview, navigation, fullscreenMap, tapIgnored) join the phone's \
+        event stream. POST /phones makes such a phone with "mapFeatures": true.
 
         The permission prompt waits for its user, as a simulator's does: 'locemu ctl privacy \
         grant' (or 'ctl prompt ANSWER') answers it. --prompt-answer ANSWER [--prompt-delay S] \
@@ -113,6 +121,16 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
     var traces: String?
 
+    @Flag(
+      help: "Phone 1 runs the lost-pets app's map features, as 'locemu preview' does (POST /phones: \"mapFeatures\": true).")
+    var mapFeatures = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Where the lost-pets app of a phone with map features gets its pins: an announcements file or a server's base URL.",
+        valueName: "FILE|URL"))
+    var announcements: String?
+
     @Option(
       parsing: .unconditional, help: ArgumentHelp("The largest trace a request may play, uploaded or from --traces.", valueName: "BYTES"))
     var maxTraceBytes: Int = TraceIntake.defaultMaxBytes
@@ -143,6 +161,11 @@ extension LocEmu {
       guard (1...(1 << 30)).contains(maxTraceBytes) else { throw ValidationError("--max-trace-bytes must be 1 to 1073741824") }
       guard bodyTimeout >= 0.1, bodyTimeout <= 3600 else { throw ValidationError("--body-timeout must be 0.1 to 3600 seconds") }
       if nmeaListen != nil && phones < 1 { throw ValidationError("--nmea-listen serves phone 1: give --phones 1 or more") }
+      if mapFeatures && phones < 1 { throw ValidationError("--map-features runs on phone 1: give --phones 1 or more") }
+      if let announcements, AnnouncementSource.isURL(announcements) {
+        if options.virtualTime { throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time") }
+        if URL(string: announcements)?.host == nil { throw ValidationError("--announcements: '\(announcements)' is not a valid URL") }
+      }
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
         throw ValidationError("--at, --duration and --control script a run; a served phone is driven by requests")
       }
@@ -161,11 +184,21 @@ extension LocEmu {
       }
       let sourceGiven = options.fixed != nil || options.trace != nil || options.gpsd != nil
       let source = sourceGiven ? try options.source(command: "serve", sources) : .none
-      let hub = PhoneHub(virtualTime: options.virtualTime)
+      var repository: (any AnnouncementRepository)?
+      if let announcements {
+        do {
+          let (found, note) = try AnnouncementSource.repository(announcements)
+          repository = found
+          if let note { printError("locemu serve: " + note) }
+        } catch {
+          throw CommandFailure("--announcements: \(error)")
+        }
+      }
+      let hub = PhoneHub(virtualTime: options.virtualTime, announcements: repository)
       let first = PhoneSettings(
         permission: scenario.initial.appStatus, services: scenario.initial.servicesEnabled, accuracy: scenario.initial.accuracy,
         app: scenario.initial.app, backgroundLocationUpdates: scenario.initial.backgroundLocationUpdates,
-        promptAnswer: options.promptAnswer, promptDelay: scenario.promptDelay)
+        promptAnswer: options.promptAnswer, promptDelay: scenario.promptDelay, mapFeatures: mapFeatures ? true : nil)
       for n in 0..<phones {
         _ = await hub.create(
           n == 0 ? first : PhoneSettings(), source: n == 0 ? source : .none, sourceName: n == 0 && sourceGiven ? options.sourceName : nil)

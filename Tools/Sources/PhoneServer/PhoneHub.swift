@@ -1,5 +1,7 @@
 package import Emulator
 import PhoneSources
+package import LostPetsApp
+package import PetMap
 import Foundation
 package import GNSSReceiver
 package import LocationEmulatorClient
@@ -18,6 +20,8 @@ package import LocationServices
 /// fire by themselves.
 package final class PhoneHub: Sendable {
   package let clock: EmulatorClock
+  /// Where the lost-pets app of a phone made with `mapFeatures` gets its pins (nil: none).
+  package let announcements: (any AnnouncementRepository)?
   private let state = Locked<(next: Int, phones: [String: ServedPhone], maxPhones: Int)>((1, [:], .max))
   /// Phones made and not yet run, for whoever runs them (``PhonesService``, in its task group).
   private let toRun = AsyncStream.makeStream(of: ServedPhone.self)
@@ -35,9 +39,12 @@ package final class PhoneHub: Sendable {
     set { state.withLock { $0.maxPhones = newValue } }
   }
 
-  /// - Parameter virtualTime: a virtual clock that moves only when told; else the real one.
-  package init(virtualTime: Bool) {
+  /// - Parameters:
+  ///   - virtualTime: a virtual clock that moves only when told; else the real one.
+  ///   - announcements: the pins of the lost-pets app that phones made with `mapFeatures` run.
+  package init(virtualTime: Bool, announcements: (any AnnouncementRepository)? = nil) {
     clock = virtualTime ? EmulatorClock() : EmulatorClock.realTime()
+    self.announcements = announcements
   }
 
   /// The phones, by id in creation order.
@@ -55,7 +62,8 @@ package final class PhoneHub: Sendable {
     let made = state.withLock { s -> ServedPhone? in
       guard s.phones.count < s.maxPhones else { return nil }
       defer { s.next += 1 }
-      let phone = ServedPhone(number: s.next, settings: settings, source: source, sourceName: sourceName, clock: clock)
+      let phone = ServedPhone(
+        number: s.next, settings: settings, source: source, sourceName: sourceName, clock: clock, announcements: announcements)
       s.phones[phone.id] = phone
       return phone
     }
@@ -101,11 +109,16 @@ package struct PhoneSettings: Sendable, Hashable, Codable {
   package var promptAnswer: PromptAnswer?
   /// Seconds.
   package var promptDelay: Double?
+  /// Whether the phone runs the lost-pets app's map features (``MapFeaturesApp``): its map
+  /// events (`tap`, `back`, `swipeBack`, `retry`) then apply, and its lines join the transcript.
+  package var mapFeatures: Bool?
 
   package init(
     permission: LocationPermissionStatus? = nil, services: Bool? = nil, accuracy: LocationAccuracyAuthorization? = nil,
-    app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil
+    app: AppState? = nil, backgroundLocationUpdates: Bool? = nil, promptAnswer: PromptAnswer? = nil, promptDelay: Double? = nil,
+    mapFeatures: Bool? = nil
   ) {
+    self.mapFeatures = mapFeatures
     self.permission = permission
     self.services = services
     self.accuracy = accuracy
@@ -138,6 +151,8 @@ package final class ServedPhone: Sendable {
   let number: Int
   package let runner: ScenarioRunner
   package var phone: EmulatedPhone { runner.phone }
+  /// The lost-pets app the phone runs, when made with `mapFeatures`.
+  package let app: MapFeaturesApp?
   /// The transcript so far, the newest ``historyLimit`` lines (a new client gets them first).
   private let transcript = Locked<(history: [String], subscribers: [UInt64: AsyncStream<String>.Continuation], next: UInt64)>(
     ([], [:], 0))
@@ -165,7 +180,10 @@ package final class ServedPhone: Sendable {
   /// not slow the phone or the other clients).
   package static let clientBacklog = 4096
 
-  init(number: Int, settings: PhoneSettings, source: PhoneSource, sourceName: String?, clock: EmulatorClock) {
+  init(
+    number: Int, settings: PhoneSettings, source: PhoneSource, sourceName: String?, clock: EmulatorClock,
+    announcements: (any AnnouncementRepository)? = nil
+  ) {
     self.number = number
     id = String(number)
     playback = Locked(sourceName.map { Playback(kind: .source, name: $0) })
@@ -177,6 +195,9 @@ package final class ServedPhone: Sendable {
     runner = ScenarioRunner(scenario: settings.scenario, source: source, clock: clock, startDate: startDate) { line in
       sink.withLock { $0 }?(line.json)
     }
+    // The app's composition root, as `locemu preview` runs it (no snapshot images: the page
+    // draws the phone's map itself).
+    app = settings.mapFeatures == true ? MapFeaturesApp(phone: runner.phone, repository: announcements, snapshotter: nil) : nil
     sink.withLock { $0 = { [weak self] json in self?.publish(json) } }
   }
 
@@ -214,7 +235,7 @@ package final class ServedPhone: Sendable {
       }
     }
     sourceObservation.withLock { $0 = observation }
-    await runner.begin()
+    await runner.begin(app: app)
   }
 
   /// Runs the phone (reads a live source, fires a real-time clock's timers) until ``stop()``

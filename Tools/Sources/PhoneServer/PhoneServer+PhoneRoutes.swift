@@ -228,7 +228,9 @@ extension PhoneServer {
         } catch {
           throw APIError.bad("\(error)")
         }
-        guard !event.isMapEvent else { throw APIError.bad("'\(text)' is a map event: a served phone has no map") }
+        guard !event.isMapEvent || phone.app != nil else {
+          throw APIError.bad("'\(text)' is a map event: this phone has no map (make one with \"mapFeatures\": true)")
+        }
         return try await Self.apply(event, to: phone)
       }
     }

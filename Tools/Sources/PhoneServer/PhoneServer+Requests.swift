@@ -271,7 +271,7 @@ extension PhoneServer {
   static func settings(_ new: Wire.NewPhone) throws -> PhoneSettings {
     var settings = PhoneSettings(
       permission: new.permission, services: new.services.map { $0 == .on }, accuracy: new.accuracy, app: new.app,
-      backgroundLocationUpdates: new.backgroundLocationUpdates, promptAnswer: new.promptAnswer)
+      backgroundLocationUpdates: new.backgroundLocationUpdates, promptAnswer: new.promptAnswer, mapFeatures: new.mapFeatures)
     if let delay = try finite(new.promptDelay, "promptDelay") {
       guard delay >= 0, delay <= 86_400 else { throw APIError.bad("promptDelay must be 0 to 86400 seconds") }
       settings.promptDelay = delay

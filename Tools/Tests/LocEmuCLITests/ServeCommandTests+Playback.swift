@@ -212,4 +212,39 @@ extension ServeCommandTests {
     #expect(none.status == 1 && none.stderr.contains("this server has no trace directory"), "\(none.stderr)")
     #expect(try await plain.decoded(Wire.TraceList.self, ["traces"]).directory == false)
   }
+
+  /// `--map-features` runs the lost-pets app on phone 1, as `locemu preview` runs it: its
+  /// preview loads the pins around the phone, `ctl event tap` opens the fullscreen map and
+  /// `back` closes it, each line on the phone's event stream. A phone made without it refuses
+  /// map events; `phones create --map-features` makes one that takes them.
+  @Test func aPhoneWithMapFeaturesRunsTheLostPetsApp() async throws {
+    let server = try await Server.start([
+      "--map-features", "--announcements", PreviewCommandTests.path("traces/announcements.json"),
+      "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137",
+    ])
+    defer { server.stop() }
+    _ = try await server.clock(["advance", "2"])
+    #expect(try await server.ctl(["event", "tap"]).status == 0)
+    _ = try await server.clock(["advance", "1"])
+    #expect(try await server.ctl(["event", "back"]).status == 0)
+    // The transcript so far, then its end: deleting the phone (its app stops) ends the stream.
+    let stream = try await EmulatorServer(url: URL(string: server.url)).events("phones/1/events?history=1000")
+    #expect(try await server.ctl(["phones", "delete", "1"]).status == 0)
+    var lines: [String] = []
+    for try await line in stream { lines.append(line) }
+    let records = lines.compactMap { try? JSONDecoder().decode(TranscriptRecord.self, from: Data($0.utf8)) }
+    #expect(records.last?.event == "end")
+    let previews = records.filter { $0.event == "preview" }
+    #expect(previews.map(\.preview) == ["loading", "map"], "\(lines)")
+    #expect(previews.last?.pinIds == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    let navigation = records.filter { $0.event == "navigation" }
+    #expect(navigation.map(\.screen) == ["fullscreenMap", "landing"] && navigation.map(\.trigger) == ["tap", "back"])
+    #expect(records.first { $0.event == "fullscreenMap" }?.title == "Pet Locations")
+
+    let plain = try await server.state(["phones", "create"])
+    let refused = try await server.ctl(["event", "tap"], phone: plain.id)
+    #expect(refused.status == 1 && refused.stderr.contains("this phone has no map"), "\(refused.stderr)")
+    let withMap = try await server.state(["phones", "create", "--map-features"])
+    #expect(try await server.ctl(["event", "tap"], phone: withMap.id).status == 0)
+  }
 }

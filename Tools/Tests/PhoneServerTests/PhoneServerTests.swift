@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import Hummingbird
 import PermissionHandling
+import PetMap
 import PhoneServer
 import Scenarios
 import Testing
@@ -85,6 +86,43 @@ struct PhoneServerTests {
     #expect(phone.eventClientCount == 0)
     #expect(phone.phone.isShutDown && phone.phone.taskCount == 0 && phone.phone.subscriberCount == 0)
     #expect(hub.phones.isEmpty)
+  }
+
+  /// A phone made with `mapFeatures` runs the lost-pets app on the hub's clock: the preview
+  /// loads the five newest pins within 10 km of the phone, a tap pushes the fullscreen map and
+  /// back pops it, on the phone's transcript as `locemu preview` writes them; without it the
+  /// phone has no app.
+  @Test func aPhoneWithMapFeaturesRunsTheLostPetsApp() async throws {
+    let pets = try FileAnnouncementRepository(contentsOf: Self.root.appendingPathComponent("traces/announcements.json").path)
+    let hub = PhoneHub(virtualTime: true, announcements: pets)
+    let here = Coordinate(latitude: 52.2476, longitude: 21.0137)!
+    let phone = try #require(
+      await hub.create(PhoneSettings(permission: .authorizedWhenInUse, mapFeatures: true), source: .fixed(here)))
+    let plain = try #require(await hub.create(PhoneSettings(permission: .authorizedWhenInUse)))
+    #expect(phone.app != nil && plain.app == nil)
+    try await hub.advance(by: .seconds(2))
+    phone.runner.apply(.tap)
+    try await hub.advance(by: .seconds(1))
+    phone.runner.apply(.back)
+    try await hub.advance(by: .seconds(1))
+    let events = try #require(phone.events(history: ServedPhone.historyLimit)).lines
+    await hub.shutdown()
+    /// What the check reads of a transcript line.
+    struct Line: Decodable {
+      var event: String
+      var preview: String?
+      var pinIds: [String]?
+      var screen: String?
+      var trigger: String?
+    }
+    var lines: [Line] = []
+    for await line in events where !line.isEmpty { lines.append(try JSONDecoder().decode(Line.self, from: Data(line.utf8))) }
+    let previews = lines.filter { $0.event == "preview" }
+    #expect(previews.map(\.preview) == ["loading", "map"])
+    #expect(previews.last?.pinIds == ["a-101", "a-102", "a-103", "a-104", "a-106"])
+    let navigation = lines.filter { $0.event == "navigation" }
+    #expect(navigation.map(\.screen) == ["fullscreenMap", "landing"] && navigation.map(\.trigger) == ["tap", "back"])
+    #expect(lines.last?.event == "end")
   }
 
   /// A route is walked at its speed: a fix every interval, `speed × interval` metres apart

@@ -1,14 +1,17 @@
-import Emulator
+package import Emulator
 import Foundation
-import Geo
-import LocationServices
-import PermissionHandling
-import PetMap
-import MapRendering
-import Scenarios
+package import Geo
+package import LocationServices
+package import PermissionHandling
+package import PetMap
+package import MapRendering
+package import Scenarios
 
 /// The lost-pets app's map features wired together on the emulator, as a ``ScenarioApp``: the
-/// landing page with its map preview, the navigation coordinator and the fullscreen map.
+/// landing page with its map preview, the navigation coordinator and the fullscreen map. The
+/// app's composition root, for every place that runs the app: `locemu preview`, and a phone
+/// that `locemu serve` makes with `mapFeatures` (its map events through `POST /phones/{id}/events`,
+/// its lines on the phone's event stream).
 ///
 /// Scenario events: `tap` goes to the preview while the landing page is on top (the preview
 /// calls back only in its map state, and the callback pushes the fullscreen map); `back` and
@@ -21,7 +24,7 @@ import Scenarios
 /// every push or pop (`screen`, `action`, `trigger`, `stack`); `fullscreenMap` when the map is
 /// shown (`center`, `centeredOnUser`, `zoom`, `title`, `legend`); `tapIgnored` (`preview`,
 /// `reason`); `log` for the debugging output (the tap callback, backend errors, failures).
-final class MapFeaturesApp: ScenarioApp {
+package final class MapFeaturesApp: ScenarioApp {
   package let landing: LandingPageViewModel
   package let navigation: NavigationCoordinator
   package let viewportStore = ViewportStore()
@@ -37,7 +40,7 @@ final class MapFeaturesApp: ScenarioApp {
   ///   - fullscreenSnapshotter: renders the fullscreen map each time it is shown (to its
   ///     `outputPath`); nil: no image.
   ///   - fullscreenSnapshotZoom: the zoom of that image around the map's centre (nil: the map's own).
-  init(
+  package init(
     phone: EmulatedPhone, handler: LocationPermissionHandler? = nil, repository: (any AnnouncementRepository)?,
     snapshotter: (any MapSnapshotting)?, strings: MapStrings = MapStrings(),
     defaultRegion: MapRegion = FullscreenMapViewModel.warsaw, screenSize: ScreenSize = ScreenSize(width: 390, height: 844),
@@ -99,7 +102,7 @@ final class MapFeaturesApp: ScenarioApp {
     navigationBox.withLock { $0 = navigation }
   }
 
-  func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async {
+  package func start(emit: @escaping @Sendable (String, [TranscriptLine.Member]) -> Void) async {
     emitter.withLock { $0 = emit }
     await landing.preview.start()
   }
@@ -135,7 +138,7 @@ final class MapFeaturesApp: ScenarioApp {
   }
 
   /// The transcript members of a preview state.
-  static func members(of state: MapPreviewState, radiusMeters: Double = 10_000) -> [TranscriptLine.Member] {
+  package static func members(of state: MapPreviewState, radiusMeters: Double = 10_000) -> [TranscriptLine.Member] {
     var members: [TranscriptLine.Member] = [.string("preview", state.name)]
     switch state {
     case .loading: break
@@ -154,7 +157,7 @@ final class MapFeaturesApp: ScenarioApp {
     return members
   }
 
-  static func pair(_ c: Coordinate) -> String {
+  package static func pair(_ c: Coordinate) -> String {
     "[\(FixRecord.fixed(c.latitude, 7)),\(FixRecord.fixed(c.longitude, 7))]"
   }
 }
