@@ -43,7 +43,8 @@ extension LocEmu {
         preview' does (its pins from --announcements): the map events tap, back, swipeBack \
         and retry apply through POST /phones/ID/events ('locemu ctl event tap'), and the \
         app's lines (preview, navigation, fullscreenMap, tapIgnored) join the phone's \
-        event stream. POST /phones makes such a phone with "mapFeatures": true.
+        event stream; the web page shows the app on the phone's card and taps it. POST \
+        /phones makes such a phone with "mapFeatures": true.
 
         The permission prompt waits for its user, as a simulator's does: 'locemu ctl privacy \
         grant' (or 'ctl prompt ANSWER') answers it. --prompt-answer ANSWER [--prompt-delay S] \

@@ -437,6 +437,29 @@ struct WebPageTests {
     #expect(try await browser.waitForText("#services-1", "off"))
   }
 
+  /// A phone that runs the lost-pets app (`--map-features`) shows it on its card: the preview's
+  /// state and the screen on top, from the app's lines; its buttons tap the preview (the
+  /// fullscreen map opens) and go back. A phone without the app has no such row.
+  @Test(.enabled(if: WebPageTests.available)) func theLostPetsAppIsDrivenFromThePage() async throws {
+    let server = try await Server.start([
+      "--map-features", "--announcements", PreviewCommandTests.path("traces/announcements.json"), "--phones", "2",
+      "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137",
+    ])
+    defer { server.stop() }
+    _ = try await server.clock(["advance", "2"])
+    let browser = try Browser()
+    defer { browser.stop() }
+    try await browser.open(server.url + "/")
+    #expect(try await browser.waitForText("#lost-pets-1", where: "text.includes('preview map, 5 pins; on screen: landing')"))
+    try await browser.click("#app-tap-1")
+    #expect(try await browser.waitForText("#lost-pets-1", where: "text.includes('on screen: fullscreenMap')"))
+    _ = try await server.clock(["advance", "1"])
+    try await browser.click("#app-back-1")
+    #expect(try await browser.waitForText("#lost-pets-1", where: "text.includes('on screen: landing')"))
+    #expect(try await browser.waitFor("document.querySelector('#status-2') !== null"))
+    #expect(try await browser.run("return document.querySelector('#lost-pets-2').closest('div').hidden").bool == true)
+  }
+
   /// A receiver chosen on the page goes under the location set there: the state says so (on the
   /// page and through the API), and the fixes are the receiver's (near the location, not at
   /// it, with its accuracy); turned off, the phone is perfect again.

@@ -164,6 +164,22 @@ function transcriptLine(json) {
   return line;
 }
 
+// The lost-pets app of a phone made with mapFeatures, from its lines on the transcript: the
+// preview's state and the screen on top. The row shows once the app has said something.
+function appLine(card, json) {
+  let record = null;
+  try { record = JSON.parse(json); } catch (e) { return; }
+  if (!record || (record.event !== "preview" && record.event !== "navigation")) return;
+  const app = card.app || (card.app = {preview: "", screen: "landing"});
+  if (record.event === "preview") {
+    app.preview = record.preview + (record.preview === "map" ? ", " + record.pins + " pins" : record.message ? ": " + record.message : "");
+  } else {
+    app.screen = record.screen;
+  }
+  card.element.querySelector('[data-role="app-row"]').hidden = false;
+  card.element.querySelector('[data-field="lost-pets"]').textContent = "preview " + app.preview + "; on screen: " + app.screen;
+}
+
 async function refresh(id) {
   const state = await api("GET", "/phones/" + id);
   if (state) render(state);
@@ -174,7 +190,7 @@ function addCard(state) {
   const id = state.id;
   element.id = "phone-" + id;
   element.querySelector('[data-role="id"]').textContent = id;
-  for (const name of ["status", "services", "accuracy", "app", "fix", "receiver", "playing"]) {
+  for (const name of ["status", "services", "accuracy", "app", "fix", "receiver", "playing", "lost-pets"]) {
     element.querySelector('[data-field="' + name + '"]').id = name + "-" + id;
   }
   element.querySelector('[data-role="map"]').id = "map-" + id;
@@ -286,6 +302,8 @@ function addCard(state) {
   const transcript = element.querySelector('[data-role="transcript"]');
   events.onmessage = (message) => {
     transcript.appendChild(transcriptLine(message.data));
+    const card = cards.get(id);
+    if (card) appLine(card, message.data);
     while (transcript.childElementCount > 1000) transcript.firstElementChild.remove();
     transcript.scrollTop = transcript.scrollHeight;
     refresh(id);
