@@ -337,12 +337,17 @@ public enum Wire {
     public var eventClients: Int
     /// The realistic receiver under what it plays, when there is one.
     public var realism: Realism?
+    /// True when the phone runs the lost-pets app's map features (made with
+    /// ``NewPhone/mapFeatures``); absent otherwise.
+    public var mapFeatures: Bool?
 
     public init(
       id: String, status: LocationPermissionStatus, services: Switch, accuracy: LocationAccuracyAuthorization, app: AppState,
       backgroundLocationUpdates: Bool, promptOnScreen: Bool, promptAnswer: PromptAnswer, promptDelay: Double, fixLost: Bool,
-      walkingRoute: Bool, playing: Playing?, lastFix: Fix?, elapsed: Double, eventClients: Int, realism: Realism? = nil
+      walkingRoute: Bool, playing: Playing?, lastFix: Fix?, elapsed: Double, eventClients: Int, realism: Realism? = nil,
+      mapFeatures: Bool? = nil
     ) {
+      self.mapFeatures = mapFeatures
       self.realism = realism
       self.id = id
       self.status = status
@@ -362,7 +367,7 @@ public enum Wire {
     }
 
     /// Encoded with `null` for what is absent (`playing`, `lastFix`), as the API documents;
-    /// `realism` only when set.
+    /// `realism` and `mapFeatures` only when set.
     public func encode(to encoder: any Encoder) throws {
       var c = encoder.container(keyedBy: CodingKeys.self)
       try c.encode(id, forKey: .id)
@@ -381,6 +386,7 @@ public enum Wire {
       try c.encode(elapsed, forKey: .elapsed)
       try c.encode(eventClients, forKey: .eventClients)
       try c.encodeIfPresent(realism, forKey: .realism)
+      try c.encodeIfPresent(mapFeatures, forKey: .mapFeatures)
     }
   }
 

@@ -334,7 +334,7 @@ package final class ServedPhone: Sendable {
       backgroundLocationUpdates: s.backgroundLocationUpdates, promptOnScreen: s.promptShown, promptAnswer: script.answer,
       promptDelay: script.delay.seconds, fixLost: phone.isFixLost, walkingRoute: isWalkingRoute, playing: playing,
       lastFix: phone.latestFix.map(Wire.Fix.init), elapsed: phone.elapsed.seconds, eventClients: eventClientCount,
-      realism: realism.withLock { $0?.wire })
+      realism: realism.withLock { $0?.wire }, mapFeatures: app != nil ? true : nil)
   }
 }
 

@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import Geo
 import Hummingbird
+import LocationEmulatorClient
 import PermissionHandling
 import PetMap
 import PhoneServer
@@ -100,6 +101,7 @@ struct PhoneServerTests {
       await hub.create(PhoneSettings(permission: .authorizedWhenInUse, mapFeatures: true), source: .fixed(here)))
     let plain = try #require(await hub.create(PhoneSettings(permission: .authorizedWhenInUse)))
     #expect(phone.app != nil && plain.app == nil)
+    #expect(phone.state.mapFeatures == true && plain.state.mapFeatures == nil)
     try await hub.advance(by: .seconds(2))
     phone.runner.apply(.tap)
     try await hub.advance(by: .seconds(1))

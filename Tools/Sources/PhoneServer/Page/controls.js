@@ -37,6 +37,11 @@ function render(state) {
   field("fix").title = state.fixLost ? "" : fixExact(state.lastFix);
   const p = state.playing;
   const r = state.realism;
+  // A phone that runs the lost-pets app shows its row at once (its state fills in from the app's lines).
+  if (state.mapFeatures) {
+    card.element.querySelector('[data-role="app-row"]').hidden = false;
+    if (!card.app) field("lost-pets").textContent = "starting";
+  }
   field("receiver").textContent = r && r.profile ? r.profile + ", seed " + (r.seed ?? 1) + ", " + (r.start || "cold") + " start" + (r.assisted === false ? ", standalone" : "") : "perfect";
   const where = p && p.position !== undefined && p.position !== null && p.total ? "fix " + p.position + " of " + p.total : p ? p.fixes + " fixes" : "";
   field("playing").textContent = p ? p.kind + " " + p.name + ": " + where + (p.ended ? ", ended" : "") + (p.paused ? ", paused" : "") : "nothing";
