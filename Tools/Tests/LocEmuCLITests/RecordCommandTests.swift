@@ -86,8 +86,12 @@ struct RecordCommandTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let gpx = directory.appendingPathComponent("phone.gpx").path
+    // --duration: a recording that misses the fixes ends by itself and says how many epochs it
+    // got (once in a fresh-clone run under load the recording had to be killed at the bound,
+    // which told nothing); the bound is the backstop for a process that hangs.
     let recording = Task {
-      try await DecodeCommandTests.runInBackground(["record", "--server", server.url, gpx, "--count", "3"], bound: .seconds(300))
+      try await DecodeCommandTests.runInBackground(
+        ["record", "--server", server.url, gpx, "--count", "3", "--duration", "240"], bound: .seconds(300))
     }
     var tries = 0
     while try await server.state(["status"]).eventClients != 1 {
@@ -101,6 +105,7 @@ struct RecordCommandTests {
     }
     let run = try await recording.value
     #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains(": 3 epochs in "), "\(run.stderr) — \(server.condition)")
     let points = Self.records(try await DecodeCommandTests.run(["replay", "--virtual-time", "--fast", gpx]))
     #expect(points.compactMap(\.lat) == [52.1, 52.2, 52.3])
     #expect(points.compactMap(\.altMSL) == [100, 101, 102])
