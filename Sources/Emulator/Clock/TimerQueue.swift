@@ -4,10 +4,10 @@ import HeapModule
 /// What fires a timer set with a target (``EmulatorClock/schedule(at:target:tag:)``): the
 /// target is called with the tag the timer was set with.
 ///
-/// A phone is the target of its own timers: held strongly by them while they are pending, and
-/// by nothing else of the clock's, it needs no weak reference from its timers (a weak reference
-/// gives an object a side table, and every retain and release of it then takes the runtime's
-/// slow path: a tenth of a fleet's time) and no closure made per timer.
+/// A phone's engine is the target of the phone's timers: held strongly by them while they are
+/// pending, and by nothing else of the clock's, it needs no weak reference from its timers (a
+/// weak reference gives an object a side table, and every retain and release of it then takes
+/// the runtime's slow path: a tenth of a fleet's time) and no closure made per timer.
 protocol ClockTimerTarget: AnyObject, Sendable {
   func clockTimerFired(_ tag: UInt64)
 }

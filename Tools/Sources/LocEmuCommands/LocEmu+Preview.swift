@@ -107,12 +107,7 @@ extension LocEmu {
 
     func validate() throws {
       try options.validate(sources)
-      if let announcements, AnnouncementSource.isURL(announcements), options.virtualTime {
-        throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time")
-      }
-      if let announcements, AnnouncementSource.isURL(announcements), URL(string: announcements)?.host == nil {
-        throw ValidationError("--announcements: '\(announcements)' is not a valid URL")
-      }
+      try AnnouncementSource.validate(announcements, virtualTime: options.virtualTime)
       if served.server != nil {
         if options.virtualTime { throw ValidationError("--server follows a phone on the real clock; drop --virtual-time") }
         if options.fixed != nil || options.trace != nil || options.gpsd != nil {
@@ -179,16 +174,7 @@ extension LocEmu {
     }
 
     func run() async throws {
-      var repository: (any AnnouncementRepository)?
-      if let announcements {
-        do {
-          let (found, note) = try AnnouncementSource.repository(announcements)
-          repository = found
-          if let note { printError("locemu preview: " + note) }
-        } catch {
-          throw CommandFailure("\(error)")
-        }
-      }
+      let repository = try AnnouncementSource.open(announcements, command: "preview")
       // Under the map: raster tiles (a z/x/y directory or an .mbtiles file), then the basemaps.
       var layers: [any MapSnapshotLayer] = []
       if let tiles {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Basemap
 import Emulator
 import Foundation
-import PetMap
 import LostPetsApp
 import Geo
 import LocationServices
@@ -163,10 +162,7 @@ extension LocEmu {
       guard bodyTimeout >= 0.1, bodyTimeout <= 3600 else { throw ValidationError("--body-timeout must be 0.1 to 3600 seconds") }
       if nmeaListen != nil && phones < 1 { throw ValidationError("--nmea-listen serves phone 1: give --phones 1 or more") }
       if mapFeatures && phones < 1 { throw ValidationError("--map-features runs on phone 1: give --phones 1 or more") }
-      if let announcements, AnnouncementSource.isURL(announcements) {
-        if options.virtualTime { throw ValidationError("--announcements URL runs on the real clock; drop --virtual-time") }
-        if URL(string: announcements)?.host == nil { throw ValidationError("--announcements: '\(announcements)' is not a valid URL") }
-      }
+      try AnnouncementSource.validate(announcements, virtualTime: options.virtualTime)
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
         throw ValidationError("--at, --duration and --control script a run; a served phone is driven by requests")
       }
@@ -185,17 +181,7 @@ extension LocEmu {
       }
       let sourceGiven = options.fixed != nil || options.trace != nil || options.gpsd != nil
       let source = sourceGiven ? try options.source(command: "serve", sources) : .none
-      var repository: (any AnnouncementRepository)?
-      if let announcements {
-        do {
-          let (found, note) = try AnnouncementSource.repository(announcements)
-          repository = found
-          if let note { printError("locemu serve: " + note) }
-        } catch {
-          throw CommandFailure("--announcements: \(error)")
-        }
-      }
-      let hub = PhoneHub(virtualTime: options.virtualTime, announcements: repository)
+      let hub = PhoneHub(virtualTime: options.virtualTime, announcements: try AnnouncementSource.open(announcements, command: "serve"))
       let first = PhoneSettings(
         permission: scenario.initial.appStatus, services: scenario.initial.servicesEnabled, accuracy: scenario.initial.accuracy,
         app: scenario.initial.app, backgroundLocationUpdates: scenario.initial.backgroundLocationUpdates,

@@ -170,7 +170,7 @@ function transcriptLine(json) {
 }
 
 // The lost-pets app of a phone made with mapFeatures, from its lines on the transcript: the
-// preview's state and the screen on top. The row shows once the app has said something.
+// preview's state and the screen on top (render shows the row as soon as the state says mapFeatures).
 function appLine(card, json) {
   let record = null;
   try { record = JSON.parse(json); } catch (e) { return; }
