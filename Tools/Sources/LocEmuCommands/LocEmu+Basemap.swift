@@ -36,7 +36,7 @@ extension LocEmu {
     )
 
     struct Build: ParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Build a basemap file from an .osm.pbf extract.")
+      static let configuration = CommandConfiguration(commandName: "build", abstract: "Build a basemap file from an .osm.pbf extract.")
 
       @Argument(help: ArgumentHelp("The OpenStreetMap extract.", valueName: "EXTRACT.osm.pbf"))
       var input: String
@@ -58,6 +58,7 @@ extension LocEmu {
 
     struct Shoreline: ParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "shoreline",
         abstract: "Build a shoreline basemap (land, lakes, islands, ponds) from GMT's dump of GSHHG.")
 
       @Argument(help: ArgumentHelp("What 'gmt coast -Rd -Di -W -M' prints ('-': standard input).", valueName: "GMT_DUMP"))
@@ -102,7 +103,7 @@ extension LocEmu {
     }
 
     struct Info: ParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Print what a basemap file holds.")
+      static let configuration = CommandConfiguration(commandName: "info", abstract: "Print what a basemap file holds.")
 
       @Argument(help: ArgumentHelp("The basemap.", valueName: "FILE"))
       var file: String

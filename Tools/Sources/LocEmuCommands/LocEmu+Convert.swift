@@ -7,6 +7,7 @@ import Traces
 extension LocEmu {
   struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "convert",
       abstract: "Convert a trace between NMEA, GPX and JSON lines of fix records (and from KML and GeoJSON).",
       discussion: """
         IN is an NMEA log, a GPX file, a KML file (gx:Track with times, \

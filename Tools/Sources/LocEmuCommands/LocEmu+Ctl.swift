@@ -11,6 +11,7 @@ extension LocEmu {
   /// (``LocationEmulatorClient/RemotePhone``) and the API's wire model.
   struct Ctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "ctl",
       abstract: "Drive a phone of 'locemu serve' from a shell, as 'xcrun simctl location/privacy' drive a simulator.",
       discussion: """
         The server is --server or $LOCEMU_SERVER (default http://127.0.0.1:8947); the phone \
@@ -84,7 +85,7 @@ extension LocEmu {
     }
 
     struct Status: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "The phone's state, one JSON object.")
+      static let configuration = CommandConfiguration(commandName: "status", abstract: "The phone's state, one JSON object.")
       @ParentCommand var ctl: Ctl
 
       func run() async throws {
@@ -95,11 +96,12 @@ extension LocEmu {
 
     struct Location: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "location",
         abstract: "Set, walk, play, pause or clear the phone's location.",
         subcommands: [Set.self, Start.self, Run.self, Pause.self, Resume.self, Seek.self, Clear.self])
 
       struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A fix now (what played stops; a lost fix is back).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "A fix now (what played stops; a lost fix is back).")
         @ParentCommand var ctl: Ctl
         // Taken as it comes, so that a southern latitude (-33.87,151.21) is not read as an option.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where, e.g. 52.2297,21.0122 or -33.8688,151.2093.", valueName: "LAT,LON"))
@@ -126,6 +128,7 @@ extension LocEmu {
 
       struct Start: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "start",
           abstract: "Walk a route of waypoints (default 1.4 m/s, a fix a second), as simctl location start.")
         @ParentCommand var ctl: Ctl
         @Option(help: ArgumentHelp("m/s.", valueName: "MPS")) var speed: Double?
@@ -148,6 +151,7 @@ extension LocEmu {
 
       struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "run",
           abstract:
             "Play a trace, stamped with the phone's time: a file of this machine (uploaded), or a trace of the server's --traces directory."
         )
@@ -194,6 +198,7 @@ extension LocEmu {
 
       struct Pause: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "pause",
           abstract: "Pause what plays (a route, a trace); 'resume' carries on where it paused. Exit 1 when nothing plays.")
         @ParentCommand var ctl: Ctl
 
@@ -205,6 +210,7 @@ extension LocEmu {
 
       struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "resume",
           abstract: "Resume what 'pause' paused: its next fix as long after now as it was due after the pause.")
         @ParentCommand var ctl: Ctl
 
@@ -216,6 +222,7 @@ extension LocEmu {
 
       struct Seek: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "seek",
           abstract:
             "Jump within the trace or route that plays, paused or playing: to a fix (--fix, an index from 0) or a time (--seconds from its start). Exit 1 when none plays."
         )
@@ -238,7 +245,8 @@ extension LocEmu {
       }
 
       struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "No more fixes: the receiver lost the sky (a route or trace stops).")
+        static let configuration = CommandConfiguration(
+          commandName: "clear", abstract: "No more fixes: the receiver lost the sky (a route or trace stops).")
         @ParentCommand var ctl: Ctl
 
         func run() async throws {
@@ -249,7 +257,8 @@ extension LocEmu {
     }
 
     struct Privacy: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "The app's permission, as the user sets it in Settings.")
+      static let configuration = CommandConfiguration(
+        commandName: "privacy", abstract: "The app's permission, as the user sets it in Settings.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("grant, revoke, reset or restrict.", valueName: "ACTION")) var action: Wire.Privacy.Action
       @Flag(help: "With grant: Always rather than While Using.") var always = false
@@ -266,7 +275,7 @@ extension LocEmu {
     }
 
     struct Services: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Location Services on or off, system-wide.")
+      static let configuration = CommandConfiguration(commandName: "services", abstract: "Location Services on or off, system-wide.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("on or off.", valueName: "on|off")) var state: Wire.Switch
 
@@ -277,7 +286,8 @@ extension LocEmu {
     }
 
     struct Accuracy: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Precise (full) or approximate (reduced) location.")
+      static let configuration = CommandConfiguration(
+        commandName: "accuracy", abstract: "Precise (full) or approximate (reduced) location.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("full or reduced.", valueName: "full|reduced")) var accuracy: LocationAccuracyAuthorization
 
@@ -289,6 +299,7 @@ extension LocEmu {
 
     struct Realism: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "realism",
         abstract: "A realistic GNSS receiver under what the phone plays from now on, or off.",
         discussion: """
           What the phone plays next (a location, a route, a trace) is the truth, and a seeded \
@@ -313,7 +324,8 @@ extension LocEmu {
     }
 
     struct App: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "Send the app to the background or bring it to the foreground.")
+      static let configuration = CommandConfiguration(
+        commandName: "app", abstract: "Send the app to the background or bring it to the foreground.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("background or foreground.", valueName: "background|foreground")) var state: AppState
 
@@ -324,7 +336,8 @@ extension LocEmu {
     }
 
     struct Prompt: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "How the user will answer the next permission prompt, and after how long.")
+      static let configuration = CommandConfiguration(
+        commandName: "prompt", abstract: "How the user will answer the next permission prompt, and after how long.")
       @ParentCommand var ctl: Ctl
       @Argument(
         help: ArgumentHelp(
@@ -340,7 +353,8 @@ extension LocEmu {
     }
 
     struct Call: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "One of the app's own calls; its result comes on 'events'.")
+      static let configuration = CommandConfiguration(
+        commandName: "call", abstract: "One of the app's own calls; its result comes on 'events'.")
       enum Name: String, ExpressibleByArgument, CaseIterable { case authorize, authorizeAlways, request, locate }
       @ParentCommand var ctl: Ctl
       @Argument(
@@ -356,6 +370,7 @@ extension LocEmu {
 
     struct Event: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "event",
         abstract: "Any scenario event, e.g. fix=lost or permission=denied; tap or back on a phone with map features.")
       @ParentCommand var ctl: Ctl
       @Argument(help: ArgumentHelp("The event, as 'locemu permissions --at' spells it.", valueName: "EVENT")) var event: String
@@ -368,7 +383,8 @@ extension LocEmu {
     }
 
     struct Events: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "The phone's transcript as it happens, one JSON line per event.")
+      static let configuration = CommandConfiguration(
+        commandName: "events", abstract: "The phone's transcript as it happens, one JSON line per event.")
       @ParentCommand var ctl: Ctl
       @Option(help: ArgumentHelp("Stop after N lines.", valueName: "N")) var count: Int?
       @Option(help: ArgumentHelp("Lines from before the connection to print first (at most 1000).", valueName: "N"))
@@ -397,11 +413,12 @@ extension LocEmu {
 
     struct Phones: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "phones",
         abstract: "The server's phones: list them, make one, delete one.", subcommands: [List.self, Create.self, Delete.self],
         defaultSubcommand: List.self)
 
       struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every phone's state.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every phone's state.")
         @ParentCommand var ctl: Ctl
         func run() async throws {
           let client = ctl.client
@@ -410,7 +427,7 @@ extension LocEmu {
       }
 
       struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A new phone (a new iPhone's defaults).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "A new phone (a new iPhone's defaults).")
         @ParentCommand var ctl: Ctl
         @Flag(help: "The phone runs the lost-pets app's map features (map events: tap, back, swipeBack, retry).")
         var mapFeatures = false
@@ -421,7 +438,8 @@ extension LocEmu {
       }
 
       struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop a phone and forget it (its event streams end).")
+        static let configuration = CommandConfiguration(
+          commandName: "delete", abstract: "Stop a phone and forget it (its event streams end).")
         @ParentCommand var ctl: Ctl
         @Argument(help: ArgumentHelp("The phone to delete.", valueName: "ID")) var id: String
         func run() async throws {
@@ -433,11 +451,13 @@ extension LocEmu {
 
     struct Clock: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
+        commandName: "clock",
         abstract: "The server's clock: read it, or advance a virtual one.", subcommands: [Show.self, Advance.self],
         defaultSubcommand: Show.self)
 
       struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Virtual or real, and the seconds since the server started.")
+        static let configuration = CommandConfiguration(
+          commandName: "show", abstract: "Virtual or real, and the seconds since the server started.")
         @ParentCommand var ctl: Ctl
         func run() async throws {
           let client = ctl.client
@@ -447,6 +467,7 @@ extension LocEmu {
 
       struct Advance: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+          commandName: "advance",
           abstract: "Move a --virtual-time server's clock on; answers when all due has happened.")
         @ParentCommand var ctl: Ctl
         @Argument(help: ArgumentHelp("Seconds to move on.", valueName: "S")) var seconds: Double
@@ -463,7 +484,8 @@ extension LocEmu {
     }
 
     struct Traces: AsyncParsableCommand {
-      static let configuration = CommandConfiguration(abstract: "The server's --traces directory and the largest trace it takes.")
+      static let configuration = CommandConfiguration(
+        commandName: "traces", abstract: "The server's --traces directory and the largest trace it takes.")
       @ParentCommand var ctl: Ctl
       func run() async throws {
         let client = ctl.client

@@ -12,6 +12,7 @@ import LocationServices
 extension LocEmu {
   struct Decode: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "decode",
       abstract: "Decode an NMEA 0183 log into one fix record per epoch.",
       discussion: """
         Reads FILE (or standard input for -) as NMEA 0183 and prints one JSON \

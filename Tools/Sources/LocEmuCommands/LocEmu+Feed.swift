@@ -6,6 +6,7 @@ import Traces
 extension LocEmu {
   struct Feed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "feed",
       abstract: "Serve a trace as paced NMEA over TCP, for gpsd or any NMEA client.",
       discussion: """
         Every client that connects gets the whole trace from its start, paced \

@@ -8,6 +8,7 @@ import Scenarios
 extension LocEmu {
   struct Permissions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "permissions",
       abstract: "Run the permission system through a scenario and print what happens, as JSON lines.",
       discussion: """
         Runs a PermissionEmulator ("the OS"), a LocationService over a location \

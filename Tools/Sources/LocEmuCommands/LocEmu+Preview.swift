@@ -14,6 +14,7 @@ import MapRendering
 extension LocEmu {
   struct Preview: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "preview",
       abstract: "Run the lost-pets map features on the emulator: the landing-page map preview, navigation, the fullscreen map.",
       discussion: """
         The landing page's map preview reads and observes permission through the \

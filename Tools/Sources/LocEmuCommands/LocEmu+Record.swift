@@ -15,6 +15,7 @@ import NMEA
 extension LocEmu {
   struct Record: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "record",
       abstract: "Record a live receiver (through gpsd) or a served phone as a trace that replay and feed play back.",
       discussion: """
         Drive once with a USB GPS, replay the drive in CI for ever. To OUT.nmea goes the \

@@ -7,6 +7,7 @@ import Traces
 extension LocEmu {
   struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "replay",
       abstract: "Replay a trace (NMEA log, GPX or fix records) as fix records, paced by its own time stamps.",
       discussion: """
         TRACE is an NMEA log, a GPX file (read as a stream: any size) or JSON \

@@ -17,6 +17,7 @@ import UnixSignals
 extension LocEmu {
   struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "serve",
       abstract: "Serve emulated phones over HTTP: a test script (any language) sets location and permission and reads them back.",
       discussion: """
         Runs phones until interrupted, each driven by HTTP JSON requests (routes in the \

@@ -11,6 +11,7 @@ import Traces
 extension LocEmu {
   struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "simulate",
       abstract: "Print what a realistic GNSS receiver reports over a truth, on virtual time.",
       discussion: """
         The truth is a fixed point (--fixed), a route walked at --mps (--route), \

@@ -7,6 +7,7 @@ import LocationServices
 extension LocEmu {
   struct Sky: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "sky",
       abstract: "Print the GPS satellites in view from a place, with their DOPs.",
       discussion: """
         Computes where the GPS satellites are at --at (UTC, ISO 8601; now if \

@@ -6,6 +6,7 @@ import LocationServices
 extension LocEmu {
   struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "watch",
       abstract: "Print fix records from a running gpsd (through libgps).",
       discussion: """
         Connects to gpsd, asks for its reports and prints one JSON fix record \
