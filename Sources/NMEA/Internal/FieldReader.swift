@@ -39,6 +39,43 @@ struct FieldReader {
     return take(to: i)
   }
 
+  /// `next().int` in one pass: the digits are read while the field's end is looked for (a
+  /// satellite's number, elevation, azimuth or SNR is two or three digits, shorter than one
+  /// eight-byte step of ``next()``). A field with a sign, anything but digits or more than 18
+  /// digits goes to ``next()`` and ``Field/int``.
+  @inline(__always)
+  mutating func nextInt() -> Int? {
+    if exhausted { return nil }
+    // Two or three digits and a comma, as most satellite fields are: no loop.
+    if position &+ 4 <= end {
+      let d0 = base[position] &- 0x30, d1 = base[position &+ 1] &- 0x30, b2 = base[position &+ 2]
+      if d0 < 10 && d1 < 10 {
+        let two = Int(d0) &* 10 &+ Int(d1)
+        if b2 == 0x2C {
+          position &+= 3
+          return two
+        }
+        let d2 = b2 &- 0x30
+        if d2 < 10 && base[position &+ 3] == 0x2C {
+          position &+= 4
+          return two &* 10 &+ Int(d2)
+        }
+      }
+    }
+    var i = position
+    var value = 0
+    while i < end {
+      let d = base[i] &- 0x30
+      guard d < 10 else { break }
+      value = value &* 10 &+ Int(d)
+      i &+= 1
+    }
+    let digits = i &- position
+    guard digits <= 18, i >= end || base[i] == 0x2C else { return next().int }
+    if i >= end { exhausted = true } else { position = i &+ 1 }
+    return digits == 0 ? nil : value
+  }
+
   /// The field from `position` to `i` (a comma or the end), moving past it.
   @inline(__always)
   private mutating func take(to i: Int) -> Field {

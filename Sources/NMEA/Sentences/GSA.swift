@@ -23,15 +23,15 @@ public struct GSA: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     selectionMode = f.next().character.map(NMEAFlag.init(ascii:))
-    fixMode = f.next().int
+    fixMode = f.nextInt()
     for _ in 0..<12 {
-      guard let id = f.next().int else { continue }
+      guard let id = f.nextInt() else { continue }
       ids.append(id)
       if id >= 1 && id <= 600 { usedCount += 1 }
     }
     pdop = f.next().double
     hdop = f.next().double
     vdop = f.next().double
-    systemID = f.next().int
+    systemID = f.nextInt()
   }
 }

@@ -33,20 +33,20 @@ public struct GSV: Hashable, Sendable {
 
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
-    totalMessages = f.next().int
-    messageNumber = f.next().int
-    satellitesInView = f.next().int
+    totalMessages = f.nextInt()
+    messageNumber = f.nextInt()
+    satellitesInView = f.nextInt()
     var trailing: Int?
     while !f.isAtEnd {
-      let id = f.next()
+      let id = f.nextInt()
       if f.isAtEnd {
         // A lone trailing field is the NMEA 4.1 signal ID.
-        trailing = id.int
+        trailing = id
         break
       }
-      let el = f.next(), az = f.next(), snr = f.next()
-      if let prn = id.int {
-        inline.append(Satellite(id: prn, elevation: el.int, azimuth: az.int, snr: snr.int))
+      let el = f.nextInt(), az = f.nextInt(), snr = f.nextInt()
+      if let prn = id {
+        inline.append(Satellite(id: prn, elevation: el, azimuth: az, snr: snr))
       }
     }
     signalID = trailing
