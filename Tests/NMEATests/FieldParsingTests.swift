@@ -29,6 +29,45 @@ struct FieldParsingTests {
     #expect(fields == (body.isEmpty ? [""] : expected))
   }
 
+  /// Fields for the one-pass number readers: their fast paths (two or three digits and a comma,
+  /// digits and a point) and everything that must fall back to ``Field``'s readers.
+  static let numberFields = [
+    "", "0", "07", "45", "123", "1234", "00000", "-5", "+5", "-", "+", "12a", "a12", "1 2", "1.5", ".", "5.",
+    ".5", "1.2.3", "0.900", "105.0", "-12.345", "123456789012345678", "1234567890123456789",
+    "12345678901234567890123", "0.000000000000000001", "99999999999999999.9", "1e5", "*", "\u{7F}",
+  ]
+
+  /// `nextInt()` and `nextDouble()` give what `next().int` and `next().double` give, and leave
+  /// the reader where they leave it, for every field in every place of a sentence (first,
+  /// middle, last; after short and long fields).
+  @Test(arguments: numberFields)
+  func onePassReadersAgreeWithTheFieldReaders(field: String) {
+    for body in ["\(field)", "\(field),", "\(field),7", "12,\(field),x", "abcdefghij,\(field)", "1,2,\(field),\(field)"] {
+      var fieldCount = body.split(separator: ",", omittingEmptySubsequences: false).count
+      if body.isEmpty { fieldCount = 1 }
+      let (ints, intsExpected): ([String], [String]) = withReader(body) { reader in
+        var copy = reader
+        var got: [String] = [], expected: [String] = []
+        for _ in 0...fieldCount {
+          got.append("\(reader.nextInt().map(String.init) ?? "nil")|\(reader.isAtEnd)")
+          expected.append("\(copy.next().int.map(String.init) ?? "nil")|\(copy.isAtEnd)")
+        }
+        return (got, expected)
+      }
+      #expect(ints == intsExpected, "ints of \(body)")
+      let (doubles, doublesExpected): ([String], [String]) = withReader(body) { reader in
+        var copy = reader
+        var got: [String] = [], expected: [String] = []
+        for _ in 0...fieldCount {
+          got.append("\(reader.nextDouble().map { String($0.bitPattern) } ?? "nil")|\(reader.isAtEnd)")
+          expected.append("\(copy.next().double.map { String($0.bitPattern) } ?? "nil")|\(copy.isAtEnd)")
+        }
+        return (got, expected)
+      }
+      #expect(doubles == doublesExpected, "doubles of \(body)")
+    }
+  }
+
   @Test(arguments: bodies)
   func skipAgreesWithReadingFieldByField(body: String) {
     for n in 0...20 {

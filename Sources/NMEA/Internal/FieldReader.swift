@@ -76,6 +76,34 @@ struct FieldReader {
     return digits == 0 ? nil : value
   }
 
+  /// `next().double` in one pass, as ``nextInt()`` does for integers: an unsigned decimal such
+  /// as `0.9` or `105.0` is read while its end is looked for; a sign, anything but digits and
+  /// one point, or more than 18 digits goes to ``next()`` and ``Field/double``.
+  @inline(__always)
+  mutating func nextDouble() -> Double? {
+    if exhausted { return nil }
+    var i = position
+    var mantissa: Int64 = 0
+    var point = -1
+    while i < end {
+      let b = base[i]
+      let d = b &- 0x30
+      if d < 10 {
+        mantissa = mantissa &* 10 &+ Int64(d)
+      } else if b == 0x2E && point < 0 {
+        point = i
+      } else {
+        break
+      }
+      i &+= 1
+    }
+    let digits = point < 0 ? i &- position : i &- position &- 1
+    guard digits <= 18, i >= end || base[i] == 0x2C else { return next().double }
+    let fractionDigits = point < 0 ? 0 : i &- point &- 1
+    if i >= end { exhausted = true } else { position = i &+ 1 }
+    return digits == 0 ? nil : Double(mantissa) / powerOfTen(fractionDigits)
+  }
+
   /// The field from `position` to `i` (a comma or the end), moving past it.
   @inline(__always)
   private mutating func take(to i: Int) -> Field {

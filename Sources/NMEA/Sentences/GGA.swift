@@ -27,14 +27,14 @@ public struct GGA: Hashable, Sendable {
     self.talker = talker
     time = f.next().timeOfDay
     (latitude, longitude) = f.readPosition()
-    quality = f.next().int
-    satellitesUsed = f.next().int
-    hdop = f.next().double
-    altitudeMSL = f.next().double
+    quality = f.nextInt()
+    satellitesUsed = f.nextInt()
+    hdop = f.nextDouble()
+    altitudeMSL = f.nextDouble()
     f.skip(1)  // unit, M
-    geoidSeparation = f.next().double
+    geoidSeparation = f.nextDouble()
     f.skip(1)
-    dgpsAge = f.next().double
-    dgpsStation = f.next().int
+    dgpsAge = f.nextDouble()
+    dgpsStation = f.nextInt()
   }
 }

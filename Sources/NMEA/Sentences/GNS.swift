@@ -25,12 +25,12 @@ public struct GNS: Hashable, Sendable {
     time = f.next().timeOfDay
     (latitude, longitude) = f.readPosition()
     modeIndicators = f.next().string
-    satellitesUsed = f.next().int
-    hdop = f.next().double
-    altitudeMSL = f.next().double
-    geoidSeparation = f.next().double
-    dgpsAge = f.next().double
-    dgpsStation = f.next().int
+    satellitesUsed = f.nextInt()
+    hdop = f.nextDouble()
+    altitudeMSL = f.nextDouble()
+    geoidSeparation = f.nextDouble()
+    dgpsAge = f.nextDouble()
+    dgpsStation = f.nextInt()
     navigationalStatus = f.next().character.map(NMEAFlag.init(ascii:))
   }
 

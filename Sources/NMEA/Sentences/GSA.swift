@@ -29,9 +29,9 @@ public struct GSA: Hashable, Sendable {
       ids.append(id)
       if id >= 1 && id <= 600 { usedCount += 1 }
     }
-    pdop = f.next().double
-    hdop = f.next().double
-    vdop = f.next().double
+    pdop = f.nextDouble()
+    hdop = f.nextDouble()
+    vdop = f.nextDouble()
     systemID = f.nextInt()
   }
 }

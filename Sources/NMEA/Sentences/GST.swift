@@ -17,12 +17,12 @@ public struct GST: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    rms = f.next().double
-    semiMajor = f.next().double
-    semiMinor = f.next().double
-    orientation = f.next().double
-    latitudeError = f.next().double
-    longitudeError = f.next().double
-    altitudeError = f.next().double
+    rms = f.nextDouble()
+    semiMajor = f.nextDouble()
+    semiMinor = f.nextDouble()
+    orientation = f.nextDouble()
+    latitudeError = f.nextDouble()
+    longitudeError = f.nextDouble()
+    altitudeError = f.nextDouble()
   }
 }

@@ -41,10 +41,10 @@ public struct RMC: Hashable, Sendable {
     status = f.next().character
     isValid = status == 0x41 || status == 0x44
     (latitude, longitude) = f.readPosition()
-    speedKnots = f.next().double
-    track = f.next().double
+    speedKnots = f.nextDouble()
+    track = f.nextDouble()
     date = f.next().ddmmyy
-    let variation = f.next().double
+    let variation = f.nextDouble()
     let direction = f.next().character
     magneticVariation = variation.map { direction == 0x57 ? -$0 : $0 }
     modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))

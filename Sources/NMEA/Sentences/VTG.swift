@@ -25,19 +25,19 @@ public struct VTG: Hashable, Sendable {
       // NMEA 2.x layout: value, unit letter pairs.
       hasUnitLetters = true
       trackTrue = first.double
-      trackMagnetic = f.next().double
+      trackMagnetic = f.nextDouble()
       f.skip(1)
-      speedKnots = f.next().double
+      speedKnots = f.nextDouble()
       f.skip(1)
-      speedKmh = f.next().double
+      speedKmh = f.nextDouble()
       f.skip(1)
       modeIndicator = f.next().character.map(NMEAFlag.init(ascii:))
     } else {
       // NMEA 1.x layout without unit letters.
       trackTrue = first.double
       trackMagnetic = second.double
-      speedKnots = f.next().double
-      speedKmh = f.next().double
+      speedKnots = f.nextDouble()
+      speedKmh = f.nextDouble()
     }
   }
 }

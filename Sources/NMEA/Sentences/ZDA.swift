@@ -10,11 +10,11 @@ public struct ZDA: Hashable, Sendable {
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
     time = f.next().timeOfDay
-    let day = f.next().int, month = f.next().int, year = f.next().int
+    let day = f.nextInt(), month = f.nextInt(), year = f.nextInt()
     if let day, let month, let year, year >= 1980 {
       date = NMEADate(year: year, month: month, day: day)
     }
-    localZoneHours = f.next().int
-    localZoneMinutes = f.next().int
+    localZoneHours = f.nextInt()
+    localZoneMinutes = f.nextInt()
   }
 }
