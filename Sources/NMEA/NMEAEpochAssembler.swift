@@ -417,56 +417,56 @@ public struct NMEAEpochAssembler: Sendable {
       if changedSinceReport { epoch.motion = reportedMotion }
     }
     let gpsd = options.reporting == .gpsd && changedSinceReport ? reportedModelFix : model.fix
-    var fix = NMEAFix(mode: .noFix)
-    fix.timeOfDay = epoch.timeOfDay
+    // Built where it is kept: a local fix assigned at the end was one more 553-byte copy per epoch.
+    completed = NMEAFix(mode: .noFix)
+    completed.timeOfDay = epoch.timeOfDay
     if let lat = epoch.latitude, let lon = epoch.longitude {
-      fix.latitude = lat
-      fix.longitude = lon
+      completed.latitude = lat
+      completed.longitude = lon
       // The mode, altitudes, speed and track as gpsd's fix had them (see GPSDFixModel).
-      fix.mode = NMEAFix.Mode(rawValue: gpsd.mode) ?? .noFix
-      fix.altitudeMSL = gpsd.altitudeMSL.finite
-      fix.altitudeHAE = gpsd.altitudeHAE.finite
-      fix.geoidSeparation = gpsd.geoidSeparation.finite
-      fix.speed = gpsd.speedIfKnown
-      fix.track = gpsd.track.finite
+      completed.mode = NMEAFix.Mode(rawValue: gpsd.mode) ?? .noFix
+      completed.altitudeMSL = gpsd.altitudeMSL.finite
+      completed.altitudeHAE = gpsd.altitudeHAE.finite
+      completed.geoidSeparation = gpsd.geoidSeparation.finite
+      completed.speed = gpsd.speedIfKnown
+      completed.track = gpsd.track.finite
       // The members gpsd prints with a 2D or 3D fix, and those it prints only in 3D.
       if gpsd.mode >= 2 {
-        if gpsd.dgpsStation >= 0 { (fix.dgpsAge, fix.dgpsStation) = (gpsd.dgpsAge.finite, gpsd.dgpsStation) }
-        fix.magneticTrack = gpsd.magneticTrackIfKnown
-        fix.magneticVariation = gpsd.variationIfKnown
-        fix.horizontalError = gpsd.eph.finite
-        fix.verticalError = gpsd.epv.finite
-        fix.errors.epx = gpsd.epx.finite
-        fix.errors.epy = gpsd.epy.finite
-        fix.errors.eps = gpsd.eps.finite
-        fix.errors.epd = gpsd.epd.finite
-        fix.errors.sep = gpsd.sep.finite
+        if gpsd.dgpsStation >= 0 { (completed.dgpsAge, completed.dgpsStation) = (gpsd.dgpsAge.finite, gpsd.dgpsStation) }
+        completed.magneticTrack = gpsd.magneticTrackIfKnown
+        completed.magneticVariation = gpsd.variationIfKnown
+        completed.horizontalError = gpsd.eph.finite
+        completed.verticalError = gpsd.epv.finite
+        completed.errors.epx = gpsd.epx.finite
+        completed.errors.epy = gpsd.epy.finite
+        completed.errors.eps = gpsd.eps.finite
+        completed.errors.epd = gpsd.epd.finite
+        completed.errors.sep = gpsd.sep.finite
       }
       if gpsd.mode >= 3 {
         if let north = gpsd.velocityNorth.finite, let east = gpsd.velocityEast.finite {
-          (fix.velocityNorth, fix.velocityEast, fix.velocityDown) = (north, east, gpsd.velocityDown.finite)
+          (completed.velocityNorth, completed.velocityEast, completed.velocityDown) = (north, east, gpsd.velocityDown.finite)
         }
-        fix.climb = gpsd.climb.finite
-        fix.errors.epc = gpsd.epc.finite
+        completed.climb = gpsd.climb.finite
+        completed.errors.epc = gpsd.epc.finite
       } else {
-        fix.geoidSeparation = nil
+        completed.geoidSeparation = nil
       }
     }
-    fix.status = LocationFix.Status(rawValue: gpsd.status)
-    if gpsd.time > 0 { fix.errors.ept = gpsd.ept.finite }
-    fix.quality = epoch.quality
-    fix.satellitesUsed = epoch.satellitesUsed
-    fix.satellitesInView = epoch.satellitesInView.total
-    fix.hdop = epoch.hdop
-    fix.vdop = epoch.vdop
-    fix.pdop = epoch.pdop
-    fix.latitudeError = epoch.latitudeError
-    fix.longitudeError = epoch.longitudeError
-    fix.altitudeError = epoch.altitudeError
-    if let tod = fix.timeOfDay, let date {
-      fix.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
+    completed.status = LocationFix.Status(rawValue: gpsd.status)
+    if gpsd.time > 0 { completed.errors.ept = gpsd.ept.finite }
+    completed.quality = epoch.quality
+    completed.satellitesUsed = epoch.satellitesUsed
+    completed.satellitesInView = epoch.satellitesInView.total
+    completed.hdop = epoch.hdop
+    completed.vdop = epoch.vdop
+    completed.pdop = epoch.pdop
+    completed.latitudeError = epoch.latitudeError
+    completed.longitudeError = epoch.longitudeError
+    completed.altitudeError = epoch.altitudeError
+    if let tod = completed.timeOfDay, let date {
+      completed.time = NMEATimestamp(date: date, time: tod).map(correctRollover)
     }
-    completed = fix
     return true
   }
 
