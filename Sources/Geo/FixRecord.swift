@@ -312,7 +312,8 @@ struct ByteWriter {
       return
     }
     let decimals = min(max(decimals, 0), 15)
-    let scaled = abs(value) * Double(Self.powerOfTen(decimals))
+    let p = Self.powerOfTen(decimals)
+    let scaled = abs(value) * Double(p)
     guard scaled < 9e15 else {
       for b in String(value).utf8 { byte(b) }  // at most 24 bytes
       return
@@ -321,48 +322,14 @@ struct ByteWriter {
     // truncates exactly and the fraction left is exact. Through Int64 (it is below 9e15): one
     // instruction each way, where UInt64's conversions take a sequence of them.
     let truncated = Int64(scaled)
-    var v = UInt64(scaled - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated)
-    if value < 0 && v != 0 { byte(0x2D) }
-    // All the digits, right to left, two at a time: the fraction's, the point, then the whole
-    // part's (at least one). Their number comes first, from the number's bits.
-    let wholeDigits = max(Self.digitCount(v) &- decimals, 1)
-    let length = wholeDigits &+ (decimals > 0 ? decimals &+ 1 : 0)
-    var i = count &+ length
-    let pairs = Self.digitPairs.utf8Start
-    // The fraction's digits, then the whole part's: `remaining` of each, two at a time.
-    var remaining = decimals
-    for part in 0..<2 {
-      while remaining >= 2 {
-        let pair = Int(truncatingIfNeeded: v % 100) &* 2
-        v /= 100
-        i &-= 2
-        base[i] = pairs[pair]
-        base[i &+ 1] = pairs[pair &+ 1]
-        remaining &-= 2
-      }
-      if remaining == 1 {
-        i &-= 1
-        base[i] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
-        v /= 10
-      }
-      if part == 0 {
-        if decimals > 0 {
-          i &-= 1
-          base[i] = 0x2E
-        }
-        remaining = wholeDigits
-      }
+    let integer = UInt64(scaled - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated)
+    if value < 0 && integer != 0 { byte(0x2D) }
+    let whole = integer / p
+    decimal(whole, width: 1)
+    if decimals > 0 {
+      byte(0x2E)
+      digits(integer &- whole &* p, exactly: decimals)
     }
-    count &+= length
-  }
-
-  /// The decimal digits of `v` (1 for 0), for `v` below 10^16: the bits give the count or one
-  /// less, and one comparison says which.
-  @inline(__always)
-  static func digitCount(_ v: UInt64) -> Int {
-    let bits = 64 &- v.leadingZeroBitCount
-    let guess = (bits &* 1233) &>> 12  // 1233 / 4096 ≈ log10(2)
-    return max(v >= powerOfTen(guess) ? guess &+ 1 : guess, 1)
   }
 
   /// `2019-04-07T00:02:31.420Z`, UTC with milliseconds rounded to nearest; `invalid` for a date
