@@ -62,17 +62,10 @@ struct FieldReader {
         }
       }
     }
-    var i = position
-    var value = 0
-    while i < end {
-      let d = base[i] &- 0x30
-      guard d < 10 else { break }
-      value = value &* 10 &+ Int(d)
-      i &+= 1
-    }
+    let (value, i) = Field.scanDigits(base, from: position, to: end)
     let digits = i &- position
     guard digits <= 18, i >= end || base[i] == 0x2C else { return next().int }
-    if i >= end { exhausted = true } else { position = i &+ 1 }
+    move(past: i)
     return digits == 0 ? nil : value
   }
 
@@ -82,34 +75,25 @@ struct FieldReader {
   @inline(__always)
   mutating func nextDouble() -> Double? {
     if exhausted { return nil }
-    var i = position
-    var mantissa: Int64 = 0
-    var point = -1
-    while i < end {
-      let b = base[i]
-      let d = b &- 0x30
-      if d < 10 {
-        mantissa = mantissa &* 10 &+ Int64(d)
-      } else if b == 0x2E && point < 0 {
-        point = i
-      } else {
-        break
-      }
-      i &+= 1
-    }
+    let (mantissa, point, i) = Field.scanDecimal(base, from: position, to: end)
     let digits = point < 0 ? i &- position : i &- position &- 1
     guard digits <= 18, i >= end || base[i] == 0x2C else { return next().double }
-    let fractionDigits = point < 0 ? 0 : i &- point &- 1
-    if i >= end { exhausted = true } else { position = i &+ 1 }
-    return digits == 0 ? nil : Double(mantissa) / powerOfTen(fractionDigits)
+    move(past: i)
+    return digits == 0 ? nil : Double(mantissa) / powerOfTen(point < 0 ? 0 : i &- point &- 1)
   }
 
   /// The field from `position` to `i` (a comma or the end), moving past it.
   @inline(__always)
   private mutating func take(to i: Int) -> Field {
     let field = Field(base: base, start: position, count: i - position)
-    if i >= end { exhausted = true } else { position = i + 1 }
+    move(past: i)
     return field
+  }
+
+  /// Moves past `i`, a comma or the end: to the next field, or to none.
+  @inline(__always)
+  private mutating func move(past i: Int) {
+    if i >= end { exhausted = true } else { position = i &+ 1 }
   }
 
   /// Reads the four fields `lat,N|S,lon,E|W`; both nil unless both angles are valid.
@@ -193,14 +177,49 @@ struct Field {
       i = 1
       guard count > 1 else { return nil }
     }
-    var value = 0
-    while i < count {
-      let d = self[i] &- 0x30
-      guard d < 10 else { return nil }
-      value = value &* 10 &+ Int(d)
-      i += 1
-    }
+    let (value, stop) = Self.scanDigits(base, from: start &+ i, to: start &+ count)
+    guard stop == start &+ count else { return nil }
     return negative ? -value : value
+  }
+
+  /// The decimal digits from `i` up to `end`, stopping at anything else: their value (wrapping
+  /// past 18 digits) and where they stopped. ``int`` and ``FieldReader/nextInt()`` read with it.
+  @inline(__always)
+  static func scanDigits(_ base: UnsafePointer<UInt8>, from i: Int, to end: Int) -> (value: Int, stop: Int) {
+    var i = i
+    var value = 0
+    while i < end {
+      let d = base[i] &- 0x30
+      guard d < 10 else { break }
+      value = value &* 10 &+ Int(d)
+      i &+= 1
+    }
+    return (value, i)
+  }
+
+  /// Decimal digits and at most one point from `i` up to `end`, stopping at anything else: the
+  /// digits' value (wrapping past 18 digits), the point's index (-1 for none) and where they
+  /// stopped. ``double`` and ``FieldReader/nextDouble()`` read with it.
+  @inline(__always)
+  static func scanDecimal(
+    _ base: UnsafePointer<UInt8>, from i: Int, to end: Int
+  ) -> (mantissa: Int64, point: Int, stop: Int) {
+    var i = i
+    var mantissa: Int64 = 0
+    var point = -1
+    while i < end {
+      let b = base[i]
+      let d = b &- 0x30
+      if d < 10 {
+        mantissa = mantissa &* 10 &+ Int64(d)
+      } else if b == 0x2E && point < 0 {
+        point = i
+      } else {
+        break
+      }
+      i &+= 1
+    }
+    return (mantissa, point, i)
   }
 
   /// A decimal number such as `-12.345`, nil when empty or malformed.
@@ -215,19 +234,9 @@ struct Field {
     let negative = sign == 0x2D
     if negative || sign == 0x2B { i = 1 }
     // One pass over digits and at most one point; more than 18 digits goes to the slow path.
-    var mantissa: Int64 = 0
-    var point = -1
-    while i < count {
-      let d = self[i] &- 0x30
-      if d < 10 {
-        mantissa = mantissa &* 10 &+ Int64(d)
-      } else if d == 0x2E &- 0x30 && point < 0 {  // the first '.'
-        point = i
-      } else {
-        return nil
-      }
-      i &+= 1
-    }
+    let (mantissa, scanned, stop) = Self.scanDecimal(base, from: start &+ i, to: start &+ count)
+    guard stop == start &+ count else { return nil }
+    let point = scanned < 0 ? -1 : scanned &- start
     let signLength = negative || sign == 0x2B ? 1 : 0
     let fractionDigits = point < 0 ? 0 : count &- point &- 1
     let digits = count &- signLength &- (point < 0 ? 0 : 1)
