@@ -43,28 +43,28 @@ struct FieldParsingTests {
   @Test(arguments: numberFields)
   func onePassReadersAgreeWithTheFieldReaders(field: String) {
     for body in ["\(field)", "\(field),", "\(field),7", "12,\(field),x", "abcdefghij,\(field)", "1,2,\(field),\(field)"] {
-      var fieldCount = body.split(separator: ",", omittingEmptySubsequences: false).count
-      if body.isEmpty { fieldCount = 1 }
-      let (ints, intsExpected): ([String], [String]) = withReader(body) { reader in
-        var copy = reader
-        var got: [String] = [], expected: [String] = []
-        for _ in 0...fieldCount {
-          got.append("\(reader.nextInt().map(String.init) ?? "nil")|\(reader.isAtEnd)")
-          expected.append("\(copy.next().int.map(String.init) ?? "nil")|\(copy.isAtEnd)")
+      let fieldCount = body.isEmpty ? 1 : body.split(separator: ",", omittingEmptySubsequences: false).count
+      /// Every field of `body` (and one past the end) read by `onePass` and, from a copy, by
+      /// `byField`: each value and whether the reader is at its end.
+      func read(
+        _ onePass: (inout FieldReader) -> String, _ byField: (inout FieldReader) -> String
+      ) -> (got: [String], expected: [String]) {
+        withReader(body) { reader in
+          var copy = reader
+          var got: [String] = [], expected: [String] = []
+          for _ in 0...fieldCount {
+            got.append("\(onePass(&reader))|\(reader.isAtEnd)")
+            expected.append("\(byField(&copy))|\(copy.isAtEnd)")
+          }
+          return (got, expected)
         }
-        return (got, expected)
       }
-      #expect(ints == intsExpected, "ints of \(body)")
-      let (doubles, doublesExpected): ([String], [String]) = withReader(body) { reader in
-        var copy = reader
-        var got: [String] = [], expected: [String] = []
-        for _ in 0...fieldCount {
-          got.append("\(reader.nextDouble().map { String($0.bitPattern) } ?? "nil")|\(reader.isAtEnd)")
-          expected.append("\(copy.next().double.map { String($0.bitPattern) } ?? "nil")|\(copy.isAtEnd)")
-        }
-        return (got, expected)
-      }
-      #expect(doubles == doublesExpected, "doubles of \(body)")
+      let ints = read({ "\($0.nextInt().map(String.init) ?? "nil")" }, { "\($0.next().int.map(String.init) ?? "nil")" })
+      #expect(ints.got == ints.expected, "ints of \(body)")
+      let doubles = read(
+        { "\($0.nextDouble().map { String($0.bitPattern) } ?? "nil")" },
+        { "\($0.next().double.map { String($0.bitPattern) } ?? "nil")" })
+      #expect(doubles.got == doubles.expected, "doubles of \(body)")
     }
   }
 
