@@ -71,6 +71,36 @@ struct SameContentsTests {
     #expect(!sameContents(c, d))
   }
 
+  /// Nine bytes of data in a sixteen-byte stride: seven bytes of padding after each element.
+  struct Padded: Sendable {
+    var value: Int
+    var flag: Bool
+  }
+
+  @Test(
+    "values without references are compared by their bytes first: what lies in the padding between array elements is not compared, a different byte is a difference with its path"
+  )
+  func bitwiseShortcut() {
+    let clean = (0..<5).map { Padded(value: $0, flag: $0 % 2 == 0) }
+    var dirty = clean
+    dirty.withUnsafeMutableBytes { bytes in
+      for i in 0..<5 {
+        for pad in MemoryLayout<Padded>.size..<MemoryLayout<Padded>.stride { bytes[i * MemoryLayout<Padded>.stride + pad] = 0xA5 }
+      }
+    }
+    #expect(sameContents(clean, dirty))
+    var changed = dirty
+    changed[3].flag.toggle()
+    #expect(!sameContents(clean, changed))
+    #expect(contentsDifference(clean, changed) == "[3].flag")
+    #expect(!sameContents(clean, Array(clean.dropLast())))
+    #expect(sameContents([Padded](), [Padded]()))
+    #expect(!sameContents(Padded(value: 1, flag: true), Padded(value: 1, flag: false)))
+    #expect(sameContents(Padded(value: 1, flag: true), Padded(value: 1, flag: true)))
+    #expect(!sameContents([Double.nan], [Double(nan: 1, signaling: false)]))
+    #expect(!sameContents([0.0], [-0.0]))
+  }
+
   @Test("two decoders that read the same sentences are the same; one more sentence makes them differ; counts are not compared")
   func decoders() {
     let lines = [

@@ -7,8 +7,9 @@
 /// forty types, and a member added to any of them is compared without anyone remembering to).
 /// It errs one way only: whatever it cannot see into (a class instance, a pointer, an opaque
 /// leaf that is not `Equatable`) counts as different, so a wrong "same" cannot come from it;
-/// a wrong "different" costs its caller time, not correctness. Not for hot paths: it walks
-/// the values through `Mirror`.
+/// a wrong "different" costs its caller time, not correctness. Values of a type without
+/// references (and arrays of them) are compared by their bytes first; the rest, and those whose
+/// bytes differ, are walked through `Mirror`, which is slow: not for hot paths.
 func sameContents(_ a: Any, _ b: Any) -> Bool {
   difference(a, b, depth: 0) == nil
 }
@@ -38,6 +39,10 @@ private func difference(_ a: Any, _ b: Any, depth: Int) -> (steps: [String], rea
   if kind == Int64.self { return a as! Int64 == b as! Int64 ? nil : ([], "") }
   if kind == UInt32.self { return a as! UInt32 == b as! UInt32 ? nil : ([], "") }
   if kind == Float.self { return (a as! Float).bitPattern == (b as! Float).bitPattern ? nil : ([], "") }
+  // Values whose bits are the same hold the same data: no mirror to walk for them. Different
+  // bits may still be the same data (padding, an inline list's unused places): the walk decides.
+  if sameBits(a, b) { return nil }
+  if let x = a as? any BitwiseComparableCollection, x.sameBits(as: b) { return nil }
   let ma = Mirror(reflecting: a)
   let mb = Mirror(reflecting: b)
   guard ma.displayStyle == mb.displayStyle else { return ([], "cases differ") }
@@ -67,4 +72,50 @@ private func difference(_ a: Any, _ b: Any, depth: Int) -> (steps: [String], rea
 private func equal<T: Equatable>(_ x: T, _ y: Any) -> Bool {
   guard let y = y as? T else { return false }
   return x == y
+}
+
+/// Whether `b` is an `A` with the same bytes as `a`, for a type without references (a struct of
+/// numbers, an enum without a boxed payload); false for any other type.
+private func sameBits<A>(_ a: A, _ b: Any) -> Bool {
+  guard _isPOD(A.self), let b = b as? A else { return false }
+  return withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in sameBytes(x, y) } }
+}
+
+/// Whether two buffers hold the same bytes, eight at a time.
+private func sameBytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+  guard x.count == y.count else { return false }
+  var i = 0
+  while i + 8 <= x.count {
+    guard x.loadUnaligned(fromByteOffset: i, as: UInt64.self) == y.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+    else { return false }
+    i += 8
+  }
+  while i < x.count {
+    guard x[i] == y[i] else { return false }
+    i += 1
+  }
+  return true
+}
+
+/// A collection of values without references, compared by the bytes of its storage.
+private protocol BitwiseComparableCollection {
+  func sameBits(as other: Any) -> Bool
+}
+
+extension Array: BitwiseComparableCollection {
+  /// Whether `other` is an array of as many elements with the same bytes, when `Element` has no
+  /// references; false otherwise.
+  fileprivate func sameBits(as other: Any) -> Bool {
+    guard _isPOD(Element.self), let other = other as? [Element], other.count == count else { return false }
+    // Element by element: the bytes between one element's end and the next one's start are
+    // padding, whatever was last written there.
+    let size = MemoryLayout<Element>.size, stride = MemoryLayout<Element>.stride
+    return withUnsafeBytes { x in
+      other.withUnsafeBytes { y in
+        (0..<count).allSatisfy { i in
+          sameBytes(.init(rebasing: x[i * stride..<i * stride + size]), .init(rebasing: y[i * stride..<i * stride + size]))
+        }
+      }
+    }
+  }
 }
