@@ -23,6 +23,11 @@ struct FixRecordTests {
   @Test func fixedRoundsAsRoundedDoes() {
     var state: UInt64 = 0x2545_F491_4F6C_DD1D
     var values: [Double] = [0.49999999999999994, 0.5, 1.5, 2.5, -0.5, 1e-300, 4503599627370495.5 / 1e6]
+    // Just below a whole number: the scaling or the rounding carries into the whole part.
+    for whole in [1.0, 2, 10, 100, 52, 999_999] {
+      for gap in [1e-12, 1e-10, 4e-10, 5e-10, 6e-10, 1e-9, 5e-4, 4.9e-4] { values += [whole - gap, -(whole - gap)] }
+      values += [whole.nextDown, -whole.nextDown]
+    }
     for _ in 0..<100_000 {
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       let digits = Double(state >> 11) / Double(1 << 53)  // [0, 1)
