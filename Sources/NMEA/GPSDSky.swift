@@ -92,6 +92,14 @@ struct GPSDSky: Sendable {
     }
   }
 
+  /// Empties both skies' satellites and used PRNs when they hold the same elements, bit for bit
+  /// (see `NMEADecoder.sameBits`); false, and both left as they were, otherwise.
+  mutating func setAsideArrays(ifSameAs other: inout GPSDSky) -> Bool {
+    guard sameContents(satellites, other.satellites), used == other.used else { return false }
+    (satellites, other.satellites, used, other.used) = ([], [], [], [])
+    return true
+  }
+
   // MARK: GSV
 
   /// One GSV sentence; returns whether it completed a sane set gpsd takes (its

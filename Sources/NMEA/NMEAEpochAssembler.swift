@@ -111,6 +111,12 @@ public struct NMEAEpochAssembler: Sendable {
   /// This assembler's state as far as it decides what it does next: without its count of
   /// unreported epochs, the epoch it completed last (handed out already), and the motion and fix
   /// it keeps from a report only while sentences that came after it are merged.
+  /// Sets aside the arrays of both assemblers' skies when they hold the same elements (see
+  /// `NMEADecoder.sameBits`); false otherwise.
+  mutating func setAsideArrays(ifSameAs other: inout NMEAEpochAssembler) -> Bool {
+    model.sky.setAsideArrays(ifSameAs: &other.model.sky)
+  }
+
   var comparable: NMEAEpochAssembler {
     var copy = self
     copy.unreportedEpochs = 0
@@ -167,6 +173,9 @@ public struct NMEAEpochAssembler: Sendable {
   /// instead of returning it, so that no fix-sized optional is copied per sentence.
   private(set) var completed = NMEAFix(mode: .noFix)
 
+  /// Calls `body` with ``completed`` in place, without a copy.
+  func handOutCompleted(_ body: (NMEAFix) throws -> Void) rethrows { try body(completed) }
+
   mutating func add(_ s: GGA) -> Bool {
     guard s.time != nil else {
       // gpsd reports a no-fix GGA without a time at once.
@@ -206,7 +215,7 @@ public struct NMEAEpochAssembler: Sendable {
     let didComplete = begin(
       time, .rmc, latched: s.isValid && s.date != nil ? time : nil, forcesReport: !s.isValid && s.date == nil)
     // gpsd takes the date only from a valid RMC: simulators send status V with a date.
-    if s.isValid, let d = s.date, let date = resolve(d) { epoch.learnedDate = date }
+    if s.isValid, let d = s.date, let date = Self.resolve(d, reference: referenceDate) { epoch.learnedDate = date }
     if s.hasFix {
       epoch.position(s.latitude, s.longitude)
       epoch.magneticVariation = s.magneticVariation ?? epoch.magneticVariation
@@ -345,7 +354,7 @@ public struct NMEAEpochAssembler: Sendable {
       didComplete = false
     }
     // The sentence's data goes in after gpsd's report decision, as it does for the others.
-    if let d = sentence.date, let date = resolve(d) { epoch.learnedDate = date }
+    if let d = sentence.date, let date = Self.resolve(d, reference: referenceDate) { epoch.learnedDate = date }
     if let position { epoch.position(position.latitude, position.longitude) }
     var time = sentence.time.flatMap { timestamp(of: $0) }
     switch sentence.stamp {
@@ -382,11 +391,16 @@ public struct NMEAEpochAssembler: Sendable {
     return last
   }
 
-  private func resolve(_ d: RMC.Date) -> NMEADate? {
+  /// The date of an RMC's two-digit year: the century that puts it nearest `reference`'s year
+  /// (the earlier on a tie); without one, 2000–2079 or 1980–1999. Static: a method of the
+  /// assembler called while it is being changed copied all of it (2.2 KB) for each RMC.
+  private static func resolve(_ d: RMC.Date, reference: NMEADate?) -> NMEADate? {
     var year = 2000 + d.yearOfCentury
-    if let reference = referenceDate?.year {
+    if let reference = reference?.year {
       let base = reference - reference % 100 + d.yearOfCentury
-      year = [base - 100, base, base + 100].min { abs($0 - reference) < abs($1 - reference) }!
+      year = base - 100
+      if abs(base - reference) < abs(year - reference) { year = base }
+      if abs(base + 100 - reference) < abs(year - reference) { year = base + 100 }
     } else if year >= 2080 {
       year -= 100
     }

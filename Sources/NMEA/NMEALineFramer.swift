@@ -55,6 +55,16 @@ public struct NMEALineFramer: Sendable {
     return fresh
   }
 
+  /// Whether `other` has the same members (see `NMEADecoder.sameBits`; `SameContentsTests`
+  /// checks that this names every stored member).
+  func hasSameState(as other: NMEALineFramer) -> Bool {
+    maximumLength == other.maximumLength && mode == other.mode && pending == other.pending
+      && junkCounted == other.junkCounted && lineCount == other.lineCount
+  }
+
+  /// How many stored members ``hasSameState(as:)`` compares.
+  static let comparedMembers = 5
+
   /// This framer's state without what it counted (its line count at zero).
   var comparable: NMEALineFramer {
     var copy = self

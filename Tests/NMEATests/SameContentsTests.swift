@@ -101,11 +101,35 @@ struct SameContentsTests {
     #expect(!sameContents([0.0], [-0.0]))
   }
 
+  @Test("the quick comparison of decoder states compares every member of the framer, and a sky's arrays element by element")
+  func quickComparisonCoversTheState() throws {
+    #expect(Mirror(reflecting: NMEALineFramer()).children.count == NMEALineFramer.comparedMembers)
+    var a = GPSDSky(), b = GPSDSky(), c = GPSDSky()
+    func gsv(_ body: String) throws -> GSV {
+      guard case .gsv(let s) = try NMEAMessage(String(EpochAssemblerTests.sentence(body).dropLast())) else {
+        throw NMEAParseError.invalidAddress
+      }
+      return s
+    }
+    _ = a.gsv(try gsv("GPGSV,1,1,02,01,45,123,42,02,30,067,38"))
+    _ = b.gsv(try gsv("GPGSV,1,1,02,01,45,123,42,02,30,067,38"))
+    _ = c.gsv(try gsv("GPGSV,1,1,02,01,45,123,42,02,30,067,39"))
+    var a2 = a
+    let differentKept = a2.setAsideArrays(ifSameAs: &c)
+    #expect(!differentKept)
+    #expect(a2.satellites.count == 2 && c.satellites.count == 2, "left as they were")
+    let sameKept = a2.setAsideArrays(ifSameAs: &b)
+    #expect(sameKept)
+    #expect(a2.satellites.isEmpty && b.satellites.isEmpty)
+  }
+
   @Test("two decoders that read the same sentences are the same; one more sentence makes them differ; counts are not compared")
   func decoders() {
     let lines = [
       "GPGGA,120000.00,5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,",
       "GPRMC,120000.00,A,5013.0000,N,01955.8000,E,0.0,0.0,270526,,,A",
+      "GPGSA,A,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5",
+      "GPGSV,1,1,04,01,45,123,42,02,30,067,38,03,12,310,30,04,60,201,45",
       "GPGGA,120001.00,5013.0001,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,",
     ].map { Array(EpochAssemblerTests.sentence($0).utf8) }
     var a = NMEADecoder()
@@ -115,6 +139,21 @@ struct SameContentsTests {
     for line in lines { b.decode(line) { _ in } }
     #expect(a.counts != b.counts)
     #expect(a.decodesLike(b))
+    #expect(a.hasSameBits(as: b), "the quick comparison should find them the same")
+    // The walk alone agrees, and finds no class instance in the state (equal references to one
+    // would make the quick comparison wrong).
+    #expect(contentsDifference(a, a) == nil)
+    // One satellite's signal apart: the skies differ, and the quick comparison says so.
+    var c = NMEADecoder()
+    for line in lines {
+      let text = String(decoding: line, as: UTF8.self)
+      c.decode(
+        text.contains("GSV")
+          ? Array(EpochAssemblerTests.sentence("GPGSV,1,1,04,01,45,123,42,02,30,067,38,03,12,310,31,04,60,201,45").utf8) : line
+      ) { _ in }
+    }
+    #expect(!a.decodesLike(c))
+    #expect(a.stateDifference(from: c)?.contains("sky.satellites") == true)
     b.decode(Array(EpochAssemblerTests.sentence("GPGSA,A,3,01,02,03,04,,,,,,,,,1.8,0.9,1.5").utf8)) { _ in }
     #expect(!a.decodesLike(b))
     #expect(a.stateDifference(from: b) != nil)

@@ -81,6 +81,12 @@ private func sameBits<A>(_ a: A, _ b: Any) -> Bool {
   return withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in sameBytes(x, y) } }
 }
 
+/// Whether two values have the same bytes where they are stored: for a value with references
+/// (an array, a string), the same references. Padding counts, so "no" may be wrong; "yes" is not.
+func sameInlineBytes<T>(_ a: T, _ b: T) -> Bool {
+  withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in sameBytes(x, y) } }
+}
+
 /// Whether two buffers hold the same bytes, eight at a time.
 private func sameBytes(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
   guard x.count == y.count else { return false }
