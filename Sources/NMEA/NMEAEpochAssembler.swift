@@ -108,19 +108,21 @@ public struct NMEAEpochAssembler: Sendable {
     return copy
   }
 
-  /// This assembler's state as far as it decides what it does next: without its count of
-  /// unreported epochs, the epoch it completed last (handed out already), and the motion and fix
-  /// it keeps from a report only while sentences that came after it are merged.
   /// Sets aside the arrays of both assemblers' skies when they hold the same elements (see
   /// `NMEADecoder.sameBits`); false otherwise.
   mutating func setAsideArrays(ifSameAs other: inout NMEAEpochAssembler) -> Bool {
     model.sky.setAsideArrays(ifSameAs: &other.model.sky)
   }
 
+  /// This assembler's state as far as it decides what it does next: without its count of
+  /// unreported epochs, the epoch it completed last (handed out already), the motion and fix
+  /// it keeps from a report only while sentences that came after it are merged, and the sky's
+  /// memo of its last geometry (a cache).
   var comparable: NMEAEpochAssembler {
     var copy = self
     copy.unreportedEpochs = 0
     copy.completed = NMEAFix(mode: .noFix)
+    copy.model.sky.forgetGeometry()
     if !changedSinceReport {
       copy.reportedMotion = Motion()
       copy.reportedModelFix = GPSDFixModel.Fix()

@@ -243,6 +243,51 @@ struct GPSDFixMembersTests {
     #expect(dops.horizontal == 1.1 && dops.vertical.isFinite && dops.position.isFinite)
   }
 
+  /// The memo of the last geometry gives the DOPs a fresh computation gives, bit for bit, as
+  /// the sky keeps, changes (an elevation by a degree, a satellite no longer used, one more
+  /// satellite, a signal only) and comes back.
+  @Test func dopsFromTheMemoOfTheLastGeometryAreTheComputedOnes() throws {
+    let gsa = "GPGSA,A,3,05,06,07,10,16,21,23,24,30,31,,,,,"
+    let sets: [[String]] = [
+      [gsa, "GPGSV,2,1,06,05,16,114,43,06,65,063,50,07,72,061,47,10,09,057,39", "GPGSV,2,2,06,16,35,295,48,21,43,153,53"],
+      [gsa, "GPGSV,2,1,06,05,16,114,40,06,65,063,50,07,72,061,47,10,09,057,39", "GPGSV,2,2,06,16,35,295,48,21,43,153,53"],
+      [gsa, "GPGSV,2,1,06,05,17,114,40,06,65,063,50,07,72,061,47,10,09,057,39", "GPGSV,2,2,06,16,35,295,48,21,43,153,53"],
+      [
+        "GPGSA,A,3,05,06,07,10,16,,,,,,,,,,", "GPGSV,2,1,06,05,17,114,40,06,65,063,50,07,72,061,47,10,09,057,39",
+        "GPGSV,2,2,06,16,35,295,48,21,43,153,53",
+      ],
+      [gsa, "GPGSV,2,1,07,05,17,114,40,06,65,063,50,07,72,061,47,10,09,057,39", "GPGSV,2,2,07,16,35,295,48,21,43,153,53,23,12,316,51"],
+      [gsa, "GPGSV,2,1,06,05,16,114,43,06,65,063,50,07,72,061,47,10,09,057,39", "GPGSV,2,2,06,16,35,295,48,21,43,153,53"],
+    ]
+    var sky = GPSDSky()
+    var seen: [[UInt64]] = []
+    for set in sets {
+      for body in set {
+        switch try NMEAMessage(String(EpochAssemblerTests.sentence(body).dropLast())) {
+        case .gsa(let s):
+          sky.endRuns(gsa: true)
+          sky.gsa(s)
+        case .gsv(let s):
+          sky.endRuns(gsv: true)
+          _ = sky.gsv(s)
+        default: Issue.record("unexpected \(body)")
+        }
+      }
+      sky.endRuns()
+      var fresh = sky
+      fresh.forgetGeometry()
+      var memo = GPSDDOPs(), computed = GPSDDOPs()
+      sky.fillDOPs(&memo)
+      fresh.fillDOPs(&computed)
+      let bits = { (d: GPSDDOPs) in [d.x, d.y, d.horizontal, d.vertical, d.position, d.time, d.geometric].map(\.bitPattern) }
+      #expect(bits(memo) == bits(computed))
+      #expect(memo.geometric.isFinite)
+      seen.append(bits(memo))
+    }
+    #expect(seen[0] == seen[1] && seen[0] == seen[5], "a signal alone leaves the geometry as it was")
+    #expect(seen[1] != seen[2] && seen[2] != seen[3] && seen[3] != seen[4], "each change of geometry changes the DOPs")
+  }
+
   /// gpsd's satellite numbers (`nmeaid_to_prn`): GLONASS and BeiDou talkers move 1–32 to their
   /// ranges; NMEA 4.1 system IDs decide for GN; SBAS 33–64 and BeiDou 201–237 as gpsd files them.
   @Test(arguments: [
