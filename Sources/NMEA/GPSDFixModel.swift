@@ -117,6 +117,8 @@ struct GPSDFixModel: Sendable {
 
     init() {}
 
+    /// Inlined: a call took the 328-byte fix by copy, after every sentence.
+    @inline(__always)
     init(_ fix: Fix) {
       time = fix.time
       mode = fix.mode

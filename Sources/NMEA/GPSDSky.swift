@@ -83,7 +83,10 @@ struct GPSDSky: Sendable {
     }
     lastGSATalker = talker
     let gnssID = Self.gsaSystem(talker) ?? (s.systemID ?? 0)
-    for id in s.ids where (1...600).contains(id) {
+    // By index: a `for … in` over the list copied it (and its overflow array) into an iterator.
+    for i in s.ids.indices {
+      let id = s.ids[i]
+      guard (1...600).contains(id) else { continue }
       let prn = Self.prn(talker: s.talker, id, system: gnssID)
       guard prn > 0 else { continue }
       guard used.count < Self.maximumChannels else { break }
@@ -137,7 +140,10 @@ struct GPSDSky: Sendable {
     case 0x41, 0x42, 0x44, 0x49, 0x4C, 0x4E, 0x51, 0x5A: seenOtherGSV = true
     default: break
     }
-    for satellite in s.inline where satellite.id != 0 {
+    // By index: a `for … in` over the list copied its 224 bytes into an iterator.
+    for i in s.inline.indices {
+      let satellite = s.inline[i]
+      guard satellite.id != 0 else { continue }
       guard satellites.count < Self.maximumChannels else {
         zero()
         break
