@@ -251,7 +251,7 @@ struct GPSDFixModel: Sendable {
     }
     if !latchMode { lastGGATime = s.time }
     var new = NewData(time: s.time != nil ? time : nil)
-    if let quality = s.quality, let status = Self.ggaStatus[quality] { new.status = status }
+    if let quality = s.quality, let status = Self.ggaStatus(quality) { new.status = status }
     if latchMode { new.status = 0 }
     if let hdop = s.hdop, GPSDDOPs.isValid(hdop) {
       dops.horizontal = hdop
@@ -276,8 +276,16 @@ struct GPSDFixModel: Sendable {
     merge(new, latched: s.time)
   }
 
-  /// gpsd's status for a GGA quality: 3 (PPS) is the Precise Positioning Service to gpsd.
-  static let ggaStatus: [Int: Int] = [0: 0, 1: 1, 2: 2, 3: 9, 4: 3, 5: 4, 6: 5, 7: 7, 8: 8]
+  /// gpsd's status for a GGA quality: 3 (PPS) is the Precise Positioning Service to gpsd; nil
+  /// for a quality gpsd does not know. (A switch: a dictionary was hashed for every GGA.)
+  static func ggaStatus(_ quality: Int) -> Int? {
+    switch quality {
+    case 0, 1, 2, 7, 8: quality
+    case 3: 9
+    case 4...6: quality - 1
+    default: nil
+    }
+  }
 
   /// gpsd's `faa_mode`: the status an FAA mode indicator (RMC, GLL, GNS) stands for.
   static func status(modeIndicator: UInt8?) -> Int {

@@ -288,6 +288,13 @@ struct GPSDFixMembersTests {
     #expect(seen[1] != seen[2] && seen[2] != seen[3] && seen[3] != seen[4], "each change of geometry changes the DOPs")
   }
 
+  /// gpsd's status for each GGA quality (`driver_nmea0183.c`'s table): PPS is its Precise
+  /// Positioning Service (9), RTK fixed and float, dead reckoning shift down one; others none.
+  @Test(arguments: [(0, 0), (1, 1), (2, 2), (3, 9), (4, 3), (5, 4), (6, 5), (7, 7), (8, 8), (9, nil), (-1, nil)])
+  func ggaQualitiesGiveGpsdsStatus(quality: Int, status: Int?) {
+    #expect(GPSDFixModel.ggaStatus(quality) == status)
+  }
+
   /// gpsd's satellite numbers (`nmeaid_to_prn`): GLONASS and BeiDou talkers move 1–32 to their
   /// ranges; NMEA 4.1 system IDs decide for GN; SBAS 33–64 and BeiDou 201–237 as gpsd files them.
   @Test(arguments: [
