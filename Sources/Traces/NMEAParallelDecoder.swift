@@ -125,9 +125,11 @@ private final class RegularFile: @unchecked Sendable {
   /// once touched, do not fault in again).
   func read(from start: Int64, to end: Int64, into bytes: inout [UInt8]) throws(TraceFileError) {
     let count = Int(max(0, end - start))
-    // Only what the buffer lacks is zeroed first; the rest is overwritten as it is.
+    // A new buffer is read into as it is allocated (not zeroed first); a used one's lacking
+    // part is zeroed, the rest overwritten as it is.
     if bytes.isEmpty {
-      bytes = [UInt8](repeating: 0, count: count)
+      bytes = try read(from: start, to: end)
+      return
     } else if bytes.count < count {
       bytes += [UInt8](repeating: 0, count: count - bytes.count)
     } else {
