@@ -101,6 +101,32 @@ struct SameContentsTests {
     #expect(!sameContents([0.0], [-0.0]))
   }
 
+  /// Seven bytes of padding after the optional's tag, and a tuple with some after its Boolean.
+  struct Gappy: Sendable {
+    var value: Double?
+    var count: Int
+    var pair: (flag: Bool, amount: Double)
+  }
+
+  @Test("bytes compared as stored: padding is not compared, every member's own bytes are, nested tuples too")
+  func paddingIsNotCompared() {
+    let clean = Gappy(value: 1.5, count: 7, pair: (true, 2.5))
+    var dirty = clean
+    withUnsafeMutableBytes(of: &dirty) { bytes in
+      for i in 9..<16 { bytes[i] = 0xA5 }  // after `value`'s tag
+      for i in 25..<32 { bytes[i] = 0x5A }  // after `pair.flag`
+    }
+    #expect(sameInlineBytes(clean, dirty))
+    #expect(sameContents(clean, dirty))
+    for changed in [
+      Gappy(value: nil, count: 7, pair: (true, 2.5)), Gappy(value: 1.5, count: 8, pair: (true, 2.5)),
+      Gappy(value: 1.5, count: 7, pair: (false, 2.5)), Gappy(value: 1.5, count: 7, pair: (true, -2.5)),
+    ] {
+      #expect(!sameInlineBytes(changed, dirty))
+      #expect(!sameContents(changed, dirty))
+    }
+  }
+
   @Test("the quick comparison of decoder states compares every member of the framer, and a sky's arrays element by element")
   func quickComparisonCoversTheState() throws {
     #expect(Mirror(reflecting: NMEALineFramer()).children.count == NMEALineFramer.comparedMembers)

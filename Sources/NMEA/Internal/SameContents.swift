@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether two values hold the same data, as far as reflection shows it: the same type, the
 /// same stored properties, elements, enum cases and payloads, recursively, with floating-point
 /// values compared bit for bit (NaN is the same as NaN; 0.0 and -0.0 differ).
@@ -78,13 +80,63 @@ private func equal<T: Equatable>(_ x: T, _ y: Any) -> Bool {
 /// numbers, an enum without a boxed payload); false for any other type.
 private func sameBits<A>(_ a: A, _ b: Any) -> Bool {
   guard _isPOD(A.self), let b = b as? A else { return false }
-  return withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in sameBytes(x, y) } }
+  return sameInlineBytes(a, b)
 }
 
-/// Whether two values have the same bytes where they are stored: for a value with references
-/// (an array, a string), the same references. Padding counts, so "no" may be wrong; "yes" is not.
+/// Whether two values have the same bytes where they are stored, padding left out: for a value
+/// with references (an array, a string), the same references. "No" may be wrong (a nil
+/// optional's unused bytes, an enum's), "yes" is not.
 func sameInlineBytes<T>(_ a: T, _ b: T) -> Bool {
-  withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in sameBytes(x, y) } }
+  withUnsafeBytes(of: a) { x in
+    withUnsafeBytes(of: b) { y in
+      // Padding holds whatever was last written there (a copy of a stack slot, say): when the
+      // bytes differ, the members' own bytes decide.
+      sameBytes(x, y) || StoredBytes.of(a).allSatisfy { sameBytes(.init(rebasing: x[$0]), .init(rebasing: y[$0])) }
+    }
+  }
+}
+
+/// Where a type's stored members lie in its bytes, padding left out: each member in declaration
+/// order at the next offset its alignment allows (Swift lays out structs and tuples so), structs
+/// and tuples within members followed down, anything else (an enum, an optional, a reference) a
+/// member's bytes as a whole. Found once per type through `Mirror`, and checked: a layout that
+/// does not add up to the type's size, or a type that reflects itself its own way
+/// (`CustomReflectable`), is taken as all its bytes.
+private enum StoredBytes {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var known: [ObjectIdentifier: [Range<Int>]] = [:]
+
+  static func of<T>(_ value: T) -> [Range<Int>] {
+    if let ranges = lock.withLock({ known[ObjectIdentifier(T.self)] }) { return ranges }
+    let ranges = layout(of: value).flatMap { $0.size == MemoryLayout<T>.size ? $0.ranges : nil } ?? [0..<MemoryLayout<T>.size]
+    lock.withLock { known[ObjectIdentifier(T.self)] = ranges }
+    return ranges
+  }
+
+  /// The ranges of `value`'s members and its size as they add up; nil for a leaf.
+  private static func layout(of value: Any) -> (ranges: [Range<Int>], size: Int)? {
+    guard !(value is any CustomReflectable) else { return nil }
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .struct || mirror.displayStyle == .tuple, !mirror.children.isEmpty else { return nil }
+    var ranges: [Range<Int>] = []
+    var offset = 0
+    for child in mirror.children {
+      let (size, alignment) = sizeAndAlignment(of: type(of: child.value))
+      offset = (offset + alignment - 1) / alignment * alignment
+      if let inner = layout(of: child.value), inner.size == size {
+        ranges += inner.ranges.map { $0.lowerBound + offset..<$0.upperBound + offset }
+      } else if size > 0 {
+        ranges.append(offset..<offset + size)
+      }
+      offset += size
+    }
+    return (ranges, offset)
+  }
+
+  private static func sizeAndAlignment(of type: any Any.Type) -> (Int, Int) {
+    func measure<T>(_: T.Type) -> (Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment) }
+    return measure(type)
+  }
 }
 
 /// Whether two buffers hold the same bytes, eight at a time.
