@@ -221,7 +221,7 @@ public struct NMEADecoder: Sendable {
         return
       }
       statistics.accepted += 1
-      if completed { try emitCompleted(onFix) }
+      if completed { try emit(assembler.completed, onFix) }
     case .comment(let text):
       if let date = NMEADecoder.headerDate(text) { assembler.setHeaderDate(date) }
     case .rejected(let error):
@@ -329,7 +329,7 @@ public struct NMEADecoder: Sendable {
         sentence.newData = !f.next().isEmpty  // depth, wind, attitude: data when the first field has some
       }
     }
-    if assembler.observeOther(tag, sentence) { try emitCompleted(onFix) }
+    if assembler.observeOther(tag, sentence) { try emit(assembler.completed, onFix) }
   }
 
   /// SkyTraq's `$PSTI` sentences gpsd decodes: 030 is a whole fix (position, MSL altitude, the
@@ -544,21 +544,10 @@ public struct NMEADecoder: Sendable {
   }
 
   private mutating func emit(_ fix: NMEAFix, _ onFix: (NMEAFix) throws -> Void) rethrows {
-    count(fix.mode)
-    try onFix(fix)
-  }
-
-  /// Hands out the epoch the assembler completed where it lies: passed to `emit`, a mutating
-  /// method, it was copied first, and the whole assembler with it (2.7 KB an epoch).
-  private mutating func emitCompleted(_ onFix: (NMEAFix) throws -> Void) rethrows {
-    count(assembler.completed.mode)
-    try assembler.handOutCompleted(onFix)
-  }
-
-  private mutating func count(_ mode: NMEAFix.Mode) {
     statistics.unreported = assembler.unreportedEpochs
     statistics.epochs += 1
-    if mode >= .twoD { statistics.fixes += 1 }
+    if fix.mode >= .twoD { statistics.fixes += 1 }
+    try onFix(fix)
   }
 
   /// Parses a `# Date: yyyy-mm-dd` comment as gpsd does: the year is required

@@ -175,9 +175,6 @@ public struct NMEAEpochAssembler: Sendable {
   /// instead of returning it, so that no fix-sized optional is copied per sentence.
   private(set) var completed = NMEAFix(mode: .noFix)
 
-  /// Calls `body` with ``completed`` in place, without a copy.
-  func handOutCompleted(_ body: (NMEAFix) throws -> Void) rethrows { try body(completed) }
-
   mutating func add(_ s: GGA) -> Bool {
     guard s.time != nil else {
       // gpsd reports a no-fix GGA without a time at once.
