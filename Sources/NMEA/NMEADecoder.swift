@@ -107,19 +107,20 @@ public struct NMEADecoder: Sendable {
     return Self.sameBits(a, b) ? nil : contentsDifference(a, b)
   }
 
-  /// Whether two states (counts cleared) are the same: the framers member by member, the
-  /// assemblers by their bytes once the arrays of their skies are found to hold the same
-  /// elements and set aside (the bytes left are numbers, and references to the same empty
-  /// array). A quick "yes" before the walk through `Mirror` (tens of microseconds for each type
-  /// it reflects, looking up each member's type by its mangled name), which is then needed only
-  /// for a "no" and to say where. Different bytes may still be the same state (padding left as
-  /// it was, which is why the framer, small and mostly padding, is compared member by member):
-  /// they go to the walk. (Equal references would not do for a class instance, whose contents
-  /// can change behind both: the state holds none, which `SameContentsTests` checks.)
+  /// Whether two states (counts cleared) are the same by their stored bytes (`sameInlineBytes`,
+  /// padding left out), once their arrays (the framer's partial line, the sky's satellites and
+  /// used PRNs) are found to hold the same elements and set aside: the bytes left are numbers,
+  /// and references to the same empty array. A quick "yes" before the walk through `Mirror`
+  /// (tens of microseconds for each type it reflects, looking up each member's type by its
+  /// mangled name), which is then needed only for a "no" and to say where. (Equal references
+  /// would not do for a class instance, whose contents can change behind both: the state holds
+  /// none, which `SameContentsTests` checks.)
   private static func sameBits(_ a: NMEADecoder, _ b: NMEADecoder) -> Bool {
-    guard a.framer.hasSameState(as: b.framer) else { return false }
-    var (x, y) = (a.assembler, b.assembler)
-    return x.setAsideArrays(ifSameAs: &y) && sameInlineBytes(x, y)
+    var (x, y) = (a, b)
+    guard x.framer.setAsideBuffer(ifSameAs: &y.framer), x.assembler.setAsideArrays(ifSameAs: &y.assembler) else {
+      return false
+    }
+    return sameInlineBytes(x, y)
   }
 
   /// This decoder's state as far as it decides what the decoder does next: without what it

@@ -55,15 +55,13 @@ public struct NMEALineFramer: Sendable {
     return fresh
   }
 
-  /// Whether `other` has the same members (see `NMEADecoder.sameBits`; `SameContentsTests`
-  /// checks that this names every stored member).
-  func hasSameState(as other: NMEALineFramer) -> Bool {
-    maximumLength == other.maximumLength && mode == other.mode && pending == other.pending
-      && junkCounted == other.junkCounted && lineCount == other.lineCount
+  /// Empties both framers' partial lines when they hold the same bytes (see
+  /// `NMEADecoder.sameBits`); false, and both left as they were, otherwise.
+  mutating func setAsideBuffer(ifSameAs other: inout NMEALineFramer) -> Bool {
+    guard pending == other.pending else { return false }
+    (pending, other.pending) = ([], [])
+    return true
   }
-
-  /// How many stored members ``hasSameState(as:)`` compares.
-  static let comparedMembers = 5
 
   /// This framer's state without what it counted (its line count at zero).
   var comparable: NMEALineFramer {

@@ -127,9 +127,8 @@ struct SameContentsTests {
     }
   }
 
-  @Test("the quick comparison of decoder states compares every member of the framer, and a sky's arrays element by element")
+  @Test("the quick comparison of decoder states sets a sky's arrays aside only when their elements are the same")
   func quickComparisonCoversTheState() throws {
-    #expect(Mirror(reflecting: NMEALineFramer()).children.count == NMEALineFramer.comparedMembers)
     var a = GPSDSky(), b = GPSDSky(), c = GPSDSky()
     func gsv(_ body: String) throws -> GSV {
       guard case .gsv(let s) = try NMEAMessage(String(EpochAssemblerTests.sentence(body).dropLast())) else {
@@ -169,6 +168,14 @@ struct SameContentsTests {
     // The walk alone agrees, and finds no class instance in the state (equal references to one
     // would make the quick comparison wrong).
     #expect(contentsDifference(a, a) == nil)
+    // A line in progress is the framer's state: the same one is the same, another is not.
+    var (partial, same, other) = (b, b, b)
+    partial.decode(Array("$GPGGA,1200".utf8)) { _ in }
+    same.decode(Array("$GPGGA,1200".utf8)) { _ in }
+    other.decode(Array("$GPGGA,1201".utf8)) { _ in }
+    #expect(partial.hasSameBits(as: same))
+    #expect(!partial.hasSameBits(as: other))
+    #expect(!partial.decodesLike(other))
     // One satellite's signal apart: the skies differ, and the quick comparison says so.
     var c = NMEADecoder()
     for line in lines {
