@@ -58,10 +58,13 @@ let package = Package(
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
     .target(name: "GPSD", dependencies: ["CGPSShim", "Geo", "LocationServices"]),
+    // The Swift concurrency runtime's enqueue hooks by reference (a virtual clock settles tasks
+    // through them), so that they link in a statically linked executable too.
+    .target(name: "CConcurrencyHooks"),
     .target(
       name: "Emulator",
       dependencies: [
-        "Geo", "LocationServices", .product(name: "DequeModule", package: "swift-collections"),
+        "CConcurrencyHooks", "Geo", "LocationServices", .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
@@ -192,7 +195,8 @@ let package = Package(
   ]
 #endif
 
-for target in package.targets where target.type != .system && !["CGPSShim", "CoreLocationModuleMap", "osModuleMap"].contains(target.name) {
+let cTargets = ["CGPSShim", "CConcurrencyHooks", "CoreLocationModuleMap", "osModuleMap"]
+for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

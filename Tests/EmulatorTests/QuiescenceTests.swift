@@ -173,6 +173,21 @@ struct QuiescenceTests {
     #expect(!EmulatorClock(mode: .realTime).settlesUnstructuredTasks)
   }
 
+  /// The hooks go into the runtime's own variables, the ones it calls through (here, in a
+  /// dynamically linked test, the ones `dlsym` finds in libswift_Concurrency): the clock reaches
+  /// them by reference, which links in a static executable too, where `dlsym` finds nothing.
+  @Test func theHooksAreInstalledIntoTheRuntimesOwnVariables() throws {
+    _ = EmulatorClock()
+    let process = try #require(dlopen(nil, RTLD_NOW))
+    for name in [
+      "swift_task_enqueueGlobal_hook", "swift_task_enqueueMainExecutor_hook", "swift_task_getMainExecutor_hook",
+      "swift_task_isMainExecutor_hook",
+    ] {
+      let variable = try #require(dlsym(process, name), "\(name) is exported by the runtime")
+      #expect(variable.load(as: UnsafeRawPointer?.self) != nil, "\(name) holds the clock's hook")
+    }
+  }
+
   /// A clock on a runtime whose hooks failed their self-test refuses to move, with a named
   /// error that says why and what to do, rather than settle some tasks and not others.
   @Test func aClockThatCannotSettleRefusesToMoveByName() async {

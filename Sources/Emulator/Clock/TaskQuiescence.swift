@@ -1,3 +1,4 @@
+import CConcurrencyHooks
 import Dispatch
 import Geo
 import LocationServices
@@ -22,6 +23,8 @@ import Synchronization
 /// job, and run it on the queues the default executors use (Dispatch's global queue, the main
 /// queue), uncounting it once it returned. Installed once per process, at the first virtual
 /// clock that settles; jobs on other executors (an actor's own, an event loop) are not counted.
+/// The hooks' variables are reached by reference (the CConcurrencyHooks target), not looked up
+/// with `dlsym`, so that an executable linked with `--static-swift-stdlib` settles too.
 enum TaskQuiescence {
   private typealias Original = @convention(thin) (UnownedJob) -> Void
   private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
@@ -60,15 +63,9 @@ enum TaskQuiescence {
   /// plain `Task {}`: a runtime that ignores them would make settling tests flaky, so the clock
   /// refuses to move with ``EmulatorClockError/Code/cannotSettle`` instead).
   static let installation: String? = {
-    guard let process = dlopen(nil, RTLD_NOW) else { return "dlopen(nil) failed" }
-    let names = [
-      "swift_task_enqueueGlobal_hook", "swift_task_enqueueMainExecutor_hook", "swift_task_getMainExecutor_hook",
-      "swift_task_isMainExecutor_hook",
-    ]
-    let symbols = names.map { dlsym(process, $0) }
-    let missing = zip(names, symbols).filter { $0.1 == nil }.map(\.0)
-    guard missing.isEmpty else { return "the Swift runtime has no \(missing.joined(separator: ", "))" }
-    let global = symbols[0]!, main = symbols[1]!, getMain = symbols[2]!, isMain = symbols[3]!
+    func hook(_ which: locemu_concurrency_hook) -> UnsafeMutableRawPointer { locemu_concurrency_hook_address(which) }
+    let global = hook(LOCEMU_HOOK_ENQUEUE_GLOBAL), main = hook(LOCEMU_HOOK_ENQUEUE_MAIN_EXECUTOR)
+    let getMain = hook(LOCEMU_HOOK_GET_MAIN_EXECUTOR), isMain = hook(LOCEMU_HOOK_IS_MAIN_EXECUTOR)
     _ = inJobKey
     _ = CountingMainExecutor.shared
     // The main actor: since Swift 6.2 its jobs go to its executor object, not through the
