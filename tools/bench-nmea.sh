@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages gpsd-clients libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
+ensure_apt_packages gpsd-clients libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config "${LOCEMU_RELEASE_APT[@]}"
 big="${1:-1024}"
 swift build --package-path Benchmarks -c release --product nmea-benchmark >&2
 bench="$(swift build --package-path Benchmarks -c release --show-bin-path)/nmea-benchmark"
@@ -52,8 +52,8 @@ if [ -n "${LOCEMU_BENCH_INSTRUCTIONS:-}" ] && command -v valgrind >/dev/null 2>&
 fi
 
 echo "== end to end: locemu decode FILE > /dev/null (one JSON fix record per epoch) against gpsdecode, interleaved"
-swift build --package-path Tools -c release --product locemu >&2
-locemu="$(swift build --package-path Tools -c release --show-bin-path)/locemu"
+swift build "${LOCEMU_RELEASE[@]}" --product locemu >&2
+locemu="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/locemu"
 ours=() theirs=()
 for round in 1 2 3 4 5 6 7; do
   read -r seconds _ < <(rate sh -c '"$1" decode "$2" > /dev/null 2>&1' sh "$locemu" "$work/million.nmea")

@@ -7,9 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build --package-path Tools -c release --product locemu >&2
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config "${LOCEMU_RELEASE_APT[@]}"
+swift build "${LOCEMU_RELEASE[@]}" --product locemu >&2
 swift build --package-path Benchmarks -c release --product serve-benchmark >&2
-bin="$(swift build --package-path Tools -c release --show-bin-path)"
+bin="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)"
 benchbin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
 run_bounded 600 "$benchbin/serve-benchmark" "$bin/locemu" "$@"

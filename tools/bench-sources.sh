@@ -7,11 +7,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients "${LOCEMU_RELEASE_APT[@]}"
 big="${1:-1024}"
 swift build --package-path Benchmarks -c release --product source-benchmark >&2
 swift build --package-path Benchmarks -c release --product nmea-benchmark >&2
-bin="$(swift build --package-path Tools -c release --show-bin-path)"
+bin="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)"
 benchbin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -35,9 +35,9 @@ case "$resolution" in
   *) echo "make-shoreline: --resolution must be c, l, i, h or f" >&2; exit 64 ;;
 esac
 ensure_swift
-ensure_apt_packages gmt "$data" libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config
-swift build --package-path Tools -c release --product locemu >&2
-bin="$(swift build --package-path Tools -c release --show-bin-path)/locemu"
+ensure_apt_packages gmt "$data" libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config "${LOCEMU_RELEASE_APT[@]}"
+swift build "${LOCEMU_RELEASE[@]}" --product locemu >&2
+bin="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/locemu"
 # GMT leaves its history file in the working directory: run it in a scratch one.
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT

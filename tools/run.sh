@@ -12,16 +12,16 @@ cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
 # librsvg2-bin: rsvg-convert turns the map snapshots into the PNGs the job promises.
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin libjs-leaflet
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin libjs-leaflet "${LOCEMU_RELEASE_APT[@]}"
 echo "==> building locemu (release)" >&2
-swift build --package-path Tools -c release --product locemu >&2
-bin="$(swift build --package-path Tools -c release --show-bin-path)/locemu"
+swift build "${LOCEMU_RELEASE[@]}" --product locemu >&2
+bin="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/locemu"
 if [ $# -gt 0 ]; then
   echo "==> locemu $*" >&2
   exec "$bin" "$@"
 fi
 # The basemap of the bundled Helsinki extract (a fraction of a second), then the job.
-basemap="$(swift build --package-path Tools -c release --show-bin-path)/helsinki.basemap"
+basemap="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/helsinki.basemap"
 echo "==> locemu basemap build data/helsinki/Helsinki.osm.pbf $basemap" >&2
 "$bin" basemap build data/helsinki/Helsinki.osm.pbf "$basemap"
 set -- preview --virtual-time --trace traces/helsinki-walk.nmea --announcements traces/helsinki-announcements.json \
