@@ -410,9 +410,16 @@ struct GPSDFixModel: Sendable {
   }
 
   /// A GSV: the satellites in view; a complete set gives DOPs from geometry where none are known.
-  mutating func gsv(_ s: GSV) {
+  mutating func gsv(_ s: GSV) { mergeGSV(completesSky: sky.gsv(s)) }
+
+  /// A GSV whose satellites are still to be read from `f`.
+  mutating func gsv(talker: NMEATalker, _ header: GSV.Header, _ f: inout FieldReader) {
+    mergeGSV(completesSky: sky.gsv(talker: talker, header, &f))
+  }
+
+  private mutating func mergeGSV(completesSky: Bool) {
     var new = NewData()
-    new.completesSky = sky.gsv(s)
+    new.completesSky = completesSky
     merge(new, latched: nil, isGSV: true)
   }
 

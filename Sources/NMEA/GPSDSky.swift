@@ -120,48 +120,73 @@ struct GPSDSky: Sendable {
   /// One GSV sentence; returns whether it completed a sane set gpsd takes (its
   /// `SATELLITE_SET`), after which ``fillDOPs(_:)`` runs.
   mutating func gsv(_ s: GSV) -> Bool {
-    guard let part = s.messageNumber, part >= 1 else {
-      zero()
-      return false
+    guard let system = beginGSV(talker: s.talker, GSV.Header(s)) else { return false }
+    // By index: a `for … in` over the list copied its 224 bytes into an iterator.
+    for i in s.inline.indices {
+      guard addGSV(s.inline[i], talker: s.talker, system: system) else { break }
     }
-    let talker = UInt8(truncatingIfNeeded: s.talker.rawValue)
+    return endGSV(talker: s.talker, GSV.Header(s))
+  }
+
+  /// ``gsv(_:)`` with the satellites read from `f` as they come (the decoder's way: no `GSV`).
+  mutating func gsv(talker: NMEATalker, _ header: GSV.Header, _ f: inout FieldReader) -> Bool {
+    guard let system = beginGSV(talker: talker, header) else { return false }
+    _ = GSV.readSatellites(&f) { addGSV($0, talker: talker, system: system) }
+    return endGSV(talker: talker, header)
+  }
+
+  /// The start of a GSV: the set's first sentence empties the sky; the NMEA system its talker
+  /// names (0 for GP and GN), or nil for a sentence without a valid number, which empties it.
+  private mutating func beginGSV(talker: NMEATalker, _ header: GSV.Header) -> Int? {
+    guard let part = header.messageNumber, part >= 1 else {
+      zero()
+      return nil
+    }
+    let talker = UInt8(truncatingIfNeeded: talker.rawValue)
     if part == 1 && lastGSVTalker == 0 { zero() }
     lastGSVTalker = talker
-    let gnssID: Int
-    switch talker {
-    case 0x41: gnssID = 3
-    case 0x42, 0x44: gnssID = 4
-    case 0x49: gnssID = 6
-    case 0x4C: gnssID = 2
-    case 0x51, 0x5A: gnssID = 5
-    default: gnssID = 0
-    }
     switch talker {
     case 0x41, 0x42, 0x44, 0x49, 0x4C, 0x4E, 0x51, 0x5A: seenOtherGSV = true
     default: break
     }
-    // By index: a `for … in` over the list copied its 224 bytes into an iterator.
-    for i in s.inline.indices {
-      let satellite = s.inline[i]
-      guard satellite.id != 0 else { continue }
-      guard satellites.count < Self.maximumChannels else {
-        zero()
-        break
-      }
-      let prn = Self.prn(talker: s.talker, satellite.id, system: gnssID)
-      let snr = Double(satellite.snr ?? 0)
-      // Both elevation and azimuth, or neither (NaN: out of the geometry); an elevation beyond
-      // ±90° or an azimuth outside 0–359° (360 is 0) stays unknown too.
-      var elevation = Double.nan, azimuth = Double.nan
-      if let el = satellite.elevation, let az = satellite.azimuth {
-        if abs(el) <= 90 { elevation = Double(el) }
-        let a = az == 360 ? 0 : az
-        if (0..<360).contains(a) { azimuth = Double(a) }
-      }
-      satellites.append(
-        Satellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: snr, used: prn > 0 && snr > 0 && used.contains(prn)))
+    switch talker {
+    case 0x41: return 3
+    case 0x42, 0x44: return 4
+    case 0x49: return 6
+    case 0x4C: return 2
+    case 0x51, 0x5A: return 5
+    default: return 0
     }
-    if part < (s.totalMessages ?? 0) { return false }
+  }
+
+  /// One satellite of a GSV; false when the sky is full (gpsd's `MAXCHANNELS`): it is emptied,
+  /// and the sentence's other satellites are left out.
+  @inline(__always)
+  private mutating func addGSV(_ satellite: GSV.Satellite, talker: NMEATalker, system: Int) -> Bool {
+    guard satellite.id != 0 else { return true }
+    guard satellites.count < Self.maximumChannels else {
+      zero()
+      return false
+    }
+    let prn = Self.prn(talker: talker, satellite.id, system: system)
+    let snr = Double(satellite.snr ?? 0)
+    // Both elevation and azimuth, or neither (NaN: out of the geometry); an elevation beyond
+    // ±90° or an azimuth outside 0–359° (360 is 0) stays unknown too.
+    var elevation = Double.nan, azimuth = Double.nan
+    if let el = satellite.elevation, let az = satellite.azimuth {
+      if abs(el) <= 90 { elevation = Double(el) }
+      let a = az == 360 ? 0 : az
+      if (0..<360).contains(a) { azimuth = Double(a) }
+    }
+    satellites.append(
+      Satellite(prn: prn, elevation: elevation, azimuth: azimuth, snr: snr, used: prn > 0 && snr > 0 && used.contains(prn)))
+    return true
+  }
+
+  /// The end of a GSV: whether it completed a sane set gpsd takes.
+  private mutating func endGSV(talker: NMEATalker, _ header: GSV.Header) -> Bool {
+    let talker = UInt8(truncatingIfNeeded: talker.rawValue)
+    if header.isPartial { return false }
     // gpsd's sanity check: some azimuth not 0 (an unknown one counts, as NaN != 0).
     guard satellites.contains(where: { $0.azimuth != 0 }) else {
       zero()

@@ -210,7 +210,8 @@ public struct NMEADecoder: Sendable {
       case typeCode("GGA"): completed = assembler.add(GGA(talker: talker, &f))
       case typeCode("RMC"): completed = assembler.add(RMC(talker: talker, &f))
       case typeCode("GSA"): completed = assembler.add(GSA(talker: talker, &f))
-      case typeCode("GSV"): completed = assembler.add(GSV(talker: talker, &f))
+      // GSV straight from its fields into gpsd's sky: no `GSV` built (and copied) on the way.
+      case typeCode("GSV"): completed = assembler.addGSV(talker: talker, &f)
       case typeCode("VTG"): completed = assembler.add(VTG(talker: talker, &f))
       case typeCode("GLL"): completed = assembler.add(GLL(talker: talker, &f))
       case typeCode("GNS"): completed = assembler.add(GNS(talker: talker, &f))

@@ -246,10 +246,23 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: GSV) -> Bool {
-    let partial = (s.messageNumber ?? 0) < (s.totalMessages ?? 0)
-    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial, setsFix: false)
-    if let n = s.satellitesInView { epoch.inView(s.talker, n) }
+    let didComplete = beginGSV(talker: s.talker, GSV.Header(s))
     model.gsv(s)
+    return didComplete
+  }
+
+  /// A GSV read from its fields as it goes (``add(_:)-GSV`` without the `GSV`).
+  mutating func addGSV(talker: NMEATalker, _ f: inout FieldReader) -> Bool {
+    let header = GSV.Header(&f)
+    let didComplete = beginGSV(talker: talker, header)
+    model.gsv(talker: talker, header, &f)
+    return didComplete
+  }
+
+  private mutating func beginGSV(talker: NMEATalker, _ header: GSV.Header) -> Bool {
+    let partial = header.isPartial
+    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial, setsFix: false)
+    if let n = header.satellitesInView { epoch.inView(talker, n) }
     return didComplete
   }
 

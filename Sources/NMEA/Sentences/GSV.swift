@@ -33,22 +33,52 @@ public struct GSV: Hashable, Sendable {
 
   init(talker: NMEATalker, _ f: inout FieldReader) {
     self.talker = talker
-    totalMessages = f.nextInt()
-    messageNumber = f.nextInt()
-    satellitesInView = f.nextInt()
-    var trailing: Int?
+    let header = Header(&f)
+    totalMessages = header.totalMessages
+    messageNumber = header.messageNumber
+    satellitesInView = header.satellitesInView
+    var list = InlineList<4, Satellite>(filler: Satellite(id: 0))
+    signalID = Self.readSatellites(&f) { satellite in
+      list.append(satellite)
+      return true
+    }
+    inline = list
+  }
+
+  /// The three fields before the satellites.
+  struct Header {
+    var totalMessages: Int?
+    var messageNumber: Int?
+    var satellitesInView: Int?
+
+    init(_ f: inout FieldReader) {
+      totalMessages = f.nextInt()
+      messageNumber = f.nextInt()
+      satellitesInView = f.nextInt()
+    }
+
+    init(_ s: GSV) {
+      totalMessages = s.totalMessages
+      messageNumber = s.messageNumber
+      satellitesInView = s.satellitesInView
+    }
+
+    /// Whether more sentences of the set follow this one.
+    var isPartial: Bool { (messageNumber ?? 0) < (totalMessages ?? 0) }
+  }
+
+  /// Reads the satellites after the ``Header``, giving each with a number to `body` until it
+  /// returns false; returns the NMEA 4.1 signal ID (a lone trailing field) when there is one.
+  /// The one reading of a GSV's satellites: for ``init(talker:_:)``, and for the decoder, which
+  /// gives them straight to gpsd's sky without building a `GSV`.
+  @inline(__always)
+  static func readSatellites(_ f: inout FieldReader, _ body: (Satellite) -> Bool) -> Int? {
     while !f.isAtEnd {
       let id = f.nextInt()
-      if f.isAtEnd {
-        // A lone trailing field is the NMEA 4.1 signal ID.
-        trailing = id
-        break
-      }
+      if f.isAtEnd { return id }
       let el = f.nextInt(), az = f.nextInt(), snr = f.nextInt()
-      if let prn = id {
-        inline.append(Satellite(id: prn, elevation: el, azimuth: az, snr: snr))
-      }
+      if let prn = id, !body(Satellite(id: prn, elevation: el, azimuth: az, snr: snr)) { return nil }
     }
-    signalID = trailing
+    return nil
   }
 }
