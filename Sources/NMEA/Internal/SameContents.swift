@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Reflection) import Swift
 
 /// Whether two values hold the same data, as far as reflection shows it: the same type, the
 /// same stored properties, elements, enum cases and payloads, recursively, with floating-point
@@ -96,45 +97,50 @@ func sameInlineBytes<T>(_ a: T, _ b: T) -> Bool {
   }
 }
 
-/// Where a type's stored members lie in its bytes, padding left out: each member in declaration
-/// order at the next offset its alignment allows (Swift lays out structs and tuples so), structs
-/// and tuples within members followed down, anything else (an enum, an optional, a reference) a
-/// member's bytes as a whole. Found once per type through `Mirror`, and checked: a layout that
-/// does not add up to the type's size, or a type that reflects itself its own way
-/// (`CustomReflectable`), is taken as all its bytes.
+/// Where a type's stored members lie in its bytes, padding left out: the runtime's field
+/// offsets (`_forEachField`, the reflection metadata `Mirror` reads too), structs and tuples
+/// within members followed down, anything else (an enum, an optional, a reference) a member's
+/// bytes as a whole. Found once per type; a type whose fields the runtime does not list, or
+/// whose ranges would not fit in it, is taken as all its bytes.
+///
+/// (Not through `Mirror`: each new type a mirror meets is first checked for `CustomReflectable`,
+/// a lookup over every protocol conformance in the process, some 400,000 instructions in a
+/// statically linked `locemu`: 16 M for the decoder's forty types, on the thread that takes the
+/// decoded chunks in order.)
 private enum StoredBytes {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var known: [ObjectIdentifier: [Range<Int>]] = [:]
 
-  static func of<T>(_ value: T) -> [Range<Int>] {
+  static func of<T>(_: T) -> [Range<Int>] {
     if let ranges = lock.withLock({ known[ObjectIdentifier(T.self)] }) { return ranges }
-    let ranges = layout(of: value).flatMap { $0.size == MemoryLayout<T>.size ? $0.ranges : nil } ?? [0..<MemoryLayout<T>.size]
+    let size = MemoryLayout<T>.size
+    var seen: [ObjectIdentifier: [Range<Int>]?] = [:]
+    var ranges = members(of: T.self, seen: &seen) ?? [0..<size]
+    if !ranges.allSatisfy({ $0.lowerBound >= 0 && $0.upperBound <= size }) { ranges = [0..<size] }
     lock.withLock { known[ObjectIdentifier(T.self)] = ranges }
     return ranges
   }
 
-  /// The ranges of `value`'s members and its size as they add up; nil for a leaf.
-  private static func layout(of value: Any) -> (ranges: [Range<Int>], size: Int)? {
-    guard !(value is any CustomReflectable) else { return nil }
-    let mirror = Mirror(reflecting: value)
-    guard mirror.displayStyle == .struct || mirror.displayStyle == .tuple, !mirror.children.isEmpty else { return nil }
+  /// The ranges of `type`'s stored members; nil when the runtime lists none (a leaf). `seen`:
+  /// the types met so far (a `Double` or an `Int` member is met many times).
+  private static func members(of type: any Any.Type, seen: inout [ObjectIdentifier: [Range<Int>]?]) -> [Range<Int>]? {
+    if let known = seen[ObjectIdentifier(type)] { return known }
     var ranges: [Range<Int>] = []
-    var offset = 0
-    for child in mirror.children {
-      let (size, alignment) = sizeAndAlignment(of: type(of: child.value))
-      offset = (offset + alignment - 1) / alignment * alignment
-      if let inner = layout(of: child.value), inner.size == size {
-        ranges += inner.ranges.map { $0.lowerBound + offset..<$0.upperBound + offset }
-      } else if size > 0 {
+    let listed = _forEachField(of: type) { _, offset, member, kind in
+      if kind == .struct || kind == .tuple, let inner = members(of: member, seen: &seen) {
+        ranges += inner.map { $0.lowerBound + offset..<$0.upperBound + offset }
+      } else if case let size = self.size(of: member), size > 0 {
         ranges.append(offset..<offset + size)
       }
-      offset += size
+      return true
     }
-    return (ranges, offset)
+    let found = listed && !ranges.isEmpty ? ranges : nil
+    seen[ObjectIdentifier(type)] = .some(found)
+    return found
   }
 
-  private static func sizeAndAlignment(of type: any Any.Type) -> (Int, Int) {
-    func measure<T>(_: T.Type) -> (Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment) }
+  private static func size(of type: any Any.Type) -> Int {
+    func measure<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
     return measure(type)
   }
 }
