@@ -171,6 +171,8 @@ examples_build() {
     swift build --package-path "Examples/$example" --build-tests --scratch-path "$EXAMPLES_SCRATCH" "${STRICT[@]}"
   done
   swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
+  # The same modules, linked with the Swift runtime and Foundation inside: only a link.
+  swift build --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" --static-swift-stdlib "${STRICT[@]}"
 }
 locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
 
@@ -224,7 +226,8 @@ library_under_ThreadSanitizer_chain() {
 }
 # NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
 # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
-# as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged.
+# as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged;
+# StaticLink: a program linked statically, as locemu's release build is, whose clock settles.
 examples_chain() {
   step "examples build" examples_build
   normal_priority
@@ -233,6 +236,8 @@ examples_chain() {
     step "Examples/$example" run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
   done
   step "Examples/CoreLocationCompat" run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
+  step "Examples/StaticLink (linked with --static-swift-stdlib, its virtual clock settles iOS code's tasks)" \
+    run_bounded 120 "$(swift build --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" --static-swift-stdlib --show-bin-path)/StaticClockCheck"
 }
 in_process_lane() {
   if may_idle; then chrt --idle -p 0 "$BASHPID"; fi
@@ -245,6 +250,7 @@ swift package resolve >&2
 swift package resolve --package-path Tools --scratch-path "$TOOLS_SCRATCH" >&2
 for example in "${SHARED_EXAMPLES[@]}"; do swift package resolve --package-path "Examples/$example" --scratch-path "$EXAMPLES_SCRATCH" >&2; done
 swift package resolve --package-path Examples/CoreLocationCompat >&2
+swift package resolve --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" >&2
 
 stage "building and testing in two lanes side by side: end to end, and in process"
 job "end to end" end_to_end_lane
