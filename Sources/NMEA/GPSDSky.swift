@@ -120,19 +120,20 @@ struct GPSDSky: Sendable {
   /// One GSV sentence; returns whether it completed a sane set gpsd takes (its
   /// `SATELLITE_SET`), after which ``fillDOPs(_:)`` runs.
   mutating func gsv(_ s: GSV) -> Bool {
-    guard let system = beginGSV(talker: s.talker, GSV.Header(s)) else { return false }
+    let header = GSV.Header(s)
+    guard let system = beginGSV(talker: s.talker, header) else { return false }
     // By index: a `for … in` over the list copied its 224 bytes into an iterator.
     for i in s.inline.indices {
       guard addGSV(s.inline[i], talker: s.talker, system: system) else { break }
     }
-    return endGSV(talker: s.talker, GSV.Header(s))
+    return endGSV(header)
   }
 
   /// ``gsv(_:)`` with the satellites read from `f` as they come (the decoder's way: no `GSV`).
   mutating func gsv(talker: NMEATalker, _ header: GSV.Header, _ f: inout FieldReader) -> Bool {
     guard let system = beginGSV(talker: talker, header) else { return false }
     _ = GSV.readSatellites(&f) { addGSV($0, talker: talker, system: system) }
-    return endGSV(talker: talker, header)
+    return endGSV(header)
   }
 
   /// The start of a GSV: the set's first sentence empties the sky; the NMEA system its talker
@@ -183,9 +184,9 @@ struct GPSDSky: Sendable {
     return true
   }
 
-  /// The end of a GSV: whether it completed a sane set gpsd takes.
-  private mutating func endGSV(talker: NMEATalker, _ header: GSV.Header) -> Bool {
-    let talker = UInt8(truncatingIfNeeded: talker.rawValue)
+  /// The end of a GSV (whose talker ``beginGSV(talker:_:)`` kept in `lastGSVTalker`): whether it
+  /// completed a sane set gpsd takes.
+  private mutating func endGSV(_ header: GSV.Header) -> Bool {
     if header.isPartial { return false }
     // gpsd's sanity check: some azimuth not 0 (an unknown one counts, as NaN != 0).
     guard satellites.contains(where: { $0.azimuth != 0 }) else {
@@ -193,7 +194,7 @@ struct GPSDSky: Sendable {
       return false
     }
     // gpsd takes a GPS set only as the last of the cycle's GSV runs once it saw other constellations'.
-    if seenOtherGSV && talker == 0x50 && endGSVTalker != 0x50 { return false }
+    if seenOtherGSV && lastGSVTalker == 0x50 && endGSVTalker != 0x50 { return false }
     return true
   }
 
