@@ -67,6 +67,7 @@ extension LocEmu {
       // Every core decodes a part of the file and writes its records; the output is the same,
       // to the byte, as decoding and writing on one thread (see the library's parallel decoder).
       let output = StandardStreams.current.output
+      StandardStreams.widenPipe(output)
       let decoded = Result {
         try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions, chunkSize: chunkBytes) { fix, bytes in
           guard all || fix.mode >= .twoD else { return }

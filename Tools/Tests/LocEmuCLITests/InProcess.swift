@@ -13,7 +13,8 @@ extension DecodeCommandTests {
   /// commands that need no process of their own (argument and file errors, help, conversions,
   /// decoding). A command that has not returned within `bound` fails the call (and is
   /// cancelled); the process tests keep what needs a process (signals, exit, servers, stdin).
-  static func runInProcess(_ arguments: [String], bound: Duration = .seconds(120)) async throws -> Run {
+  /// With `output`, standard output is that descriptor instead (the run's `stdout` then empty).
+  static func runInProcess(_ arguments: [String], output given: Int32? = nil, bound: Duration = .seconds(120)) async throws -> Run {
     // One at a time. Under ThreadSanitizer the Swift runtime takes a lock (a priority-inheriting
     // futex) on every access to some generic metadata (Array<String>'s storage, …), where a
     // plain build reads a flag; argument parsing makes thousands of such accesses, and several
@@ -25,7 +26,7 @@ extension DecodeCommandTests {
     let output = try CapturedFile(), error = try CapturedFile()
     let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
     defer { close(input) }
-    let streams = StandardStreams(input: input, output: output.fd, error: error.fd)
+    let streams = StandardStreams(input: input, output: given ?? output.fd, error: error.fd)
     let start = ContinuousClock.now
     // On a thread of its own: a command may block its thread (decode waits on its decoder
     // thread), which on the cooperative pool (two threads here) would stall every other test.
