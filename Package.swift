@@ -34,9 +34,9 @@ let package = Package(
     // in every package built after it (GRDB, swift-dependencies, combine-schedulers…), which then
     // compile their Combine code against OpenCombine.
     .trait(name: "Combine", description: "import CoreLocation also gives Combine's ObservableObject and @Published (OpenCombine)"),
-    // `import CoreLocation` follows a phone of `locemu serve` when LOCEMU_SERVER is set (an HTTP
-    // client over FoundationNetworking). Opt-in: an app's tests that drive in-process phones do
-    // not compile the client.
+    // `import CoreLocation` follows a phone of `locemu serve` when LOCEMU_SERVER is set (a plain
+    // HTTP/1.1 client over sockets). Opt-in: an app's tests that drive in-process phones do not
+    // compile the client.
     .trait(name: "ServedPhone", description: "import CoreLocation binds to a phone of locemu serve when LOCEMU_SERVER is set"),
     .default(enabledTraits: []),
   ],
@@ -77,7 +77,8 @@ let package = Package(
     // a scale bar and a legend. Below the app's features, MapKit's snapshotter and the tools' basemaps.
     .target(name: "MapRendering", dependencies: ["LocationServices", "Geo"]),
     .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling", "MapRendering"]),
-    // A served phone from another process: LocationServiceProtocol over HTTP (URLSession).
+    // A served phone from another process: LocationServiceProtocol over plain HTTP/1.1 sockets
+    // (not URLSession, which brings libcurl and its 35 libraries into every program linking it).
     .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
     .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator"]),

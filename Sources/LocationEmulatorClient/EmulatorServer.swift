@@ -1,11 +1,8 @@
 import Dispatch
 public import Foundation
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// A running `locemu serve`, spoken to over its HTTP JSON API (the routes of `openapi.yaml`).
+/// A running `locemu serve`, spoken to over its HTTP JSON API (the routes of `openapi.yaml`),
+/// over plain `http://` as the server speaks it, a connection per request.
 ///
 /// ```swift
 /// let server = EmulatorServer(url: URL(string: "http://127.0.0.1:8947")!)
@@ -31,31 +28,30 @@ public struct EmulatorServer: Sendable {
   /// A phone of the server (it is not asked whether it exists until it is used).
   public func phone(_ id: String = "1") -> RemotePhone { RemotePhone(server: self, id: id) }
 
-  func urlRequest(_ method: String, _ path: String, body: Data? = nil, contentType: String = "application/json") -> URLRequest {
+  /// The request target (path and query, percent-encoded) of `path` under ``url``'s path.
+  func target(_ path: String) throws(EmulatorClientError) -> String {
     let base = url.absoluteString.hasSuffix("/") ? String(url.absoluteString.dropLast()) : url.absoluteString
-    var request = URLRequest(url: URL(string: base + "/" + path)!)
-    request.httpMethod = method
-    request.timeoutInterval = timeout
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    if let body {
-      request.httpBody = body
-      request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+    guard let target = URL(string: base + "/" + path).flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }) else {
+      throw .badRequest("not a URL: \(url.absoluteString) and \(path)")
     }
-    return request
+    return (target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath) + (target.percentEncodedQuery.map { "?" + $0 } ?? "")
   }
+
+  /// The `Authorization` header when there is a token.
+  private var authorization: [(String, String)] { token.map { [("Authorization", "Bearer \($0)")] } ?? [] }
 
   /// One request without a body; the answer's body when its status is 2xx.
   /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
   @discardableResult
   public func send(_ method: String, _ path: String) async throws(EmulatorClientError) -> Data {
-    try await send(urlRequest(method, path))
+    try await exchange(method, path, body: nil, contentType: nil)
   }
 
   /// One request with `body` as JSON (a ``Wire`` value); the answer's body when its status is 2xx.
   /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
   @discardableResult
   public func send(_ method: String, _ path: String, _ body: some Encodable & Sendable) async throws(EmulatorClientError) -> Data {
-    try await send(urlRequest(method, path, body: Wire.encode(body)))
+    try await exchange(method, path, body: Wire.encode(body), contentType: "application/json")
   }
 
   /// One request whose answer is a ``Wire`` value.
@@ -72,25 +68,29 @@ public struct EmulatorServer: Sendable {
   /// - Throws: ``EmulatorClientError``: `.refused` with the server's message, `.unreachable`.
   @discardableResult
   public func send(_ method: String, _ path: String, body: Data, contentType: String) async throws(EmulatorClientError) -> Data {
-    try await send(urlRequest(method, path, body: body, contentType: contentType))
+    try await exchange(method, path, body: body, contentType: contentType)
   }
 
-  private func send(_ request: URLRequest) async throws(EmulatorClientError) -> Data {
-    // The completion-handler API, not `data(for:)`: cancelling a task awaiting that one makes
-    // swift-corelibs-foundation cancel the URLSession task from inside the task's cancellation
-    // handler, which can deadlock with the session's queue resuming the same task. A request
-    // here ends by its answer or its timeout.
-    let answer = await withCheckedContinuation { (done: CheckedContinuation<(Data?, URLResponse?, (any Error)?), Never>) in
-      URLSession.shared.dataTask(with: request) { data, response, error in done.resume(returning: (data, response, error)) }.resume()
+  /// One request over a connection of its own (``HTTPSocket``), made on a dispatch thread (it
+  /// blocks, at most ``timeout`` per step): the answer's body when its status is 2xx. A request
+  /// ends by its answer or its timeout.
+  private func exchange(_ method: String, _ path: String, body: Data?, contentType: String?) async throws(EmulatorClientError) -> Data {
+    let target = try target(path)
+    let headers = [("Accept", "application/json")] + authorization + (body == nil ? [] : contentType.map { [("Content-Type", $0)] } ?? [])
+    let (url, timeout, bytes) = (self.url, self.timeout, body.map { [UInt8]($0) })
+    let answer = await withCheckedContinuation {
+      (done: CheckedContinuation<Result<(status: Int, body: [UInt8]), EmulatorClientError>, Never>) in
+      DispatchQueue.global().async {
+        done.resume(
+          returning: Result { () throws(EmulatorClientError) in
+            try HTTPSocket.exchange(url: url, method: method, target: target, headers: headers, body: bytes, timeout: timeout)
+          })
+      }
     }
-    guard let response = answer.1 as? HTTPURLResponse else {
-      throw .unreachable("cannot reach \(url.absoluteString): \((answer.2 as NSError?)?.localizedDescription ?? "no answer")")
-    }
-    let body = answer.0 ?? Data()
-    guard (200..<300).contains(response.statusCode) else {
-      throw .refused(status: response.statusCode, message: Self.message(body, status: response.statusCode))
-    }
-    return body
+    let (status, received) = try answer.get()
+    let data = Data(received)
+    guard (200..<300).contains(status) else { throw .refused(status: status, message: Self.message(data, status: status)) }
+    return data
   }
 
   /// The server's `{"error": …}`, or the status.
@@ -112,22 +112,16 @@ public struct EmulatorServer: Sendable {
   ) async throws(EmulatorClientError)
     -> AsyncThrowingStream<T, any Error>
   {
-    let request = urlRequest("GET", path)
-    guard let target = request.url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) }) else {
-      throw .badRequest("not a URL: \(url.absoluteString) and \(path)")
-    }
-    let requestTarget =
-      (target.percentEncodedPath.isEmpty ? "/" : target.percentEncodedPath)
-      + (target.percentEncodedQuery.map { "?" + $0 } ?? "")
-    let headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+    let requestTarget = try target(path)
+    let headers = authorization
     let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
     let (url, timeout) = (self.url, self.timeout)
     // Connecting blocks (at most the timeout): on a dispatch thread, not the cooperative pool.
-    let opened = await withCheckedContinuation { (done: CheckedContinuation<Result<EventStreamSocket, EmulatorClientError>, Never>) in
+    let opened = await withCheckedContinuation { (done: CheckedContinuation<Result<HTTPSocket, EmulatorClientError>, Never>) in
       DispatchQueue.global().async {
         done.resume(
           returning: Result { () throws(EmulatorClientError) in
-            try EventStreamSocket.open(
+            try HTTPSocket.open(
               url: url, target: requestTarget, headers: headers, timeout: timeout, continuation: continuation)
           })
       }
@@ -140,11 +134,11 @@ public struct EmulatorServer: Sendable {
 /// One event-stream connection, owned by the stream its consumer holds: when that goes, this
 /// goes, and the connection closes.
 final class EventConnection: @unchecked Sendable {
-  private let socket: EventStreamSocket
+  private let socket: HTTPSocket
   // Read by one consumer at a time (an unfolding stream calls next() serially).
   private var iterator: AsyncThrowingStream<String, any Error>.AsyncIterator
 
-  init(socket: EventStreamSocket, lines: AsyncThrowingStream<String, any Error>) {
+  init(socket: HTTPSocket, lines: AsyncThrowingStream<String, any Error>) {
     self.socket = socket
     iterator = lines.makeAsyncIterator()
   }
