@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Scenarios", targets: ["Scenarios"]),
     .library(name: "MapRendering", targets: ["MapRendering"]),
     .library(name: "PetMap", targets: ["PetMap"]),
+    .library(name: "PetMapNetworking", targets: ["PetMapNetworking"]),
     .library(name: "LocationEmulatorClient", targets: ["LocationEmulatorClient"]),
     .library(name: "EmulatorTesting", targets: ["EmulatorTesting"]),
     .library(name: "SampleTraces", targets: ["SampleTraces"]),
@@ -77,6 +78,10 @@ let package = Package(
     // a scale bar and a legend. Below the app's features, MapKit's snapshotter and the tools' basemaps.
     .target(name: "MapRendering", dependencies: ["LocationServices", "Geo"]),
     .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling", "MapRendering"]),
+    // The app's announcements from its backend over URLSession. Apart from PetMap: on Linux
+    // URLSession is FoundationNetworking over libcurl, whose 35 libraries load before main in
+    // every program that links it, and a program that takes its pins otherwise need not.
+    .target(name: "PetMapNetworking", dependencies: ["PetMap", "Geo"]),
     // A served phone from another process: LocationServiceProtocol over plain HTTP/1.1 sockets
     // (not URLSession, which brings libcurl and its 35 libraries into every program linking it).
     .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices"]),

@@ -96,6 +96,7 @@ let package = Package(
       dependencies: [
         .product(name: "AnnouncementServer", package: "LocationEmulatorTools"),
         .product(name: "ToolsTestSupport", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "PetMapNetworking", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "EmulatorTesting", package: "LocationEmulator"),

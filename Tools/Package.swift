@@ -56,11 +56,16 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
+    // libcurl loaded on first use (dlopen), for announcements from a backend: linked, its 35
+    // libraries would load before main in every locemu command. Its header only at build time
+    // (Debian's libcurl4-openssl-dev).
+    .target(name: "CLibcurl"),
     // The lost-pets app's map features wired together on a phone (its composition root), for
     // `locemu preview` and for phones `locemu serve` makes with `mapFeatures`.
     .target(
       name: "LostPetsApp",
       dependencies: [
+        "CLibcurl",
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
@@ -169,14 +174,15 @@ let package = Package(
     .testTarget(
       name: "AnnouncementServerTests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
+        "ToolsTestSupport", "LostPetsApp", .product(name: "PetMap", package: "LocationEmulator"),
+        .product(name: "PetMapNetworking", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
       ]
     ),
   ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CLibcurl" {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -48,8 +48,9 @@ run_bounded() {
 
 # How every script builds the release locemu: with the Swift runtime and Foundation linked into
 # it (--static-swift-stdlib), so that it runs without the toolchain's libraries and starts in
-# 16 ms instead of 21 (the dynamic linker's symbol lookups over 64 libraries were most of the
-# start-up). Every release build of Tools must use the same flags, or SwiftPM rebuilds it all.
-# Linking needs libcurl's development files (FoundationNetworking's archive links libcurl).
+# 11 ms instead of 21 (the dynamic linker's symbol lookups over 64 libraries were most of the
+# start-up; libcurl's 35, through URLSession, went when the tools stopped linking it). Every
+# release build of Tools must use the same flags, or SwiftPM rebuilds it all. Building needs
+# libcurl's header (CLibcurl loads the library on first use).
 LOCEMU_RELEASE=(--package-path Tools -c release --static-swift-stdlib)
 LOCEMU_RELEASE_APT=(libcurl4-openssl-dev)

@@ -98,6 +98,61 @@ public struct AnnouncementListQuery: Sendable, Hashable {
   }
 }
 
+extension AnnouncementError {
+  /// Why a request to the backend failed, whatever client made it (URLSession's error codes,
+  /// libcurl's): each said in the same words by ``transport(_:url:)``.
+  public enum Failure: Sendable, Hashable {
+    case cancelled, cannotConnect, timedOut, noSuchHost, connectionLost, badResponse, unsupportedURL
+    /// Anything else, in the client's own words.
+    case other(String)
+  }
+
+  /// ``transport(_:)`` saying in words why the request to `url` failed, and where it went
+  /// (a client's own text can be as bare as "NSURLErrorDomain error -1000").
+  public static func transport(_ failure: Failure, url: URL?) -> AnnouncementError {
+    let place = url.map { "\($0.host ?? "?")\($0.port.map { ":\($0)" } ?? "")" } ?? "the server"
+    return switch failure {
+    case .cancelled: .transport("cancelled")
+    case .cannotConnect: .transport("cannot connect to \(place) (is the server running?)")
+    case .timedOut: .transport("\(place) did not answer in time")
+    case .noSuchHost: .transport("no such host: \(url?.host ?? "?")")
+    case .connectionLost: .transport("the connection to \(place) was lost")
+    case .badResponse: .transport("\(place) sent a bad HTTP response")
+    case .unsupportedURL: .transport("unsupported URL: \(url?.absoluteString ?? "?")")
+    case .other(let reason): .transport("\(place): \(reason)")
+    }
+  }
+}
+
+// MARK: The backend's endpoint
+
+extension AnnouncementListQuery {
+  /// The backend's URL for this query under `base`:
+  /// `{base}/api/v1/announcements?lat=X&lng=Y&range=KM[&limit=N]`.
+  public func url(base: URL) -> URL {
+    var components = URLComponents(url: base.appendingPathComponent("api/v1/announcements"), resolvingAgainstBaseURL: false)!
+    var items: [URLQueryItem] = []
+    if let location {
+      items.append(URLQueryItem(name: "lat", value: String(location.latitude)))
+      items.append(URLQueryItem(name: "lng", value: String(location.longitude)))
+    }
+    items.append(URLQueryItem(name: "range", value: String(range)))
+    if let limit { items.append(URLQueryItem(name: "limit", value: String(limit))) }
+    components.queryItems = items
+    return components.url!
+  }
+
+  /// The backend's answer to this query: its JSON read with ``AnnouncementMapper`` (bad records
+  /// dropped, `CLOSED` dropped), sorted newest first and cut to ``limit``, whatever order the
+  /// server used. Whatever the HTTP client that fetched it.
+  /// - Throws: ``AnnouncementError/httpStatus(_:)`` for a status other than 200,
+  ///   ``AnnouncementError/malformed(_:)`` for a body that is not the announcements object.
+  public func announcements(status: Int, body: Data) throws(AnnouncementError) -> [Announcement] {
+    guard status == 200 else { throw .httpStatus(status) }
+    return ordered(try AnnouncementMapper.decode(body).announcements)
+  }
+}
+
 /// Where announcements come from: the backend over HTTP, or a file.
 public protocol AnnouncementRepository: Sendable {
   /// The announcements matching `query`, newest first, without `CLOSED` ones.

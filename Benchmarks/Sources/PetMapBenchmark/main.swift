@@ -17,6 +17,7 @@ import EmulatorTesting
 import ToolsTestSupport
 import PermissionHandling
 import PetMap
+import PetMapNetworking
 import LocationServices
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {

@@ -1,6 +1,8 @@
 import Foundation
 import Geo
+import LostPetsApp
 import PetMap
+import PetMapNetworking
 import Testing
 import ToolsTestSupport
 import LocationServices
@@ -22,28 +24,43 @@ func announcement(
   Announcement(id: id, coordinate: coordinate, status: status, createdAt: ISO8601Time.parse(created)!, petName: "Pet \(id)")
 }
 
-/// The app's HTTP announcements repository against the real `locemu serve-announcements`.
+/// The two HTTP clients of announcements: the app's (URLSession, PetMapNetworking) and
+/// locemu's (libcurl loaded on first use, LostPetsApp), which must ask and read alike.
+enum AnnouncementClient: String, CaseIterable, Sendable {
+  case urlSession, libcurl
+
+  func repository(_ base: URL, timeout: TimeInterval = 10) -> any AnnouncementRepository {
+    switch self {
+    case .urlSession: HTTPAnnouncementRepository(baseURL: base, timeout: timeout)
+    case .libcurl: LibcurlAnnouncementRepository(baseURL: base, timeout: timeout)
+    }
+  }
+}
+
+/// The app's HTTP announcements repository, and locemu's, against the real `locemu serve-announcements`.
 @Suite struct AnnouncementServerTests {
-  @Test func httpRepository_fetchesFromTheServer() async throws {
+  @Test(arguments: AnnouncementClient.allCases)
+  func httpRepository_fetchesFromTheServer(client kind: AnnouncementClient) async throws {
     let list = (0..<12).map { i in
       announcement("h\(i)", north(of: warsaw, Double(i) * 1500), i == 3 ? .closed : .active, created: "2026-05-\(10 + i)T00:00:00Z")
     }
     try await withServer(list) { base in
-      let client = HTTPAnnouncementRepository(baseURL: base)
+      let client = kind.repository(base)
       let pins = try await client.announcements(for: .landingPageQuery(location: warsaw)).map(\.id)
       #expect(pins == ["h6", "h5", "h4", "h2", "h1"])
       let all = try await client.announcements(for: .defaultQuery(location: warsaw)).map(\.id)
       #expect(all == ["h11", "h10", "h9", "h8", "h7", "h6", "h5", "h4", "h2", "h1", "h0"])
       #expect(
-        client.url(for: .landingPageQuery(location: warsaw)).absoluteString.hasSuffix(
+        HTTPAnnouncementRepository(baseURL: base).url(for: .landingPageQuery(location: warsaw)).absoluteString.hasSuffix(
           "/api/v1/announcements?lat=52.2297&lng=21.0122&range=10&limit=5"))
     }
   }
 
-  @Test func httpRepository_errorStatusIsAnError() async throws {
+  @Test(arguments: AnnouncementClient.allCases)
+  func httpRepository_errorStatusIsAnError(client kind: AnnouncementClient) async throws {
     try await withServer([], failWith: 503) { base in
       await #expect(throws: AnnouncementError.httpStatus(503)) {
-        try await HTTPAnnouncementRepository(baseURL: base).announcements(for: .landingPageQuery(location: warsaw))
+        try await kind.repository(base).announcements(for: .landingPageQuery(location: warsaw))
       }
     }
   }
@@ -60,15 +77,50 @@ func announcement(
     }
   }
 
-  @Test func httpRepository_unreachableServerIsATransportError() async throws {
+  @Test(arguments: AnnouncementClient.allCases)
+  func httpRepository_unreachableServerIsATransportError(client kind: AnnouncementClient) async throws {
     try await withUnreachablePort { port in
-      await #expect(throws: AnnouncementError.self) {
-        try await HTTPAnnouncementRepository(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
+      do {
+        _ = try await kind.repository(URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
           .announcements(for: .landingPageQuery(location: warsaw))
+        Issue.record("nothing listens on \(port)")
+      } catch let error as AnnouncementError {
+        guard case .transport(let reason) = error else {
+          Issue.record("\(error)")
+          return
+        }
+        // Both clients say it in the same words.
+        #expect(reason == "cannot connect to 127.0.0.1:\(port) (is the server running?)")
       }
     }
   }
 
+  /// Cancelling the task that waits for announcements ends the request at once, however long
+  /// the server would take: a server that accepts and never answers.
+  @Test(arguments: AnnouncementClient.allCases)
+  func httpRepository_cancellingEndsTheRequest(client kind: AnnouncementClient) async throws {
+    let listener = try LoopbackListener()
+    let started = ContinuousClock.now
+    let request = Task {
+      try await kind.repository(URL(string: "http://127.0.0.1:\(listener.port)")!, timeout: 60)
+        .announcements(for: .landingPageQuery(location: warsaw))
+    }
+    // Cancelled once the request is under way: its connection waits in the listener's queue.
+    #expect(await Self.connectionWaits(on: listener), "the request connected")
+    request.cancel()
+    await #expect(throws: (any Error).self) { try await request.value }
+    #expect(ContinuousClock.now - started < .seconds(30), "the request ended by its cancellation, not its timeout")
+  }
+
+  /// Whether a connection waits on `listener` within 10 s; waits off the cooperative pool.
+  static func connectionWaits(on listener: LoopbackListener) async -> Bool {
+    await withCheckedContinuation { done in
+      DispatchQueue.global().async {
+        var waiting = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+        done.resume(returning: poll(&waiting, 1, 10_000) == 1)
+      }
+    }
+  }
 }
 
 /// Runs `body` with a real announcements server on a free loopback port: `locemu
