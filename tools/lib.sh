@@ -48,7 +48,7 @@ run_bounded() {
 
 # How every script builds the release locemu: with the Swift runtime and Foundation linked into
 # it (--static-swift-stdlib), so that it runs without the toolchain's libraries and starts in
-# 11 ms instead of 21 (the dynamic linker's symbol lookups over 64 libraries were most of the
+# about 10 ms instead of 21 (the dynamic linker's symbol lookups over 64 libraries were most of the
 # start-up; libcurl's 35, through URLSession, went when the tools stopped linking it). Every
 # release build of Tools must use the same flags, or SwiftPM rebuilds it all. Building needs
 # libcurl's header (CLibcurl loads the library on first use).

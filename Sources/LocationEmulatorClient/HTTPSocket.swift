@@ -16,8 +16,8 @@ import Foundation
 /// as long as a streaming response stays open (measured: 5.5 s of CPU in 6 s on one event
 /// stream), which starves the program that follows a phone and delays its events by seconds;
 /// and on Linux it brings libcurl, whose 35 libraries (TLS, Kerberos, LDAP, ...) are loaded and
-/// bound before `main` in every program that links it: `locemu` started in 18 ms with it and
-/// starts in 11 ms without. `locemu serve` speaks plain HTTP, so this reads `http://` URLs only.
+/// bound before `main` in every program that links it: `locemu` started in 17–18 ms with it and
+/// starts in 9–11 ms without. `locemu serve` speaks plain HTTP, so this reads `http://` URLs only.
 final class HTTPSocket: @unchecked Sendable {
   /// Guards `descriptor` and `closed` (the reading thread and ``close()`` race for them).
   private let lock = NSLock()

@@ -7,9 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(CURLE_COULDNT_CONNECT == locemu_libcurl_could_not_connect && CURLE_OPERATION_TIMEDOUT == locemu_libcurl_timed_out &&
+// The codes the header above names, checked against libcurl's own.
+_Static_assert(CURLE_UNSUPPORTED_PROTOCOL == locemu_libcurl_unsupported_protocol && CURLE_URL_MALFORMAT == locemu_libcurl_url_malformed &&
+                   CURLE_COULDNT_RESOLVE_HOST == locemu_libcurl_could_not_resolve_host &&
+                   CURLE_COULDNT_CONNECT == locemu_libcurl_could_not_connect &&
+                   CURLE_WEIRD_SERVER_REPLY == locemu_libcurl_weird_server_reply &&
+                   CURLE_OPERATION_TIMEDOUT == locemu_libcurl_timed_out &&
                    CURLE_ABORTED_BY_CALLBACK == locemu_libcurl_aborted_by_callback &&
-                   CURLE_RECV_ERROR == locemu_libcurl_receive_error && CURLE_WEIRD_SERVER_REPLY == locemu_libcurl_weird_server_reply,
+                   CURLE_GOT_NOTHING == locemu_libcurl_got_nothing && CURLE_SEND_ERROR == locemu_libcurl_send_error &&
+                   CURLE_RECV_ERROR == locemu_libcurl_receive_error,
                "libcurl's codes as the header names them");
 
 // The functions used, found in the library once it is loaded.

@@ -1,7 +1,7 @@
 // libcurl, loaded when the first request is made rather than when the program starts.
 //
 // locemu links no libcurl: Debian's brings 35 libraries (TLS, Kerberos, LDAP, SSH, IDN...) that
-// the loader maps and binds before main, 6-7 ms of every command's start. The one request
+// the loader maps and binds before main, about 8 ms of every command's start. The one request
 // locemu makes to a server it does not run (announcements from a backend, http:// or
 // https://) loads it then, with dlopen.
 #ifndef LOCEMU_LIBCURL_H
