@@ -78,19 +78,24 @@ public struct EmulatorServer: Sendable {
     let target = try target(path)
     let headers = [("Accept", "application/json")] + authorization + (body == nil ? [] : contentType.map { [("Content-Type", $0)] } ?? [])
     let (url, timeout, bytes) = (self.url, self.timeout, body.map { [UInt8]($0) })
-    let answer = await withCheckedContinuation {
-      (done: CheckedContinuation<Result<(status: Int, body: [UInt8]), EmulatorClientError>, Never>) in
-      DispatchQueue.global().async {
-        done.resume(
-          returning: Result { () throws(EmulatorClientError) in
-            try HTTPSocket.exchange(url: url, method: method, target: target, headers: headers, body: bytes, timeout: timeout)
-          })
-      }
+    let (status, received) = try await Self.offPool {
+      () throws(EmulatorClientError) in
+      try HTTPSocket.exchange(url: url, method: method, target: target, headers: headers, body: bytes, timeout: timeout)
     }
-    let (status, received) = try answer.get()
     let data = Data(received)
     guard (200..<300).contains(status) else { throw .refused(status: status, message: Self.message(data, status: status)) }
     return data
+  }
+
+  /// `work` on a dispatch thread: it blocks (a connection, a read), which on the cooperative
+  /// pool would hold one of its few threads.
+  private static func offPool<T: Sendable>(
+    _ work: @escaping @Sendable () throws(EmulatorClientError) -> T
+  ) async throws(EmulatorClientError) -> T {
+    let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, EmulatorClientError>, Never>) in
+      DispatchQueue.global().async { done.resume(returning: Result(catching: work)) }
+    }
+    return try result.get()
   }
 
   /// The server's `{"error": …}`, or the status.
@@ -117,16 +122,10 @@ public struct EmulatorServer: Sendable {
     let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
     let (url, timeout) = (self.url, self.timeout)
     // Connecting blocks (at most the timeout): on a dispatch thread, not the cooperative pool.
-    let opened = await withCheckedContinuation { (done: CheckedContinuation<Result<HTTPSocket, EmulatorClientError>, Never>) in
-      DispatchQueue.global().async {
-        done.resume(
-          returning: Result { () throws(EmulatorClientError) in
-            try HTTPSocket.open(
-              url: url, target: requestTarget, headers: headers, timeout: timeout, continuation: continuation)
-          })
-      }
+    let socket = try await Self.offPool { () throws(EmulatorClientError) in
+      try HTTPSocket.open(url: url, target: requestTarget, headers: headers, timeout: timeout, continuation: continuation)
     }
-    let connection = EventConnection(socket: try opened.get(), lines: lines)
+    let connection = EventConnection(socket: socket, lines: lines)
     return AsyncThrowingStream(unfolding: { try await connection.next(transform) })
   }
 }

@@ -45,11 +45,9 @@ final class HTTPSocket: @unchecked Sendable {
     defer { socket.release() }
     var reader = HTTPStreamReader(events: false)
     do {
-      var request = "\(method) \(target) HTTP/1.1\r\nHost: \(hostHeader(host, port))\r\nConnection: close\r\n"
-      for (name, value) in headers { request += "\(name): \(value)\r\n" }
-      if body != nil || !["GET", "HEAD"].contains(method) { request += "Content-Length: \(body?.count ?? 0)\r\n" }
-      request += "\r\n"
-      try socket.write(Array(request.utf8) + (body ?? []))
+      var fields = [("Connection", "close")] + headers
+      if body != nil || !["GET", "HEAD"].contains(method) { fields.append(("Content-Length", "\(body?.count ?? 0)")) }
+      try socket.write(head(method, target, host, port, fields) + (body ?? []))
       while !reader.bodyComplete, let bytes = try socket.read() { try reader.feed(bytes) }
     } catch {
       throw .unreachable("cannot reach \(server): \(error)")
@@ -69,8 +67,11 @@ final class HTTPSocket: @unchecked Sendable {
     return (host, url.port ?? 80)
   }
 
-  private static func hostHeader(_ host: String, _ port: Int) -> String {
-    host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+  /// A request's head: its line, `Host`, `fields` in order, and the empty line.
+  private static func head(_ method: String, _ target: String, _ host: String, _ port: Int, _ fields: [(String, String)]) -> [UInt8] {
+    var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")\r\n"
+    for (name, value) in fields { text += "\(name): \(value)\r\n" }
+    return Array((text + "\r\n").utf8)
   }
 
   /// Connects, sends `GET target`, and reads the response's head; then a thread of its own
@@ -91,11 +92,8 @@ final class HTTPSocket: @unchecked Sendable {
     let socket = HTTPSocket(descriptor: descriptor)
     var reader = HTTPStreamReader()
     do {
-      var request =
-        "GET \(target) HTTP/1.1\r\nHost: \(hostHeader(host, port))\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\n"
-      for (name, value) in headers { request += "\(name): \(value)\r\n" }
-      request += "\r\n"
-      try socket.write(Array(request.utf8))
+      let fields = [("Accept", "text/event-stream"), ("Cache-Control", "no-cache")] + headers
+      try socket.write(head("GET", target, host, port, fields))
       // The head: the status and whether the body comes chunked.
       while reader.head == nil {
         guard let bytes = try socket.read() else { throw EmulatorClientError.unreachable("\(host):\(port) closed the connection") }
