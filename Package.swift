@@ -86,7 +86,10 @@ let package = Package(
     // (not URLSession, which brings libcurl and its 35 libraries into every program linking it).
     .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
-    .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator"]),
+    // The pool canary (LOCEMU_POOL_CANARY): a thread that reports a test blocking a thread of
+    // Swift's cooperative pool; it starts with the test process, only when asked.
+    .target(name: "CPoolCanary"),
+    .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator", "CPoolCanary"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
       name: "SampleTraces", dependencies: ["Traces"], path: "traces",
@@ -201,7 +204,7 @@ let package = Package(
   ]
 #endif
 
-let cTargets = ["CGPSShim", "CConcurrencyHooks", "CoreLocationModuleMap", "osModuleMap"]
+let cTargets = ["CGPSShim", "CConcurrencyHooks", "CPoolCanary", "CoreLocationModuleMap", "osModuleMap"]
 for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [

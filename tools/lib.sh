@@ -54,3 +54,56 @@ run_bounded() {
 # libcurl's header (CLibcurl loads the library on first use).
 LOCEMU_RELEASE=(--package-path Tools -c release --static-swift-stdlib)
 LOCEMU_RELEASE_APT=(libcurl4-openssl-dev)
+
+# The test builds, shared by tools/test.sh and tools/stress.sh (one set of flags, so that neither
+# rebuilds what the other compiled). test_build_settings sets the variables they use.
+# test_index_store SCRATCH_PATH [PACKAGE_PATH]: the environment setting that indexes only the
+# test targets (the manifests' LOCEMU_TEST_INDEX_STORE), for
+# `env "$(test_index_store …)" swift build --disable-index-store …`.
+test_index_store() { echo "LOCEMU_TEST_INDEX_STORE=$(swift build --package-path "${2:-.}" --scratch-path "$1" --show-bin-path)/index/store"; }
+test_build_settings() {
+  STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
+  # Known reports that are not races in the program, each with its reason: tools/tsan-suppressions.txt.
+  export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}"
+
+  # Two build folders, each compiling the library once for what shares its configuration:
+  #   .build       plain debug, default traits: the library's tests, and the example apps that use
+  #                the library as apps do (NearbyPets, LostPets, QuickStart; StaticLink is a link of
+  #                the same modules). Every build in it passes the same flags, so each reuses what
+  #                the one before compiled (the symbol graphs the API coverage reads included).
+  #   .build-tsan  ThreadSanitizer, trait ServedPhone: the library's tests and the tools package
+  #                (which depends on the library with that trait), so the tools reuse the library.
+  # CoreLocationCompat turns the Combine trait on, which changes every module of the library: it
+  # keeps a folder of its own. LOCEMU_SKIP_TSAN=1: no .build-tsan; the tools plain in Tools/.build.
+  PLAIN=.build
+  SANITIZED=.build-tsan
+  SHARED_EXAMPLES=(NearbyPets LostPets QuickStart)
+  SYMBOL_GRAPHS="$PWD/$PLAIN/symbol-graphs"
+  PLAIN_FLAGS=("${STRICT[@]}" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS"
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public)
+  TSAN=(--sanitize=thread)
+  TOOLS_SCRATCH=$SANITIZED
+  if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then TSAN=() TOOLS_SCRATCH=Tools/.build; fi
+  locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
+}
+plain_build() {
+  mkdir -p "$SYMBOL_GRAPHS"
+  env "$(test_index_store "$PLAIN")" swift build --build-tests --disable-index-store --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
+  local example
+  for example in "${SHARED_EXAMPLES[@]}"; do
+    env "$(test_index_store "$PLAIN")" swift build --package-path "Examples/$example" --build-tests --disable-index-store \
+      --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
+  done
+  # The same modules, linked with the Swift runtime and Foundation inside: only a link.
+  env "$(test_index_store "$PLAIN")" swift build --package-path Examples/StaticLink --disable-index-store --scratch-path "$PLAIN" \
+    --static-swift-stdlib "${PLAIN_FLAGS[@]}"
+}
+sanitized_build() {
+  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
+    env "$(test_index_store "$SANITIZED")" swift build --build-tests --disable-index-store --sanitize=thread \
+      --traits ServedPhone --scratch-path "$SANITIZED" "${STRICT[@]}"
+  fi
+  env "$(test_index_store "$TOOLS_SCRATCH" Tools)" swift build --package-path Tools --build-tests --disable-index-store \
+    "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
+}
+

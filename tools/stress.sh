@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (the library's, then the tools') RUNS times (default 50) while two busy loops keep both
+# Runs the library's and the tools' suites RUNS times (default 50) while two busy loops keep both
 # cores occupied, then TSAN_RUNS times (default 10) under ThreadSanitizer, each run bounded by
-# tools/lib.sh's run_bounded; prints the passes, failures and hangs. Builds first (both builds).
+# tools/lib.sh's run_bounded and watched by the pool canary; prints the passes, failures and hangs.
+# Builds first, in the test command's build folders with its flags (tools/lib.sh).
 # Usage: tools/stress.sh [RUNS] [TSAN_RUNS]
+# For a machine slower still (one core beside a busy loop): tools/slow.sh tools/stress.sh 3 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 ensure_swift
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config gpsd gpsd-clients librsvg2-bin
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gpsd gpsd-clients librsvg2-bin
 runs=${1:-50}
 tsan_runs=${2:-10}
-for pkg in . Tools; do
-  swift build --package-path "$pkg" --build-tests -Xswiftc -warnings-as-errors >&2
-  swift build --package-path "$pkg" --build-tests --sanitize=thread --scratch-path "$pkg/.build-tsan" -Xswiftc -warnings-as-errors >&2
-done
+test_build_settings
+plain_build >&2
+sanitized_build >&2
+# The tools' plain build, for the plain runs (the test command runs them under ThreadSanitizer only).
+swift build --package-path Tools --build-tests --scratch-path Tools/.build "${STRICT[@]}" >&2
 logs=$(mktemp -d)
 # Two busy loops, one per core, in a process group of their own; stopped however the script ends.
 set +m
@@ -25,14 +28,18 @@ tally() { # NAME RUNS COMMAND...
   shift 2
   for i in $(seq 1 "$n"); do
     status=0
-    run_bounded 1200 "$@" >"$logs/$name-$i.log" 2>&1 || status=$?
+    LOCEMU_POOL_CANARY="$logs/$name-$i.canary" run_bounded 2400 "$@" > "$logs/$name-$i.log" 2>&1 || status=$?
+    tools/pool-canary-report.sh "$logs/$name-$i.canary" 2>> "$logs/$name-$i.log" || [ "$status" -ne 0 ] || status=1
     if [ "$status" -eq 0 ]; then pass=$((pass + 1)); elif [ "$status" -eq 124 ]; then hang=$((hang + 1)); else fail=$((fail + 1)); fi
     echo "$name run $i/$n: exit $status ($(grep -Eo 'Test run with [0-9]+ tests.*' "$logs/$name-$i.log" | tail -1))" >&2
   done
   echo "$name: $n runs with both cores busy: $pass passed, $fail failed, $hang hung"
 }
-both() { swift test --skip-build "$@" && swift test --package-path Tools --skip-build "$@"; }
-tsan() { swift test --skip-build --sanitize=thread --scratch-path .build-tsan && swift test --package-path Tools --skip-build --sanitize=thread --scratch-path Tools/.build-tsan; }
+both() { swift test --skip-build --scratch-path "$PLAIN" && swift test --package-path Tools --skip-build --scratch-path Tools/.build; }
+tsan() {
+  swift test --skip-build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED" \
+    && swift test --package-path Tools --skip-build --sanitize=thread --scratch-path "$SANITIZED"
+}
 tally suite "$runs" both
-TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}" tally tsan "$tsan_runs" tsan
+tally tsan "$tsan_runs" tsan
 echo "logs: $logs"

@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs what the tests need, runs the checks (formatting, the pages'
 # scripts, the module graph against the manifests, the README's quick start against its files),
-# then two lanes side by side, each building what it tests in build folders of its own (warnings
-# are errors):
-#   - end to end: the tools (Tools/) under ThreadSanitizer, then their suite (locemu, gpsd,
-#     chromium: real processes), fuzzing `locemu serve`'s HTTP API with schemathesis, hostile
-#     requests, and `locemu sky` against skyfield;
-#   - in process: three chains side by side, each a build and then what it tests — the library
-#     (debug) with its suite and the CoreLocation/MapKit API coverage, the library under
-#     ThreadSanitizer with its suite, the example packages (Examples/) with theirs — the builds
-#     on the CPU the end-to-end lane leaves idle (SCHED_IDLE, throughout: that lane is the
-#     longest chain, and its tests of real processes keep their time bounds only with the CPU
-#     they ask for); then what an app resolves.
-# The tools run under ThreadSanitizer only: their suite is end to end, so a plain run would repeat
-# the same tests without the race checks; the library runs both ways (plain at full repetition
-# counts, ThreadSanitizer at a tenth). Builds carry line tables, not full debug info (file:line in
-# backtraces and race reports, less compile and link time), and the library's and the tools'
-# index only their test targets (what test discovery reads; an eighth less compile time). Every
-# test run is bounded: past 20 minutes its whole process group is killed and the script fails
-# with a message. Each lane's log
-# is printed when both have ended; each stage's and step's wall and CPU seconds at the end.
+# then two lanes side by side, both at the normal priority, each building what it tests (warnings
+# are errors) in a build folder of its own that compiles the library once:
+#   - sanitized: the library and the tools (Tools/) under ThreadSanitizer, then the tools' suite
+#     (locemu, gpsd, chromium: real processes), the library's suite, fuzzing `locemu serve`'s HTTP
+#     API with schemathesis, hostile requests, and `locemu sky` against skyfield;
+#   - plain: the library and the example apps (Examples/), then the library's suite, the pool
+#     canary's own check, the CoreLocation/MapKit API coverage, the examples' suites, the Combine
+#     trait's compat package, and what an app resolves.
+# The library runs both ways: plain at full repetition counts with the default traits apps get;
+# under ThreadSanitizer at a tenth, for races, with the ServedPhone trait the tools use. The tools
+# run under ThreadSanitizer only: their suite is end to end, and a plain run would repeat it
+# without the race checks. Builds carry line tables, not full debug info, and index only the test
+# targets (what test discovery reads).
+# No test asserts how fast anything happens: a wait is a hang guard. Every test run is bounded
+# (40 minutes; past it its whole process group is killed and the script fails with a message),
+# and runs with the pool canary (Sources/CPoolCanary), which fails the step when a test blocks a
+# thread of Swift's cooperative pool. Each lane's log is printed when both have ended; each
+# stage's and step's wall and CPU seconds at the end.
+# tools/slow.sh tools/test.sh: the same on a quarter of this machine (one core, shared with a
+# busy loop), as a slow or busy machine would run it.
 # LOCEMU_SKIP_TSAN=1: the library plain only, the tools plain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -138,121 +139,88 @@ tools/check-architecture.py
 # The README's quick start is Examples/QuickStart's files, byte for byte.
 tools/check-readme-snippets.sh
 
-STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
-# test_index_store SCRATCH_PATH [PACKAGE_PATH]: the environment setting that indexes only the
-# test targets (the manifests' LOCEMU_TEST_INDEX_STORE), for
-# `env "$(test_index_store …)" swift build --disable-index-store …`.
-test_index_store() { echo "LOCEMU_TEST_INDEX_STORE=$(swift build --package-path "${2:-.}" --scratch-path "$1" --show-bin-path)/index/store"; }
-TSAN=(--sanitize=thread)
-TOOLS_SCRATCH=Tools/.build-tsan
-if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then TSAN=() TOOLS_SCRATCH=Tools/.build; fi
-# Known reports that are not races in the program, each with its reason: tools/tsan-suppressions.txt.
-export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}"
-# The example apps that use the library with its default traits share one build folder (what one
-# compiles, the next reuses); CoreLocationCompat turns the Combine trait on, which changes every
-# module of the library, so it keeps its own.
-SHARED_EXAMPLES=(NearbyPets LostPets QuickStart)
-EXAMPLES_SCRATCH=Examples/.build
+test_build_settings
 
-# The library's build also writes its public symbol graphs, which the API coverage reads.
-SYMBOL_GRAPHS="$PWD/.build/symbol-graphs"
-library_build() {
-  mkdir -p "$SYMBOL_GRAPHS"
-  env "$(test_index_store .build)" swift build --build-tests --disable-index-store "${STRICT[@]}" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$SYMBOL_GRAPHS" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+# The pool canary (Sources/CPoolCanary): every test process reports a thread of Swift's cooperative
+# pool that sits in a blocking system call for 10 s, and `suite` fails the step with the report.
+# suite LOG_NAME COMMAND...: runs a test command bounded (40 minutes: a hang guard, far above the
+# longest suite on one busy core) with the canary's log, then prints and fails on its reports.
+suite() {
+  local canary="$JOB_LOGS/canary-$1.log" status=0
+  shift
+  rm -f "$canary"
+  LOCEMU_POOL_CANARY="$canary" run_bounded 2400 "$@" || status=$?
+  tools/pool-canary-report.sh "$canary" || status=1
+  return "$status"
 }
-library_under_ThreadSanitizer_build() {
-  env "$(test_index_store .build-tsan)" \
-    swift build --build-tests --disable-index-store --sanitize=thread --scratch-path .build-tsan "${STRICT[@]}"
-}
-examples_build() {
-  local example
-  for example in "${SHARED_EXAMPLES[@]}"; do
-    swift build --package-path "Examples/$example" --build-tests --scratch-path "$EXAMPLES_SCRATCH" "${STRICT[@]}"
-  done
-  swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
-  # The same modules, linked with the Swift runtime and Foundation inside: only a link.
-  swift build --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" --static-swift-stdlib "${STRICT[@]}"
-}
-locemu_binary="$(swift build --package-path Tools "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" --show-bin-path)/locemu"
 
-# Priorities. `nice` does not reach the compiler (SwiftPM starts it at nice 0); a scheduling
-# policy does. SCHED_IDLE: a process runs only on a core nothing else wants. Used when this shell
-# may also take it back (root, or an RLIMIT_NICE that allows nice 0).
-may_idle() {
-  local probe ok=0
-  sleep 5 &
-  probe=$!
-  { chrt --idle -p 0 "$probe" && chrt --other -p 0 "$probe"; } > /dev/null 2>&1 || ok=1
-  kill "$probe" 2> /dev/null
-  wait "$probe" 2> /dev/null || true
-  return "$ok"
-}
-# The end-to-end lane: its build first, then tests of real processes, which keep their timing
-# best with the CPU the other lane leaves them.
-end_to_end_lane() {
-  step "tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" \
-    env "$(test_index_store "$TOOLS_SCRATCH" Tools)" \
-    swift build --package-path Tools --build-tests --disable-index-store "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
-  # The other lane's builds still take only the CPU this lane leaves idle: under a CI run's load,
-  # when they shared it as equals with this suite, twenty servers under ThreadSanitizer starting
-  # at once each took more than a minute to listen.
+# The sanitized lane: the library's and the tools' suites under ThreadSanitizer (the tools' suite
+# is end to end: locemu, gpsd, chromium; a plain run would repeat its tests without the race
+# checks), then locemu serve fuzzed, hostile requests, and locemu sky against skyfield.
+sanitized_lane() {
+  step "the library and the tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" sanitized_build
   step "the tools' suite (end to end: locemu, gpsd, chromium)" \
-    run_bounded 1200 swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
-  step "fuzzing locemu serve's API from openapi.yaml (schemathesis)" env LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
+    suite tools swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
+  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
+    step "the library's suite under ThreadSanitizer (races; the ServedPhone configuration)" \
+      suite library-tsan swift test --skip-build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED"
+  fi
+  step "fuzzing locemu serve's API from openapi.yaml (schemathesis)" \
+    run_bounded 1800 env LOCEMU_BINARY="$locemu_binary" tools/fuzz-serve.sh 20
   step "hostile requests against locemu serve (tools/hostile-serve.py)" \
-    run_bounded 600 python3 tools/hostile-serve.py "$locemu_binary"
+    run_bounded 1800 python3 tools/hostile-serve.py "$locemu_binary"
   step "locemu sky against an independent implementation (tools/check-sky.sh: skyfield's SGP4, rtklib's TLEs)" \
-    run_bounded 600 tools/check-sky.sh "$locemu_binary"
+    run_bounded 1800 tools/check-sky.sh "$locemu_binary"
 }
-# A chain's tests run at the normal policy, whatever the other lane's build still does.
-normal_priority() { chrt --other -p 0 "$BASHPID" > /dev/null 2>&1 || true; }
-# The in-process lane: three chains side by side, each a build then its suites (the library;
-# the library under ThreadSanitizer; the example packages), the builds at first on idle CPU
-# only; then the API coverage and what an app resolves. A chain's suite runs while the other
-# chains still build.
-library_chain() {
-  step "library build" library_build
-  normal_priority
-  step "the library's suite" run_bounded 1200 swift test --skip-build
-  step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
-    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+# The pool canary catches a test that blocks the pool on purpose (PoolCanaryDemo, kept out of the
+# normal run): its report must name the test.
+canary_catches_a_blocked_pool() {
+  local log="$JOB_LOGS/canary-demo.log" report
+  rm -f "$log"
+  LOCEMU_POOL_CANARY="$log" LOCEMU_POOL_CANARY_SECONDS=2 LOCEMU_POOL_CANARY_DEMO=1 \
+    run_bounded 600 swift test --skip-build --scratch-path "$PLAIN" --filter PoolCanaryDemo > /dev/null
+  report=$(tools/pool-canary-report.sh "$log" 2>&1) && { echo "error: the pool canary reported nothing" >&2; return 1; }
+  if ! grep -q "blocksACooperativeThreadOnPurpose" <<< "$report"; then
+    printf 'error: the pool canary did not name the test that blocked:\n%s\n' "$report" >&2
+    return 1
+  fi
+  echo "the pool canary named the test that blocked the pool:"
+  grep -m1 "blocksACooperativeThreadOnPurpose" <<< "$report"
 }
-library_under_ThreadSanitizer_chain() {
-  [ -z "${LOCEMU_SKIP_TSAN:-}" ] || return 0
-  step "library under ThreadSanitizer build" library_under_ThreadSanitizer_build
-  normal_priority
-  step "the library's suite under ThreadSanitizer" run_bounded 1200 swift test --skip-build --sanitize=thread --scratch-path .build-tsan
-}
+# The plain lane: the library's suite (full repetition counts, the default traits apps get), the
+# CoreLocation/MapKit API coverage, the example packages, the Combine-trait compat package, and
+# what an app resolves.
 # NearbyPets: an app's package tested on the library's public API; LostPets: the lost-pets app
 # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
 # as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged;
 # StaticLink: a program linked statically, as locemu's release build is, whose clock settles.
-examples_chain() {
-  step "examples build" examples_build
-  normal_priority
+plain_lane() {
+  step "the library and the example apps: build" plain_build
+  step "the library's suite" suite library swift test --skip-build --scratch-path "$PLAIN"
+  step "the pool canary names a test that blocks the pool" canary_catches_a_blocked_pool
+  step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
+    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
-    step "Examples/$example" run_bounded 1200 swift test --package-path "Examples/$example" --skip-build --scratch-path "$EXAMPLES_SCRATCH"
+    step "Examples/$example" suite "$example" swift test --package-path "Examples/$example" --skip-build --scratch-path "$PLAIN"
   done
-  step "Examples/CoreLocationCompat" run_bounded 1200 swift test --package-path Examples/CoreLocationCompat --skip-build
   step "Examples/StaticLink (linked with --static-swift-stdlib, its virtual clock settles iOS code's tasks)" \
-    run_bounded 120 "$(swift build --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" --static-swift-stdlib --show-bin-path)/StaticClockCheck"
-}
-in_process_lane() {
-  if may_idle; then chrt --idle -p 0 "$BASHPID"; fi
-  side_by_side library_chain library_under_ThreadSanitizer_chain examples_chain
+    run_bounded 600 "$(swift build --package-path Examples/StaticLink --scratch-path "$PLAIN" --static-swift-stdlib --show-bin-path)/StaticClockCheck"
+  step "Examples/CoreLocationCompat: build (the Combine trait)" \
+    swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
+  step "Examples/CoreLocationCompat" suite CoreLocationCompat swift test --package-path Examples/CoreLocationCompat --skip-build
   step "what an app resolves (tools/check-dependencies.sh)" tools/check-dependencies.sh
 }
 stage "resolving packages, one at a time (the builds then run side by side)"
-swift package resolve >&2
-[ -n "${LOCEMU_SKIP_TSAN:-}" ] || swift package resolve --scratch-path .build-tsan >&2
+swift package resolve --scratch-path "$PLAIN" >&2
+[ -n "${LOCEMU_SKIP_TSAN:-}" ] || swift package resolve --scratch-path "$SANITIZED" >&2
 swift package resolve --package-path Tools --scratch-path "$TOOLS_SCRATCH" >&2
-for example in "${SHARED_EXAMPLES[@]}"; do swift package resolve --package-path "Examples/$example" --scratch-path "$EXAMPLES_SCRATCH" >&2; done
+for example in "${SHARED_EXAMPLES[@]}" StaticLink; do swift package resolve --package-path "Examples/$example" --scratch-path "$PLAIN" >&2; done
 swift package resolve --package-path Examples/CoreLocationCompat >&2
-swift package resolve --package-path Examples/StaticLink --scratch-path "$EXAMPLES_SCRATCH" >&2
 
-stage "building and testing in two lanes side by side: end to end, and in process"
-job "end to end" end_to_end_lane
-job "in process" in_process_lane
+# Both lanes at the normal priority: on a busy machine the command is slower, never stuck, and no
+# test asserts how fast anything happens (tools/slow.sh runs it all on a quarter of the machine).
+stage "building and testing in two lanes side by side: sanitized, and plain"
+job "sanitized" sanitized_lane
+job "plain" plain_lane
 join_jobs

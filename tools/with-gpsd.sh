@@ -59,24 +59,44 @@ trap 'exit 130' INT TERM
 
 accepts() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# How long each daemon may take to start: a hang guard, not a bound on start-up (a
+# ThreadSanitizer locemu has taken 10-16 s to start on a loaded machine). Each wait polls for
+# what the daemon does once it is up (its port file written; a client accepted) and ends at
+# once when the daemon exits; past the bound it fails with a message naming what it waited for.
+bound=600
+
 "$LOCEMU" feed "${feed_args[@]}" --listen 127.0.0.1:0 --port-file "$work/feed.port" 2>"$work/feed.log" &
 feed_pid=$!
-for _ in $(seq 100); do [[ -s $work/feed.port ]] && break; kill -0 "$feed_pid" 2>/dev/null || break; sleep 0.05; done
-[[ -s $work/feed.port ]] || { echo "with-gpsd: locemu feed did not start" >&2; exit 1; }
+deadline=$((SECONDS + bound))
+until [[ -s $work/feed.port ]] || ! kill -0 "$feed_pid" 2>/dev/null || ((SECONDS >= deadline)); do sleep 0.05; done
+if [[ ! -s $work/feed.port ]]; then
+  if kill -0 "$feed_pid" 2>/dev/null; then
+    echo "with-gpsd: locemu feed wrote no port file (--port-file) within $bound s" >&2
+  else
+    echo "with-gpsd: locemu feed exited before it wrote its port file" >&2
+  fi
+  exit 1
+fi
 feed_port=$(cat "$work/feed.port")
 
-# A free port for gpsd: pick one nobody answers on; retry if gpsd cannot bind it.
+# A free port for gpsd: pick one nobody answers on, below the ephemeral range (32768 and up by
+# default, where the kernel binds outgoing connections); retry if gpsd cannot bind it (it exits).
 for _ in $(seq 10); do
-  port=$((20000 + RANDOM % 40000))
+  port=$((20000 + RANDOM % 12000))
   accepts "$port" && continue
   "$GPSD" -N -n -S "$port" -F "$work/gpsd.sock" "tcp://127.0.0.1:$feed_port" 2>"$work/gpsd.log" &
   gpsd_pid=$!
-  for _ in $(seq 100); do accepts "$port" && break; kill -0 "$gpsd_pid" 2>/dev/null || break; sleep 0.05; done
+  deadline=$((SECONDS + bound))
+  until accepts "$port" || ! kill -0 "$gpsd_pid" 2>/dev/null || ((SECONDS >= deadline)); do sleep 0.05; done
   accepts "$port" && break
+  if kill -0 "$gpsd_pid" 2>/dev/null; then
+    echo "with-gpsd: gpsd on 127.0.0.1:$port accepted no client within $bound s" >&2
+    exit 1
+  fi
   stop_pid "$gpsd_pid"
   gpsd_pid=""
 done
-[[ -n $gpsd_pid ]] || { echo "with-gpsd: gpsd did not start" >&2; exit 1; }
+[[ -n $gpsd_pid ]] || { echo "with-gpsd: gpsd did not start on any of 10 ports (see gpsd.log)" >&2; exit 1; }
 
 echo "with-gpsd: gpsd on 127.0.0.1:$port (pid $gpsd_pid) reading locemu feed on 127.0.0.1:$feed_port (pid $feed_pid)" >&2
 export GPSD_HOST=127.0.0.1 GPSD_PORT=$port FEED_PORT=$feed_port

@@ -1,4 +1,3 @@
-import Dispatch
 public import Foundation
 
 /// A running `locemu serve`, spoken to over its HTTP JSON API (the routes of `openapi.yaml`),
@@ -71,7 +70,7 @@ public struct EmulatorServer: Sendable {
     try await exchange(method, path, body: body, contentType: contentType)
   }
 
-  /// One request over a connection of its own (``HTTPSocket``), made on a dispatch thread (it
+  /// One request over a connection of its own (``HTTPSocket``), made on a thread of its own (it
   /// blocks, at most ``timeout`` per step): the answer's body when its status is 2xx. A request
   /// ends by its answer or its timeout.
   private func exchange(_ method: String, _ path: String, body: Data?, contentType: String?) async throws(EmulatorClientError) -> Data {
@@ -87,13 +86,14 @@ public struct EmulatorServer: Sendable {
     return data
   }
 
-  /// `work` on a dispatch thread: it blocks (a connection, a read), which on the cooperative
-  /// pool would hold one of its few threads.
+  /// `work` on a thread of its own: it blocks (a connection, a read), which on the cooperative
+  /// pool would hold one of its few threads. Not `DispatchQueue.global()`: on Linux Swift's
+  /// tasks run on the same threads as its work, so work blocked there holds them all the same.
   private static func offPool<T: Sendable>(
     _ work: @escaping @Sendable () throws(EmulatorClientError) -> T
   ) async throws(EmulatorClientError) -> T {
     let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, EmulatorClientError>, Never>) in
-      DispatchQueue.global().async { done.resume(returning: Result(catching: work)) }
+      Thread { done.resume(returning: Result(catching: work)) }.start()
     }
     return try result.get()
   }
@@ -121,7 +121,7 @@ public struct EmulatorServer: Sendable {
     let headers = authorization
     let (lines, continuation) = AsyncThrowingStream.makeStream(of: String.self)
     let (url, timeout) = (self.url, self.timeout)
-    // Connecting blocks (at most the timeout): on a dispatch thread, not the cooperative pool.
+    // Connecting blocks (at most the timeout): on a thread of its own, not the cooperative pool.
     let socket = try await Self.offPool { () throws(EmulatorClientError) in
       try HTTPSocket.open(url: url, target: requestTarget, headers: headers, timeout: timeout, continuation: continuation)
     }

@@ -37,6 +37,11 @@ public final class MKSnapshotImage: Sendable {
   /// The picture as PNG, `size` × `scale` pixels, rasterized by `rsvg-convert` (Debian's
   /// librsvg2-bin); nil when it is not installed, fails, or has not finished within 60 s (it is
   /// then killed), as `UIImage.pngData()` is nil when there is no picture.
+  ///
+  /// Synchronous, as `UIImage.pngData()` is: it blocks the calling thread while `rsvg-convert`
+  /// runs (a tenth of a second to seconds; at most about 60 s). Call it from a thread of your
+  /// own (in a test, EmulatorTesting's `offPool`), not from a task on Swift's cooperative pool,
+  /// whose few threads (as many as the machine has cores) every other task waits for.
   public func pngData() -> Data? {
     guard let tool = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: FileManager.default.isExecutableFile(atPath:))
     else { return nil }
@@ -54,17 +59,26 @@ public final class MKSnapshotImage: Sendable {
       try? input.fileHandleForWriting.close()
     }
     writer.start()
-    // Bounded: a rasterizer that hangs is killed (until its output ends; its pid is then no
-    // longer ours to signal once it has been waited for).
-    let pid = process.processIdentifier
-    let reading = Locked(true)
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-      reading.withLock { if $0 { kill(pid, SIGKILL) } }
+    // The output is read on a thread of its own and this one waits for it, bounded: a rasterizer
+    // that hangs is killed, and its output then ends. (Not a timer on `DispatchQueue.global()`,
+    // whose threads Swift's tasks share on Linux: with the pool busy the kill could come late.)
+    let png = Locked(Data())
+    let finished = DispatchSemaphore(value: 0)
+    let reader = Thread {
+      let bytes = output.fileHandleForReading.readDataToEndOfFile()
+      png.withLock { $0 = bytes }
+      finished.signal()
     }
-    let png = output.fileHandleForReading.readDataToEndOfFile()
-    reading.withLock { $0 = false }
+    reader.start()
+    if finished.wait(timeout: .now() + 60) == .timedOut {
+      // Its output still open, the rasterizer still runs (it starts no process of its own), so
+      // the pid is still its own.
+      kill(process.processIdentifier, SIGKILL)
+      finished.wait()
+    }
     process.waitUntilExit()
-    return process.terminationStatus == 0 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? png : nil
+    let bytes = png.withLock { $0 }
+    return process.terminationStatus == 0 && bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? bytes : nil
   }
 }
 

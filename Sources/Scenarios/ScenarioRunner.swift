@@ -144,7 +144,11 @@ public final class ScenarioRunner: Sendable {
       }
     }
     let end = start.advanced(by: .milliseconds(Int64((scenario.end * 1000).rounded())))
-    clock.schedule(at: end) { [phone] in phone.stopSource() }
+    // With a control stream on real time the run ends when both the timeline and the stream
+    // have, and the source keeps delivering until then: a control stream's events come when a
+    // test or a script sends them, however late, and each finds the phone as it was.
+    let sourceStopsAtEnd = clock.isVirtual || control == nil
+    if sourceStopsAtEnd { clock.schedule(at: end) { [phone] in phone.stopSource() } }
     phone.startSource()
     var failure: EmulatorClockError?
     if clock.isVirtual {
@@ -161,6 +165,7 @@ public final class ScenarioRunner: Sendable {
       }
       try? await clock.sleep(until: end)
       if let controlTask { await controlTask.value }
+      if !sourceStopsAtEnd { phone.stopSource() }
     }
     do {
       try await finish()

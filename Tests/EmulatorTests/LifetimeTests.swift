@@ -25,7 +25,7 @@ struct LifetimeTests {
     #expect(before == 0)
     var clocks: [EmulatorClock] = []
     for i in 0..<100 {
-      let clock = EmulatorClock()
+      let clock = makeClock()
       clocks.append(clock)
       try await withEmulatedPhone(
         .init(permission: PermissionState(appStatus: .notDetermined), promptAnswer: i % 2 == 0 ? .allowOnce : .none, source: .trace(walk)),
@@ -55,7 +55,8 @@ struct LifetimeTests {
     let walk = try Trace(path: path)
     for _ in 0..<50 {
       let phone = EmulatedPhone(
-        .init(permission: PermissionState(appStatus: .authorizedAlways), source: .trace(walk, options: ReplayOptions(speed: 100))))
+        .init(permission: PermissionState(appStatus: .authorizedAlways), source: .trace(walk, options: ReplayOptions(speed: 100))),
+        clock: makeClock())
       try await phone.advance(by: .seconds(10))
       // Not shut down: the replay ran to its end, and the end closes the file.
       #expect(openFilePaths().filter { $0 == path }.isEmpty)
@@ -63,7 +64,7 @@ struct LifetimeTests {
   }
 
   @Test func aSharedClockRunsAHundredPhonesAndIsEmptyWhenTheyEnd() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let phones = (0..<100).map { i in
       EmulatedPhone(
         .init(permission: PermissionState(appStatus: i % 3 == 0 ? .denied : .authorizedWhenInUse), source: .fixed(warsaw)), clock: clock)
@@ -86,7 +87,7 @@ struct LifetimeTests {
   /// timers hold what they fire on, never the phone, and its end cancels them. The clock is
   /// left with nothing to fire, and its observers are no longer called.
   @Test func aPhoneLetGoWhileItsSourcePlaysGoesAwayAndCancelsItsTimer() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let calls = Recorder<PhoneEvent>()
     weak var gone: EmulatedPhone?
     var observation: PhoneObservation?

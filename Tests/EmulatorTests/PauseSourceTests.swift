@@ -13,7 +13,7 @@ import Testing
     let seen = Locked<[(at: Double, stamp: Double)]>([])
     let start = EmulatedPhone.Configuration.defaultStartDate
     let configuration = EmulatedPhone.Configuration(source: .fixed(Self.home, interval: .seconds(1)))
-    try await withEmulatedPhone(configuration) { phone in
+    try await withEmulatedPhone(configuration, clock: makeClock()) { phone in
       let observation = phone.observe([.sourceFix]) { event in
         if case .sourceFix(let fix) = event {
           seen.withLock { $0.append((phone.elapsed.seconds, fix.timestamp!.timeIntervalSince(start))) }

@@ -334,7 +334,7 @@ struct PhoneTests {
 
   @Test func anUnreadableTraceEndsTheSourceWithItsError() async throws {
     let missing = try Trace(path: "/nonexistent/walk.nmea", format: .nmea)
-    let phone = EmulatedPhone(.init(source: .trace(missing), startsSource: false))
+    let phone = EmulatedPhone(.init(source: .trace(missing), startsSource: false), clock: makeClock())
     let log = PhoneRecorder(phone)
     phone.startSource()
     try await phone.runUntilIdle()

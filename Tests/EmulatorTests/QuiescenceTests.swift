@@ -44,7 +44,7 @@ struct QuiescenceTests {
   @Test("work a timer sets off through Task {} and an actor is done when the advance returns (200 runs; 20 under TSan)")
   func unstructuredTasksFinishBeforeTheAdvanceReturns() async throws {
     for run in 0..<ThreadSanitizer.repetitions(200) {
-      let clock = EmulatorClock()
+      let clock = makeClock()
       let tally = Tally()
       // A callback that hops, as a delegate's does: a Task, an actor, another Task.
       clock.schedule(after: .seconds(1)) {
@@ -64,7 +64,7 @@ struct QuiescenceTests {
   @MainActor
   func mainActorHopsFinishBeforeTheAdvanceReturns() async throws {
     for run in 0..<ThreadSanitizer.repetitions(200) {
-      let clock = EmulatorClock()
+      let clock = makeClock()
       let model = MainActorModel()
       clock.schedule(after: .seconds(1)) {
         Task { await model.load(from: Tally()) }
@@ -92,7 +92,7 @@ struct QuiescenceTests {
   @Test("a timer does not fire from a loop inside an actor's job while that actor has work queued behind it (100 runs; 10 under TSan)")
   func loopInsideAnActorWaitsForTheActorsQueue() async throws {
     for run in 0..<ThreadSanitizer.repetitions(100) {
-      let clock = EmulatorClock()
+      let clock = makeClock()
       let log = Locked<[String]>([])
       let service = BusyService(log: log)
       clock.schedule(after: .seconds(1)) { Task { await service.handOffThenCallTheClock(clock) } }
@@ -105,7 +105,7 @@ struct QuiescenceTests {
 
   @Test("a continuation an untracked task awaits, resumed from a callback, is resumed before time moves on")
   func continuationsResumedByCallbacksBeforeTimeMoves() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let request = CallbackRequest()
     let got = Locked<[String]>([])
     // The app's flow: a plain task, not one of the clock's.
@@ -124,10 +124,16 @@ struct QuiescenceTests {
   @Test("a job that never returns stalls the advance within the stall timeout, with a message that says so")
   func aJobThatNeverReturnsStalls() async throws {
     // Long enough that, once the job returns, the rest of a loaded process (other tests' jobs,
-    // ThreadSanitizer's slowdown on two cores) never looks like a stall; short enough to test.
+    // ThreadSanitizer's slowdown on two cores) seldom looks like a stall; short enough that the
+    // blocked job below holds its thread for seconds only.
     let clock = EmulatorClock(stallTimeout: .seconds(2))
+    // A job that blocks its thread (a semaphore: no system call but futex), until the stall has
+    // been seen. The advance declares it in a window of the stall timeout in which no other job
+    // of the process finished, so on a busy process it may take a few windows. Released in every
+    // path: by the test once the advance has ended, or by its own bound (600 s, a hang guard),
+    // which the test then reports.
     let gate = DispatchSemaphore(value: 0)
-    let blocked = Task.detached { gate.wait() }  // blocks its thread: a job that does not return
+    let blocked = Task.detached { gate.wait(timeout: .now() + 600) == .success }
     do {
       try await clock.advance(by: .seconds(1))
       Issue.record("the advance should have stalled")
@@ -136,12 +142,13 @@ struct QuiescenceTests {
       #expect(error.message.contains("Swift jobs of the process not yet run"))
     }
     gate.signal()
-    await blocked.value
+    #expect(await blocked.value, "the blocked job waited 600 s for the advance to stall, and was let go by its bound")
     // The clock goes on once the job returned. (Another test's long job, a receiver's 10⁶
     // epochs, may hold a core for longer than this clock's 2 s meanwhile: then it says so, and
-    // goes on once that one returned too.)
+    // goes on once that one returned too. 300 tries, 600 s or more, bound only a clock that
+    // never goes on.)
     var recovered = false
-    for _ in 0..<30 where !recovered {
+    for _ in 0..<300 where !recovered {
       do {
         try await clock.advance(by: .seconds(1))
         recovered = true
@@ -149,20 +156,28 @@ struct QuiescenceTests {
         #expect(error.code == .stalled)
       }
     }
-    #expect(recovered)
+    #expect(recovered, "the clock did not go on in 300 advances after the blocked job returned")
     #expect(clock.now.offset == .seconds(1))
   }
 
   @Test("a clock made not to settle does not wait for untracked work")
   func optOut() async throws {
-    let clock = EmulatorClock(stallTimeout: .milliseconds(300), settlesUnstructuredTasks: false)
+    // No tracked task runs here, so the stall timeout is only a hang guard.
+    let clock = EmulatorClock(stallTimeout: .seconds(600), settlesUnstructuredTasks: false)
     #expect(!clock.settlesUnstructuredTasks)
+    // A job that blocks its thread (a semaphore: futex) while the advance runs; released by the
+    // test once the advance has returned, or by its own bound (600 s, a hang guard): a clock
+    // that waited for it would return only then, and the test says so.
     let gate = DispatchSemaphore(value: 0)
-    let blocked = Task.detached { gate.wait() }
-    try await clock.advance(by: .seconds(1))
-    #expect(clock.now.offset == .seconds(1))
+    let blocked = Task.detached { gate.wait(timeout: .now() + 600) == .success }
+    do {
+      try await clock.advance(by: .seconds(1))
+    } catch {
+      Issue.record("the advance failed: \(error)")
+    }
     gate.signal()
-    await blocked.value
+    #expect(clock.now.offset == .seconds(1))
+    #expect(await blocked.value, "the advance waited for the blocked job (which its 600 s bound let go)")
   }
 
   /// The runtime hooks the settling rests on pass their self-test on this toolchain: a virtual

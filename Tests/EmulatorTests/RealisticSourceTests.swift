@@ -17,7 +17,7 @@ import Testing
     let seen = Locked<[LocationFix]>([])
     let configuration = EmulatedPhone.Configuration(
       permission: PermissionState(appStatus: .authorizedWhenInUse), source: .realistic(.fixed(home), receiver: options))
-    try await withEmulatedPhone(configuration) { phone in
+    try await withEmulatedPhone(configuration, clock: makeClock()) { phone in
       let observation = phone.observe([.sourceFix]) { event in
         if case .sourceFix(let fix) = event { seen.withLock { $0.append(fix) } }
       }

@@ -11,7 +11,7 @@ import Traces
 struct ReplayScheduleTests {
   /// Every epoch the phone's source delivers, with when (time since the phone started).
   private func played(_ source: PhoneSource) async throws -> [ScriptedFix] {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let phone = EmulatedPhone(.init(permission: PermissionState(appStatus: .authorizedAlways), source: source), clock: clock)
     let seen = Mutex<[ScriptedFix]>([])
     let observation = phone.observe(.sourceFix) { event in

@@ -7,6 +7,68 @@ import Testing
   import Glibc
 #endif
 
+/// A value a server's thread sets once and a test awaits without blocking a thread of Swift's
+/// cooperative pool (as a semaphore's wait would). The wait is a hang guard: it ends after a
+/// bound of real time, with nil, so that the test can say what never came.
+final class OneShot<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value?
+  private var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
+  private var expired: Set<Int> = []
+  private var nextWaiter = 0
+
+  /// Sets the value (the first time only) and wakes the waiters.
+  func set(_ newValue: Value) {
+    lock.lock()
+    guard value == nil else {
+      lock.unlock()
+      return
+    }
+    value = newValue
+    let waiting = waiters.values
+    waiters = [:]
+    lock.unlock()
+    for waiter in waiting { waiter.resume(returning: newValue) }
+  }
+
+  /// The value, once set; nil when `limit` of real time passes first.
+  func wait(within limit: Duration) async -> Value? {
+    let id = lock.withLock {
+      nextWaiter += 1
+      return nextWaiter
+    }
+    let timer = Task { [self] in
+      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      expire(id)
+    }
+    defer { timer.cancel() }
+    return await withCheckedContinuation { continuation in
+      lock.lock()
+      if let value {
+        lock.unlock()
+        continuation.resume(returning: value)
+      } else if expired.contains(id) {
+        lock.unlock()
+        continuation.resume(returning: nil)
+      } else {
+        waiters[id] = continuation
+        lock.unlock()
+      }
+    }
+  }
+
+  private func expire(_ id: Int) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Value?, Never>? in
+      guard let waiter = waiters.removeValue(forKey: id) else {
+        expired.insert(id)
+        return nil
+      }
+      return waiter
+    }
+    waiter?.resume(returning: nil)
+  }
+}
+
 /// The event stream's HTTP reading, byte by byte and over a real loopback socket: the reader
 /// that replaced URLSession (which spun two threads at full speed while a stream stayed open).
 @Suite("Event streams: HTTP/1.1 read as it arrives")
@@ -89,8 +151,10 @@ struct EventStreamTests {
   final class OneShotServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
-    let clientClosed = DispatchSemaphore(value: 0)
-    /// Signalled by the test when the server may send its next batch.
+    /// Set when the client has closed the connection.
+    let clientClosed = OneShot<Void>()
+    /// Signalled by the test when the server may send its next batch (the server's thread waits
+    /// for it, not the test's).
     let proceed = DispatchSemaphore(value: 0)
 
     init(batches: [[String]]) throws {
@@ -102,8 +166,14 @@ struct EventStreamTests {
         var request = [UInt8](repeating: 0, count: 4096)
         _ = recv(connection, &request, request.count, 0)
         for (index, batch) in batches.enumerated() {
-          // A test that never says so ends the wait (and the batch is sent anyway).
-          if index > 0 { _ = proceed.wait(timeout: .now() + 10) }
+          // A test that never says so (600 s, a hang guard) does not get the batch: the
+          // connection ends instead, and the test finds its next event missing. (Sent anyway, it
+          // would pass a client that waited for more before yielding.)
+          if index > 0, proceed.wait(timeout: .now() + 600) == .timedOut {
+            close(connection)
+            closed.set(())
+            return
+          }
           for piece in batch {
             _ = Array(piece.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
           }
@@ -112,7 +182,7 @@ struct EventStreamTests {
         var byte: UInt8 = 0
         while recv(connection, &byte, 1, 0) > 0 {}
         close(connection)
-        closed.signal()
+        closed.set(())
       }.start()
     }
 
@@ -127,14 +197,16 @@ struct EventStreamTests {
       ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunk("data: {\"event\":\"a\"}\n\n")],
       [Self.chunk("data: {\"event\":\"b\"}\n\n")],
     ])
-    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(server.port)")!, timeout: 10)
+    // The client's timeout only bounds a hang (a step of a loopback exchange takes milliseconds).
+    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(server.port)")!, timeout: 600)
     var stream: AsyncThrowingStream<String, any Error>? = try await client.events("phones/1/events")
     var iterator = stream?.makeAsyncIterator()
     #expect(try await iterator?.next() == #"{"event":"a"}"#)
     server.proceed.signal()
-    #expect(try await iterator?.next() == #"{"event":"b"}"#)
+    #expect(try await iterator?.next() == #"{"event":"b"}"#, "event b, which the server sends once the test let it")
     (stream, iterator) = (nil, nil)
-    #expect(server.clientClosed.wait(timeout: .now() + 10) == .success, "the connection closed once the stream was let go")
+    let closed: Void? = await server.clientClosed.wait(within: .seconds(600))
+    #expect(closed != nil, "the server did not see the connection close within 600 s of the stream being let go")
   }
 
   @Test("nothing listening is a one-line unreachable error")

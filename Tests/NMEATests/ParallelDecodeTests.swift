@@ -30,7 +30,7 @@ struct ParallelDecodeTests {
   /// slower, every sixteenth (the threads' hand-offs are the same on every log).
   static let logs = GPSDConformanceTests.logs.enumerated().filter { !ThreadSanitizer.isActive || $0.offset % 16 == 0 }.map(\.element)
 
-  func decodeCorpus(chunkSize: Int, warmUp: Int) throws -> Totals {
+  func decodeCorpus(chunkSize: Int, warmUp: Int) async throws -> Totals {
     var totals = Totals()
     for log in Self.logs {
       let path = GPSDConformanceTests.directory.appendingPathComponent(log).path
@@ -38,11 +38,16 @@ struct ParallelDecodeTests {
       let expectedCounts = try NMEAFileDecoder.decode(path: path, options: GPSDConformanceTests.asGPSDRan) {
         Self.render($0, &expected)
       }
-      var got: [UInt8] = []
-      let (counts, report) = try NMEAFileDecoder.decodeInParallelReporting(
-        path: path, options: GPSDConformanceTests.asGPSDRan, threads: 2, chunkSize: chunkSize, warmUp: warmUp,
-        render: Self.render
-      ) { got += $0 }
+      // The parallel decoder waits for its threads (NSCondition): off the cooperative pool.
+      let (got, counts, report) = try await offPool {
+        () throws -> ([UInt8], NMEADecoderStatistics, NMEAFileDecoder.ParallelReport) in
+        var got: [UInt8] = []
+        let (counts, report) = try NMEAFileDecoder.decodeInParallelReporting(
+          path: path, options: GPSDConformanceTests.asGPSDRan, threads: 2, chunkSize: chunkSize, warmUp: warmUp,
+          render: Self.render
+        ) { got += $0 }
+        return (got, counts, report)
+      }
       if got != expected {
         let a = String(decoding: expected, as: UTF8.self).split(separator: "\n")
         let b = String(decoding: got, as: UTF8.self).split(separator: "\n")
@@ -62,8 +67,8 @@ struct ParallelDecodeTests {
   }
 
   @Test("with no warm-up every chunk's guess is a new decoder: almost every chunk is decoded again, and the output is the same")
-  func noWarmUp() throws {
-    let totals = try decodeCorpus(chunkSize: 4096, warmUp: 0)
+  func noWarmUp() async throws {
+    let totals = try await decodeCorpus(chunkSize: 4096, warmUp: 0)
     #expect(totals.logs == Self.logs.count && Self.logs.count >= 7)
     #expect(totals.chunks > 300 / (ThreadSanitizer.isActive ? 16 : 1))
     // The warm-up doubles after each wrong guess, so later chunks of a log are guessed better.
@@ -75,8 +80,8 @@ struct ParallelDecodeTests {
   /// of warm-up guess wrong on a third of these logs' chunks (on 2 MB chunks with 64 KB, see
   /// the bundled traces' test, every chunk is kept).
   @Test("with a few kilobytes of warm-up most chunks are kept, and the output is the same")
-  func shortWarmUp() throws {
-    let totals = try decodeCorpus(chunkSize: 4096, warmUp: 8192)
+  func shortWarmUp() async throws {
+    let totals = try await decodeCorpus(chunkSize: 4096, warmUp: 8192)
     #expect(totals.logs == Self.logs.count)
     #expect(totals.chunks > 300 / (ThreadSanitizer.isActive ? 16 : 1))
     #expect(

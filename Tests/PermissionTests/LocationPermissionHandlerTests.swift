@@ -38,7 +38,7 @@ struct LocationPermissionHandlerTests {
 
   @Test func theResultCarriesTheAccuracyAuthorization() async throws {
     let phone = EmulatedPhone(
-      .init(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: .reduced), source: .fixed(warsaw)))
+      .init(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: .reduced), source: .fixed(warsaw)), clock: makeClock())
     let handler = LocationPermissionHandler(service: phone.service)
     let r = try await phone.advance(until: phone.start { await handler.requestLocationWithPermissions() })
     #expect(r.accuracy == .reduced && r.fix!.horizontalAccuracy! >= 3000)

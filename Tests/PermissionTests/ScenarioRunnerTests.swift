@@ -18,7 +18,7 @@ struct ScenarioRunnerTests {
 
   func transcript(_ scenario: Scenario = scenario) async throws -> [String] {
     let lines = Recorder<String>()
-    let runner = ScenarioRunner(scenario: scenario, source: .fixed(warsaw), clock: EmulatorClock(), emit: { lines.append($0.json) })
+    let runner = ScenarioRunner(scenario: scenario, source: .fixed(warsaw), clock: makeClock(), emit: { lines.append($0.json) })
     try await runner.run()
     return lines.all
   }
@@ -27,7 +27,7 @@ struct ScenarioRunnerTests {
     let first = try await transcript()
     for _ in 0..<20 { #expect(try await transcript() == first) }
     // The same on a shared clock with other phones running beside it (the CLI test pins the events).
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let others = (0..<20).map { _ in EmulatedPhone(.init(source: .fixed(warsaw)), clock: clock) }
     let lines = Recorder<String>()
     try await ScenarioRunner(scenario: Self.scenario, source: .fixed(warsaw), clock: clock, emit: { lines.append($0.json) }).run()

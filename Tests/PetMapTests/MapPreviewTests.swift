@@ -142,7 +142,7 @@ import LocationServices
   }
 
   @Test func mapPreview_US1_AS6_FR008_slowLoadingShowsTheLoadingState() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let h = PreviewHarness(clock: clock, repository: SlowRepository(clock: clock, delay: .seconds(1), answer: []))
     try await h.start()
     await h.deliverFix()
@@ -155,7 +155,7 @@ import LocationServices
   }
 
   @Test func mapPreview_edge_slowNetworkTimesOutAfter10Seconds() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let h = PreviewHarness(clock: clock, repository: SlowRepository(clock: clock, delay: .seconds(60), answer: []))
     try await h.start()
     await h.deliverFix()
@@ -225,7 +225,7 @@ import LocationServices
   }
 
   @Test func mapPreview_FR002a_snapshotRendersAsynchronously() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let h = PreviewHarness(clock: clock, snapshotter: BrokenSnapshotter(mode: .hang(clock)))
     try await h.start()
     await h.deliverFix()

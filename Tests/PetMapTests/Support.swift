@@ -30,7 +30,7 @@ final class PreviewHarness: Sendable {
   let preview: MapPreviewModel
 
   init(
-    clock: EmulatorClock = EmulatorClock(), status: LocationPermissionStatus = .authorizedWhenInUse, servicesEnabled: Bool = true,
+    clock: EmulatorClock = makeClock(), status: LocationPermissionStatus = .authorizedWhenInUse, servicesEnabled: Bool = true,
     accuracy: LocationAccuracyAuthorization = .full, repository: (any AnnouncementRepository)? = nil,
     snapshotter: (any MapSnapshotting)? = nil, promptAnswer: PromptAnswer = .allowWhileUsing, source: PhoneSource = .none
   ) {

@@ -20,7 +20,18 @@ package func north(of c: Coordinate, _ meters: Double) -> Coordinate {
   Coordinate(latitude: c.latitude + meters / 111_195.08, longitude: c.longitude)!
 }
 
-/// A phone on a virtual clock of its own, standing at Warsaw and reporting every second.
+/// How long a test's virtual clock waits, in real time, for the tasks an advance woke to suspend
+/// before it reports a stall: a hang guard, not the library's 30 s default. The cooperative pool
+/// of this suite was once starved for 61 s (two ThreadSanitizer runs on two cores), and a tracked
+/// task that merely waits that long for a thread must not read as stalled. Tests of the stall
+/// itself set their own short timeouts.
+package let testStallTimeout = Duration.seconds(600)
+
+/// A virtual clock for a test, with ``testStallTimeout``.
+package func makeClock() -> EmulatorClock { EmulatorClock(stallTimeout: testStallTimeout) }
+
+/// A phone on a virtual clock of its own (``makeClock()``), standing at Warsaw and reporting
+/// every second.
 package func makePhone(
   _ status: LocationPermissionStatus = .notDetermined, services: Bool = true, accuracy: LocationAccuracyAuthorization = .full,
   answer: PromptAnswer = .allowWhileUsing, delay: Duration = .seconds(1), source: PhoneSource = .fixed(warsaw)
@@ -28,5 +39,6 @@ package func makePhone(
   EmulatedPhone(
     .init(
       permission: PermissionState(appStatus: status, servicesEnabled: services, accuracy: accuracy), promptAnswer: answer,
-      promptDelay: delay, source: source))
+      promptDelay: delay, source: source),
+    clock: makeClock())
 }

@@ -32,9 +32,12 @@ struct ParallelDecodeTests {
     return Decoded(output: output, result: result)
   }
 
+  /// The parallel decoder's output. It blocks the calling thread while its threads decode (and
+  /// reads a FIFO itself): call it through `offPool`.
   static func inParallel(
     _ path: String, options: NMEAEpochAssembler.Options = .init(), chunkSize: Int, warmUp: Int = 64 << 10, threads: Int = 2
   ) -> Decoded {
+    expectOffPool("ParallelDecodeTests.inParallel (decodeInParallel waits for its threads)")
     var output: [UInt8] = []
     var report = NMEAFileDecoder.ParallelReport()
     let result = Result { () throws(TraceFileError) in
@@ -50,27 +53,27 @@ struct ParallelDecodeTests {
   }
 
   /// A file in a new temporary directory, removed with it at the end of `body`.
-  static func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+  static func withFile<T>(_ bytes: [UInt8], _ body: (String) async throws -> T) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-parallel-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("log.nmea").path
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    return try body(path)
+    return try await body(path)
   }
 
   @Test(
     "every bundled trace in chunks of 8 KB: the same bytes and counts as one thread, whichever guesses were right",
     arguments: ["city-walk.nmea", "helsinki-walk.nmea", "helsinki-drive.nmea"])
-  func bundledTraces(name: String) throws {
+  func bundledTraces(name: String) async throws {
     let path = tracePath(name)
     let expected = Self.oneThread(path)
-    let got = Self.inParallel(path, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3)
+    let got = await offPool { Self.inParallel(path, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3) }
     #expect(got.output == expected.output)
     #expect(try got.result.get() == expected.result.get())
     // Every epoch reported, and a date for logs without one: the options reach every chunk.
     let options = NMEAEpochAssembler.Options(date: NMEADate(year: 2026, month: 5, day: 16), reporting: .everyTimeStamp)
-    let everyEpoch = Self.inParallel(path, options: options, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3)
+    let everyEpoch = await offPool { Self.inParallel(path, options: options, chunkSize: 8 << 10, warmUp: 16 << 10, threads: 3) }
     #expect(everyEpoch.output == Self.oneThread(path, options: options).output)
     #expect(got.report.chunks >= 12)
     // Which guesses are right depends on the threads' timing: a chunk starts from the state last
@@ -81,9 +84,9 @@ struct ParallelDecodeTests {
   }
 
   @Test("a file smaller than two chunks is decoded on one thread beside the caller's, to the same bytes")
-  func smallFile() throws {
+  func smallFile() async throws {
     let path = tracePath("tunnel.nmea")
-    let got = Self.inParallel(path, chunkSize: 2 << 20)
+    let got = await offPool { Self.inParallel(path, chunkSize: 2 << 20) }
     #expect(got.report.chunks == 0)
     #expect(got.output == Self.oneThread(path).output)
   }
@@ -91,15 +94,15 @@ struct ParallelDecodeTests {
   @Test(
     "a log whose only date is in a ZDA at its top: chunks guessed before the first is taken lack it and are decoded again, later ones start from the date known; the same bytes"
   )
-  func dateOnlyAtTheTop() throws {
+  func dateOnlyAtTheTop() async throws {
     var text = NMEAWriter.framed("GPZDA,120000.00,27,11,2026,00,00") + "\r\n"
     for second in 0..<20_000 {
       let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
       text += NMEAWriter.framed("GPGGA,\(time),5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,") + "\r\n"
     }
-    try Self.withFile(Array(text.utf8)) { path throws in
+    try await Self.withFile(Array(text.utf8)) { path in
       let expected = Self.oneThread(path)
-      let got = Self.inParallel(path, chunkSize: 64 << 10, warmUp: 4096)
+      let got = await offPool { Self.inParallel(path, chunkSize: 64 << 10, warmUp: 4096) }
       #expect(got.output == expected.output)
       #expect(try got.result.get() == expected.result.get())
       #expect(got.report.chunks > 10)
@@ -113,14 +116,14 @@ struct ParallelDecodeTests {
   @Test(
     "more than 16 MB without a sentence: the same error at the same point, after the same output, as one thread",
     .notUnderThreadSanitizer)
-  func junk() throws {
+  func junk() async throws {
     var bytes = Array(try String(contentsOfFile: tracePath("city-walk.nmea"), encoding: .utf8).utf8)
     let junkLine = Array(repeating: UInt8(ascii: "x"), count: 99) + [0x0A]
     for _ in 0..<(17 << 20) / junkLine.count { bytes += junkLine }
     bytes += Array(try String(contentsOfFile: tracePath("drive.nmea"), encoding: .utf8).utf8)
-    try Self.withFile(bytes) { path throws in
+    try await Self.withFile(bytes) { path in
       let expected = Self.oneThread(path)
-      let got = Self.inParallel(path, chunkSize: 1 << 20)
+      let got = await offPool { Self.inParallel(path, chunkSize: 1 << 20) }
       #expect(got.report.chunks == 0)  // the error ends the decoding before any report
       #expect(!expected.output.isEmpty)
       #expect(got.output == expected.output)
@@ -134,14 +137,14 @@ struct ParallelDecodeTests {
   }
 
   @Test("lines longer than the search for a line end (junk, or a file without line ends): chunks cut inside them, the same bytes")
-  func longLines() throws {
+  func longLines() async throws {
     let walk = Array(try String(contentsOfFile: tracePath("helsinki-walk.nmea"), encoding: .utf8).utf8)
     let longLine = Array(repeating: UInt8(ascii: "$"), count: 300 << 10) + [0x0A]
     let bytes = Array(walk[..<100_000]) + longLine + Array(walk[100_000...]) + longLine + Array(walk[..<50_000])
-    try Self.withFile(bytes) { path throws in
+    try await Self.withFile(bytes) { path in
       let expected = Self.oneThread(path)
       for chunkSize in [64 << 10, 100_003] {
-        let got = Self.inParallel(path, chunkSize: chunkSize, warmUp: 16 << 10)
+        let got = await offPool { Self.inParallel(path, chunkSize: chunkSize, warmUp: 16 << 10) }
         #expect(got.output == expected.output)
         #expect(try got.result.get() == expected.result.get())
         #expect(got.report.chunks >= 10)
@@ -149,8 +152,8 @@ struct ParallelDecodeTests {
     }
     // A file of sentences without a single line end is one long line to the decoder.
     let flat = walk.filter { $0 != 0x0A && $0 != 0x0D }
-    try Self.withFile(flat) { path throws in
-      let got = Self.inParallel(path, chunkSize: 16 << 10)
+    try await Self.withFile(flat) { path in
+      let got = await offPool { Self.inParallel(path, chunkSize: 16 << 10) }
       #expect(got.output == Self.oneThread(path).output)
       #expect(try got.result.get() == Self.oneThread(path).result.get())
     }
@@ -159,7 +162,7 @@ struct ParallelDecodeTests {
   /// The parallel decoder leaves a FIFO unopened (opening and closing it would leave its writer,
   /// for a moment, without a reader: a write then fails), and the one-thread reader reads it.
   @Test("a named pipe is read as it comes, by one thread, to the same bytes")
-  func namedPipe() throws {
+  func namedPipe() async throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-fifo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -168,31 +171,52 @@ struct ParallelDecodeTests {
     let writer = Process()
     writer.executableURL = URL(fileURLWithPath: "/bin/sh")
     writer.arguments = ["-c", "cat \"$0\" > \"$1\"", tracePath("city-walk.nmea"), fifo]
-    try writer.run()
-    // Bounded: a decoder that lost the pipe's writer would wait for another for good.
-    let done = DispatchSemaphore(value: 0)
-    let got = Locked<Decoded?>(nil)
-    DispatchQueue.global().async {
-      got.withLock { $0 = Self.inParallel(fifo, chunkSize: 4096) }
-      done.signal()
+    // The writer's end is awaited, not waited for (`waitUntilExit` would hold a pool thread).
+    let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+    writer.terminationHandler = { process in
+      exited.yield(process.terminationStatus)
+      exited.finish()
     }
-    guard done.wait(timeout: .now() + 60) == .success else {
+    try writer.run()
+    // The decoding blocks its thread (opening and reading the pipe): off the cooperative pool.
+    // A hang guard: a decoder that lost the pipe's writer would wait for another for good.
+    let finished = await Self.within(.seconds(600)) { () async -> (Decoded, Int32?) in
+      let decoded = await offPool { Self.inParallel(fifo, chunkSize: 4096) }
+      return (decoded, await exits.first { _ in true })
+    }
+    guard let finished else {
       writer.terminate()
-      Issue.record("decoding a named pipe did not end within 60 s")
+      Issue.record("decoding a named pipe, and its writer's exit, did not end within 600 s")
       return
     }
-    writer.waitUntilExit()
-    #expect(writer.terminationStatus == 0)
-    let decoded = try #require(got.withLock { $0 })
+    let (decoded, status) = finished
+    #expect(status == 0, "the writer's exit status")
     #expect(decoded.output == Self.oneThread(tracePath("city-walk.nmea")).output)
     #expect(decoded.report.chunks == 0)
   }
 
+  /// `body`'s result, or nil once `limit` of real time has passed first: a hang guard for work
+  /// that cannot be cancelled (a thread blocked opening or reading a pipe), which is then left
+  /// to end on its own rather than waited for.
+  static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
+    let (outcomes, outcome) = AsyncStream.makeStream(of: T?.self)
+    Task { outcome.yield(await body()) }
+    let timer = Task {
+      guard (try? await Task.sleep(for: limit)) != nil else { return }
+      outcome.yield(nil)
+    }
+    defer { timer.cancel() }
+    for await first in outcomes { return first }
+    return nil
+  }
+
   @Test("a missing file and a directory are the one-thread decoder's errors")
-  func unreadable() {
-    #expect(Self.inParallel("/nonexistent/log.nmea", chunkSize: 4096).result == Self.oneThread("/nonexistent/log.nmea").result)
+  func unreadable() async {
+    let missing = await offPool { Self.inParallel("/nonexistent/log.nmea", chunkSize: 4096) }
+    #expect(missing.result == Self.oneThread("/nonexistent/log.nmea").result)
     let directory = FileManager.default.temporaryDirectory.path
-    guard case .failure(let error) = Self.inParallel(directory, chunkSize: 4096).result else {
+    let decoded = await offPool { Self.inParallel(directory, chunkSize: 4096) }
+    guard case .failure(let error) = decoded.result else {
       Issue.record("a directory was decoded")
       return
     }
@@ -202,14 +226,21 @@ struct ParallelDecodeTests {
   struct Enough: Error {}
 
   @Test("what `write` throws ends the decoding, and the call returns once every thread has stopped")
-  func writeThrows() throws {
-    var writes = 0
-    #expect(throws: Enough.self) {
-      try NMEAFileDecoder.decodeInParallel(path: tracePath("helsinki-walk.nmea"), threads: 2, chunkSize: 8192, render: Self.render) { _ in
-        writes += 1
-        if writes == 2 { throw Enough() }
+  func writeThrows() async {
+    // The call waits for its threads: off the cooperative pool.
+    let (writes, thrown) = await offPool { () -> (Int, (any Error)?) in
+      var writes = 0
+      do {
+        _ = try NMEAFileDecoder.decodeInParallel(path: tracePath("helsinki-walk.nmea"), threads: 2, chunkSize: 8192, render: Self.render) { _ in
+          writes += 1
+          if writes == 2 { throw Enough() }
+        }
+        return (writes, nil)
+      } catch {
+        return (writes, error)
       }
     }
+    #expect(thrown is Enough, "\(String(describing: thrown))")
     #expect(writes == 2)
   }
 }

@@ -24,7 +24,7 @@ struct ReplayPacingTests {
 
   /// Every epoch of a replay on a virtual clock that moves exactly as far as the replay needs.
   private func virtual(_ reader: @escaping @Sendable () -> ListTraceReader, _ options: ReplayOptions) async throws -> [ReplayedEpoch] {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let r = replay(reader, options, clock: clock)
     let task = clock.spawn("replay") { try? await all(r) }
     return try #require(try await clock.advance(until: task))
@@ -47,7 +47,7 @@ struct ReplayPacingTests {
     let file = directory.appendingPathComponent("undated.nmea")
     try Data(text.utf8).write(to: file)
     let trace = try Trace(path: file.path)
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let r = TraceReplay(trace: trace, options: ReplayOptions(speed: 1), clock: clock)
     let task = clock.spawn("replay") { try? await all(r) }
     let epochs = try #require(try await clock.advance(until: task, limit: .seconds(60)))
@@ -72,7 +72,7 @@ struct ReplayPacingTests {
   }
 
   @Test func nothingIsDeliveredBeforeItsDeadline() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let seen = Recorder<Duration>()
     let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
     let task = clock.spawn("replay") {
@@ -208,7 +208,7 @@ struct ReplayPacingTests {
   }
 
   @Test func asFastAsPossibleNeverWaits() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let epochs = try await all(replay(uneven, ReplayOptions(speed: nil), clock: clock))
     #expect(epochs.count == 5)
     #expect(epochs.allSatisfy { $0.elapsed == .zero })
@@ -216,7 +216,7 @@ struct ReplayPacingTests {
   }
 
   @Test func cancellationEndsAWaitingReplay() async throws {
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let r = replay(uneven, ReplayOptions(speed: 1), clock: clock)
     let task = clock.spawn("replay") { () -> Bool in
       do {
@@ -233,14 +233,14 @@ struct ReplayPacingTests {
   }
 
   @Test func theCursorGivesTheScheduleWithoutWaiting() throws {
-    var cursor = replay(uneven, ReplayOptions(speed: 2), clock: EmulatorClock()).makeCursor()
+    var cursor = replay(uneven, ReplayOptions(speed: 2), clock: makeClock()).makeCursor()
     var scheduled: [Int64] = []
     while let step = try cursor.next() { scheduled.append(step.scheduled.ms) }
     #expect(scheduled == [0, 500, 1000, 1750, 2000])
   }
 
   @Test func theFixesViewIsALocationSource() async throws {
-    let source: some LocationSource = replay(uneven, ReplayOptions(speed: nil), clock: EmulatorClock()).fixes
+    let source: some LocationSource = replay(uneven, ReplayOptions(speed: nil), clock: makeClock()).fixes
     var latitudes: [Double] = []
     for try await fix in source { latitudes.append(fix.coordinate!.latitude) }
     #expect(latitudes == [0, 1, 2, 3, 4])

@@ -231,7 +231,7 @@ struct TraceFileTests {
   @Test func aBundledTraceReplaysToTheEndOnAVirtualClock() async throws {
     func modes(_ reporting: NMEAEpochAssembler.Reporting) async throws -> ([LocationFix.Mode], Duration) {
       let trace = try Trace(path: tracePath("tunnel.nmea"), nmeaOptions: .init(reporting: reporting))
-      let clock = EmulatorClock()
+      let clock = makeClock()
       let replay = TraceReplay(trace: trace, options: .init(), clock: clock)
       let task = clock.spawn("replay") { () -> ([LocationFix.Mode], Duration) in
         var modes: [LocationFix.Mode] = []
@@ -283,7 +283,7 @@ struct GeoTests {
 
   @Test func aFixedPointReportsOnTheClock() async throws {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
-    let clock = EmulatorClock()
+    let clock = makeClock()
     let source = FixedPointSource(
       coordinate: warsaw, horizontalAccuracy: 8, interval: .seconds(2), count: 3, start: start, clock: clock)
     let task = clock.spawn("fixed point") { () -> [LocationFix] in

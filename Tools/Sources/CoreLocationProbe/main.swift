@@ -33,8 +33,9 @@ final class Printer: NSObject, CLLocationManagerDelegate {
   func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
     for location in locations {
       say(String(format: "location %.6f %.6f", location.coordinate.latitude, location.coordinate.longitude))
-      // Whole seconds since the location's timestamp: a held position comes again as a new fix.
-      say(String(format: "age %.0f", max(0, -location.timestamp.timeIntervalSinceNow).rounded(.down)))
+      // The location's timestamp, seconds since 1970: a held position comes again as a new fix,
+      // stamped anew (its age when it arrives would say how fast it came, not which fix it is).
+      say(String(format: "time %.3f", location.timestamp.timeIntervalSince1970))
     }
   }
 

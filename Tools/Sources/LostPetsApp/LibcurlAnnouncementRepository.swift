@@ -1,5 +1,4 @@
 import CLibcurl
-import Dispatch
 package import Foundation
 package import PetMap
 
@@ -26,13 +25,16 @@ package struct LibcurlAnnouncementRepository: AnnouncementRepository {
     return try query.announcements(status: status, body: body)
   }
 
-  /// One GET, on a dispatch thread (libcurl blocks it, at most `timeout`); cancelling the
-  /// calling task stops the request at libcurl's next progress call.
+  /// One GET, on a thread of its own (libcurl blocks it, at most `timeout`; not a dispatch
+  /// worker, which Swift's tasks may run on, nor a thread of Swift's cooperative pool); cancelling
+  /// the calling task stops the request at libcurl's next progress call.
   static func get(_ url: URL, timeout: TimeInterval) async throws(AnnouncementError) -> (status: Int, body: Data) {
     let request = Request()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { (done: CheckedContinuation<Result<(status: Int, body: Data), AnnouncementError>, Never>) in
-        DispatchQueue.global().async { done.resume(returning: request.get(url, timeout: timeout)) }
+        let thread = Thread { done.resume(returning: request.get(url, timeout: timeout)) }
+        thread.name = "locemu.libcurl"
+        thread.start()
       }
     } onCancel: {
       request.cancel()

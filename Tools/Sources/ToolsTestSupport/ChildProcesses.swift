@@ -1,5 +1,7 @@
 public import Foundation
+import EmulatorTesting
 import Geo
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -9,7 +11,7 @@ import Geo
 public let locemuBinary: URL = {
   let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     .map { $0.appendingPathComponent("locemu") }
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
 }()
 
 /// A server started as a child process that announces itself with a first line ending in its
@@ -18,43 +20,88 @@ public final class ServerProcess: @unchecked Sendable {
   public let process: Process
   /// The last word of the first line; empty when the server printed nothing and ended.
   public let url: String
+  private let ended: Watched<Bool>
 
-  private init(process: Process, url: String) {
+  private init(process: Process, url: String, ended: Watched<Bool>) {
     self.process = process
     self.url = url
+    self.ended = ended
   }
 
   /// Starts `executable` with `arguments` and reads its first line, on a thread of its own (a
   /// blocked cooperative thread would starve the other tests).
-  public static func start(_ executable: URL = locemuBinary, _ arguments: [String]) async throws -> ServerProcess {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread {
-        continuation.resume(
-          with: Result {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            var text = ""
-            while !text.contains("\n") {
-              let chunk = out.fileHandleForReading.availableData
-              if chunk.isEmpty { break }
-              text += String(decoding: chunk, as: UTF8.self)
-            }
-            let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-            return ServerProcess(process: process, url: url)
-          })
-      }.start()
+  ///
+  /// - Parameter limit: a hang guard: a server that neither prints its first line nor ends
+  ///   within it is killed.
+  /// - Throws: ``LoopbackError`` naming the executable when it printed no first line within
+  ///   `limit`.
+  public static func start(
+    _ executable: URL = locemuBinary, _ arguments: [String], firstLineWithin limit: Duration = .seconds(600)
+  ) async throws -> ServerProcess {
+    try await offPool {
+      let process = Process()
+      process.executableURL = executable
+      process.arguments = arguments
+      let out = Pipe()
+      process.standardOutput = out
+      process.standardError = FileHandle.nullDevice
+      // Before run(): Foundation calls it once the child has ended (and reaps it).
+      let ended = Watched(false)
+      process.terminationHandler = { _ in ended.update { $0 = true } }
+      try process.run()
+      let guardTimer = KillTimer(process.processIdentifier, after: limit)
+      var text = ""
+      while !text.contains("\n") {
+        let chunk = out.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+      }
+      guard !guardTimer.disarm() else {
+        throw LoopbackError(
+          description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) printed no first line within \(limit): killed")
+      }
+      let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+      return ServerProcess(process: process, url: url, ended: ended)
     }
   }
 
-  /// SIGKILL: the test runner blocks SIGTERM and its children inherit the block.
+  /// SIGKILL (the test runner blocks SIGTERM and its children inherit the block), and nothing
+  /// more: Foundation reaps the child. ``exited(within:)`` awaits its end where a test must know.
   public func stop() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+  }
+
+  /// Waits, without blocking a thread, until the server has ended (its
+  /// `terminationStatus` is then read), at most `limit` (a hang guard).
+  /// - Throws: ``LoopbackError`` naming the executable when it is still running after `limit`.
+  public func exited(within limit: Duration = .seconds(600)) async throws {
+    try await ended.wait(for: "\(process.executableURL?.lastPathComponent ?? "the server") to exit", within: limit) { $0 }
+  }
+}
+
+/// Kills a child with SIGKILL once `limit` has passed, unless disarmed first: the hang guard
+/// of a blocking wait for the child (its output, its end), which then ends with it.
+final class KillTimer: Sendable {
+  private enum State { case armed, disarmed, fired }
+  private let state = Locked(State.armed)
+
+  init(_ pid: Int32, after limit: Duration) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [state] in
+      let fire = state.withLock { state -> Bool in
+        guard state == .armed else { return false }
+        state = .fired
+        return true
+      }
+      if fire { kill(pid, SIGKILL) }
+    }
+  }
+
+  /// Disarms the timer; whether it had fired (the child was killed) before.
+  func disarm() -> Bool {
+    state.withLock { state -> Bool in
+      if state == .armed { state = .disarmed }
+      return state == .fired
+    }
   }
 }
 
@@ -137,13 +184,23 @@ public enum ChildPort {
 
 /// Starts a child that listens on a port it is told (`make(port)` builds the process; it is run
 /// here), and waits until the listener on that port is the child's own: on a port another process
-/// holds the child fails or never owns the listener, and the next port is tried.
+/// holds the child fails or never owns the listener, and the next port is tried. Blocking (it
+/// polls `/proc` every 20 ms): call it through `offPool`.
 ///
+/// - Parameter limit: per attempt, a hang guard (an attempt also ends when the child exits).
 /// - Returns: the running process and its port.
 /// - Throws: ``LoopbackError`` when no attempt got a listener within `limit`.
 public func startListeningChild(
   limit: Duration, attempts: Int = 5, _ make: (Int) throws -> Process
 ) throws -> (process: Process, port: Int) {
+  expectOffPool("startListeningChild")
+  return try startListening(limit: limit, attempts: attempts, make)
+}
+
+/// ``startListeningChild(limit:attempts:_:)`` for callers that checked the thread already.
+private func startListening(limit: Duration, attempts: Int, _ make: (Int) throws -> Process) throws -> (
+  process: Process, port: Int
+) {
   var reasons: [String] = []
   var name = "child"
   for _ in 0..<attempts {
@@ -151,17 +208,24 @@ public func startListeningChild(
     let process = try make(port)
     name = process.executableURL?.lastPathComponent ?? name
     try process.run()
-    if waitForOwnListener(process, port: port, limit: limit) { return (process, port) }
+    if ownListenerAppears(process, port: port, limit: limit) { return (process, port) }
     reasons.append("port \(port): \(process.isRunning ? "no listener of its own within \(limit)" : "it exited")")
+    // SIGKILL and on: Foundation reaps it, and the next attempt takes another port.
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
   }
   throw LoopbackError(description: "\(name) did not listen: \(reasons.joined(separator: "; "))")
 }
 
-/// Waits (blocking, at most `limit`) until `process` itself listens on loopback TCP `port` (a
-/// listening socket of that port among its descriptors); false when it ended or the limit passed.
+/// Waits (blocking, at most `limit`: a hang guard) until `process` itself listens on loopback
+/// TCP `port` (a listening socket of that port among its descriptors); false when it ended or
+/// the limit passed. Call it through `offPool`.
 public func waitForOwnListener(_ process: Process, port: Int, limit: Duration) -> Bool {
+  expectOffPool("waitForOwnListener")
+  return ownListenerAppears(process, port: port, limit: limit)
+}
+
+/// ``waitForOwnListener(_:port:limit:)`` for callers that checked the thread already.
+private func ownListenerAppears(_ process: Process, port: Int, limit: Duration) -> Bool {
   let deadline = ContinuousClock.now + limit
   while listeningInodes(port: port).isDisjoint(with: socketInodes(of: process.processIdentifier)) {
     guard ContinuousClock.now < deadline, process.isRunning else { return false }
@@ -209,6 +273,8 @@ public final class GPSDProcess: @unchecked Sendable {
   public private(set) var port: Int
   public let device: String
   private var process: Process?
+  /// Whether the gpsd started last has ended (set by its `terminationHandler`).
+  private var ended = Watched(true)
   private let directory: URL
 
   /// gpsd's executable, where Debian's package puts it; nil when it is not installed.
@@ -216,26 +282,35 @@ public final class GPSDProcess: @unchecked Sendable {
     ["/usr/sbin/gpsd", "/usr/local/sbin/gpsd", "/usr/bin/gpsd"].first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
-  /// Starts gpsd reading `device` and waits (at most 10 s) until it accepts clients.
+  /// Starts gpsd reading `device` and waits until it accepts clients (at most 10 minutes per
+  /// port tried: a hang guard). Blocking: call it through `offPool`.
   public init(reading device: String) throws {
+    expectOffPool("GPSDProcess.init")
     self.device = device
     port = 0
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    (process, port) = try startListeningChild(limit: .seconds(10)) { try makeProcess(port: $0) }
+    (process, port) = try startListening(limit: .seconds(600), attempts: 5) { try makeProcess(port: $0) }
   }
 
-  /// Starts gpsd again on ``port`` (after ``kill()``) and waits until it accepts clients there.
+  /// Starts gpsd again on ``port`` (after ``kill()`` and ``exited(within:)``: the port is free
+  /// once the killed gpsd has ended) and waits until it accepts clients there (at most 10
+  /// minutes: a hang guard). Blocking: call it through `offPool`.
   public func start() throws {
+    expectOffPool("GPSDProcess.start")
     let process = try makeProcess(port: port)
     try process.run()
     self.process = process
-    guard waitForOwnListener(process, port: port, limit: .seconds(10)) else {
+    let limit = Duration.seconds(600)
+    guard ownListenerAppears(process, port: port, limit: limit) else {
+      let gone = !process.isRunning
       kill()
-      throw LoopbackError(description: "gpsd did not start again on port \(port) within 10 s")
+      throw LoopbackError(
+        description: "gpsd did not start again on port \(port): \(gone ? "it exited" : "no listener of its own within \(limit)")")
     }
   }
 
+  /// A gpsd for `port`, with its `terminationHandler` (set before it runs) marking ``ended``.
   private func makeProcess(port: Int) throws -> Process {
     guard let path = Self.path else { throw LoopbackError(description: "gpsd is not installed (apt-get install gpsd)") }
     let process = Process()
@@ -243,15 +318,25 @@ public final class GPSDProcess: @unchecked Sendable {
     process.arguments = ["-N", "-n", "-S", String(port), "-F", directory.appendingPathComponent("sock").path, device]
     process.standardError = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
+    let ended = Watched(false)
+    process.terminationHandler = { _ in ended.update { $0 = true } }
+    self.ended = ended
     return process
   }
 
-  /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
+  /// Kills gpsd (SIGKILL: no goodbye to clients), without waiting: Foundation reaps it, and
+  /// ``exited(within:)`` awaits its end.
   public func kill() {
     guard let process, process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
     self.process = nil
+  }
+
+  /// Waits, without blocking a thread, until the gpsd started last has ended (after ``kill()``:
+  /// its port is then free), at most `limit` (a hang guard).
+  /// - Throws: ``LoopbackError`` when it is still running after `limit`.
+  public func exited(within limit: Duration = .seconds(600)) async throws {
+    try await ended.wait(for: "gpsd on port \(port) to exit", within: limit) { $0 }
   }
 
   public func stop() {
@@ -284,15 +369,20 @@ public func connectLoopback(_ port: Int) -> Int32? {
 /// A keep-alive HTTP/1.1 connection to a server on loopback over a plain socket, for clients
 /// that must not go through URLSession: a benchmark measuring the server itself, chromedriver
 /// (whose header lines, without a space after the colon, FoundationNetworking refuses).
-/// Responses are read by their `Content-Length`. Blocking; every read is bounded.
+/// Responses are read by their `Content-Length`. Blocking, every read bounded: call it through
+/// `offPool`.
 public final class LoopbackHTTPConnection {
   public let fd: Int32
   private var buffer: [UInt8] = []
+  private let receiveTimeout: Int
+  /// The request last written (`METHOD /path`), for the error that says which got no answer.
+  private var lastRequest = "a request"
 
-  /// - Parameter receiveTimeout: seconds a read may wait before the request fails.
-  public init(port: Int, receiveTimeout: Int = 60) throws {
+  /// - Parameter receiveTimeout: seconds a read may wait before the request fails: a hang guard.
+  public init(port: Int, receiveTimeout: Int = 600) throws {
     guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to 127.0.0.1:\(port)") }
     self.fd = fd
+    self.receiveTimeout = receiveTimeout
     var yes: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
     var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
@@ -303,6 +393,7 @@ public final class LoopbackHTTPConnection {
 
   /// Sends a request; a body goes as JSON.
   public func write(_ method: String, _ path: String, body: Data? = nil) throws {
+    lastRequest = "\(method) \(path)"
     var request = Data("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
     if let body {
       request += Data("Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
@@ -315,6 +406,12 @@ public final class LoopbackHTTPConnection {
 
   /// Reads one response: its status and body.
   public func readResponse() throws -> (status: Int, body: Data) {
+    expectOffPool("LoopbackHTTPConnection.readResponse")
+    return try receive()
+  }
+
+  /// ``readResponse()`` for callers that checked the thread already.
+  private func receive() throws -> (status: Int, body: Data) {
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
       if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
@@ -333,7 +430,10 @@ public final class LoopbackHTTPConnection {
       let n = recv(fd, &chunk, chunk.count, 0)
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
-        throw LoopbackError(description: n < 0 ? "no answer within the receive timeout" : "the server closed the connection")
+        throw LoopbackError(
+          description: n < 0
+            ? "no answer to \(lastRequest) within \(receiveTimeout) s (the receive timeout)"
+            : "the server closed the connection before it answered \(lastRequest)")
       }
       buffer.append(contentsOf: chunk[0..<n])
     }
@@ -341,7 +441,8 @@ public final class LoopbackHTTPConnection {
 
   /// One request and its response.
   public func request(_ method: String, _ path: String, body: Data? = nil) throws -> (status: Int, body: Data) {
+    expectOffPool("LoopbackHTTPConnection.request")
     try write(method, path, body: body)
-    return try readResponse()
+    return try receive()
   }
 }

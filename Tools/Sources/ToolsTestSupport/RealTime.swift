@@ -6,23 +6,33 @@ import Geo
 /// Waits on the real clock, at most `limit`, until `condition` holds; returns whether it did.
 ///
 /// Only for end-to-end tests of real processes and servers (a server that reports its port, a
-/// gpsd that delivers): the bound keeps a broken condition from hanging the suite, and the
-/// result is what the test should `#expect`, with a message. Tests of the emulator itself use
-/// the phone's clock (`advance`, `runUntilIdle`) and never wait on real time.
+/// gpsd that delivers), and only where there is no event to await (``Watched`` is one): the
+/// condition is checked every 10 ms. The bound is a hang guard, not a speed a test expects (10
+/// minutes: far longer than any step has taken under ThreadSanitizer on a loaded machine), and
+/// the result is what the test should `#expect`, with a message that says what it waited for.
+/// Tests of the emulator itself use the phone's clock (`advance`, `runUntilIdle`) and never wait
+/// on real time.
 @discardableResult
-public func waitUntil(_ limit: Duration = .seconds(10), _ condition: () async -> Bool) async -> Bool {
+public func waitUntil(_ limit: Duration = .seconds(600), _ condition: () async -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + limit
   while ContinuousClock.now < deadline {
     if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(2))
+    try? await Task.sleep(for: .milliseconds(10))
   }
   return await condition()
 }
 
+/// Waits as ``waitUntil(_:_:)`` does, and fails with "`what`: not within `limit`" when the
+/// bound passes first.
+public func waitUntil(_ what: String, _ limit: Duration = .seconds(600), _ condition: () async -> Bool) async throws {
+  guard await waitUntil(limit, condition) else { throw LoopbackError(description: "\(what): not within \(limit)") }
+}
+
 /// Runs `body`, failing with "`what`: nothing within `limit`" instead of waiting past `limit`
-/// of real time (end-to-end tests of real processes only, as ``waitUntil(_:_:)``).
+/// of real time (end-to-end tests of real processes only, as ``waitUntil(_:_:)``; the bound is
+/// a hang guard).
 public func bounded<T: Sendable>(
-  _ what: String, _ limit: Duration = .seconds(30), _ body: @escaping @Sendable () async throws -> T
+  _ what: String, _ limit: Duration = .seconds(600), _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await body() }
@@ -41,16 +51,23 @@ public func bounded<T: Sendable>(
 /// A value another thread changes (bytes that arrived over a socket, the clients a server
 /// holds), and waits for what it becomes: each change wakes the waiters whose condition now
 /// holds, so a test resumes as soon as it holds, with no polling. A wait is bounded on the real
-/// clock (the change comes from outside the test's clock) and says whether the condition held.
+/// clock (the change comes from outside the test's clock; the bound is a hang guard) and ends
+/// early when the waiting task is cancelled.
 public final class Watched<Value: Sendable>: @unchecked Sendable {
+  /// How a wait ended.
+  private enum Ending { case held, expired, cancelled }
+
   private struct Waiter {
     let condition: @Sendable (Value) -> Bool
-    let continuation: CheckedContinuation<Bool, Never>
+    let continuation: CheckedContinuation<Ending, Never>
   }
 
   private let lock = NSLock()
   private var value: Value
   private var waiters: [UInt64: Waiter] = [:]
+  /// Waits begun and not yet registered; one that the task's cancellation took out of here
+  /// ends at once when it comes to register.
+  private var unregistered: Set<UInt64> = []
   private var nextWaiter: UInt64 = 0
 
   public init(_ value: Value) { self.value = value }
@@ -58,7 +75,7 @@ public final class Watched<Value: Sendable>: @unchecked Sendable {
   /// The value now.
   public var current: Value { lock.withLock { value } }
 
-  /// Changes the value; the waiters whose condition holds now resume (with true).
+  /// Changes the value; the waiters whose condition holds now resume.
   public func update(_ change: (inout Value) -> Void) {
     lock.lock()
     change(&value)
@@ -66,27 +83,63 @@ public final class Watched<Value: Sendable>: @unchecked Sendable {
     let ready = waiters.filter { $0.value.condition(value) }
     for id in ready.keys { waiters[id] = nil }
     lock.unlock()
-    for waiter in ready.values { waiter.continuation.resume(returning: true) }
+    for waiter in ready.values { waiter.continuation.resume(returning: .held) }
   }
 
-  /// Waits until `condition` holds of the value, at most `limit` of real time.
-  /// - Returns: whether it held (false: the bound passed first).
-  public func wait(within limit: Duration = .seconds(60), until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
-    await withCheckedContinuation { continuation in
-      lock.lock()
-      guard !condition(value) else {
-        lock.unlock()
-        continuation.resume(returning: true)
-        return
-      }
+  /// Waits until `condition` holds of the value, at most `limit` of real time (a hang guard).
+  /// - Returns: whether it held (false: the bound passed first, or the task was cancelled).
+  public func wait(within limit: Duration = .seconds(600), until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
+    await ending(within: limit, until: condition) == .held
+  }
+
+  /// Waits until `condition` holds of the value, at most `limit` of real time (a hang guard).
+  /// - Throws: "`what`: not within `limit`" when the bound passed first; `CancellationError`
+  ///   when the task was cancelled.
+  public func wait(
+    for what: String, within limit: Duration = .seconds(600), until condition: @escaping @Sendable (Value) -> Bool
+  ) async throws {
+    switch await ending(within: limit, until: condition) {
+    case .held: return
+    case .expired: throw LoopbackError(description: "\(what): not within \(limit)")
+    case .cancelled: throw CancellationError()
+    }
+  }
+
+  private func ending(within limit: Duration, until condition: @escaping @Sendable (Value) -> Bool) async -> Ending {
+    let id = lock.withLock {
       nextWaiter += 1
-      let id = nextWaiter
-      waiters[id] = Waiter(condition: condition, continuation: continuation)
-      lock.unlock()
-      DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [self] in
-        let expired = lock.withLock { waiters.removeValue(forKey: id) }
-        expired?.continuation.resume(returning: false)
+      unregistered.insert(nextWaiter)
+      return nextWaiter
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        lock.lock()
+        guard unregistered.remove(id) != nil else {
+          lock.unlock()
+          continuation.resume(returning: .cancelled)
+          return
+        }
+        guard !condition(value) else {
+          lock.unlock()
+          continuation.resume(returning: .held)
+          return
+        }
+        waiters[id] = Waiter(condition: condition, continuation: continuation)
+        lock.unlock()
+        // A timer, not a wait: nothing blocks a thread while it runs.
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [self] in
+          let expired = lock.withLock { waiters.removeValue(forKey: id) }
+          expired?.continuation.resume(returning: .expired)
+        }
       }
+    } onCancel: {
+      let waiter = lock.withLock { () -> Waiter? in
+        if let waiter = waiters.removeValue(forKey: id) { return waiter }
+        // Not registered yet (it ends when it comes to register), or ended already.
+        unregistered.remove(id)
+        return nil
+      }
+      waiter?.continuation.resume(returning: .cancelled)
     }
   }
 }

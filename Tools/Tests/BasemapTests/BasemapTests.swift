@@ -1,4 +1,5 @@
 @testable import Basemap
+import EmulatorTesting
 import Foundation
 import Geo
 import MapRendering
@@ -7,6 +8,23 @@ import SwiftProtobuf
 import Testing
 import ToolsTestSupport
 import LocationServices
+
+/// `SVGPixels.read` through `offPool`: it runs two child processes and waits for them.
+func svgPixels(_ svg: String, at points: [(Double, Double)]) async throws -> [[Int]] {
+  try await offPool { try SVGPixels.read(svg, at: points) }
+}
+
+/// `SVGPixels.inspect` through `offPool`.
+func svgInspection(
+  _ svg: String, at points: [(Double, Double)], counting: [(String, Int)]
+) async throws -> (pixels: [[Int]], counts: [Int], total: Int) {
+  try await offPool { try SVGPixels.inspect(svg, at: points, counting: counting) }
+}
+
+/// `runProcess` through `offPool`.
+func runOffPool(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+  try await offPool { try runProcess(executable, arguments) }
+}
 
 /// The basemap (issue 15): the bundled Helsinki extract built into an indexed file and drawn
 /// under the snapshot, checked through a real SVG renderer (rsvg-convert) at the pixels of
@@ -38,7 +56,7 @@ struct BasemapTests {
 
   /// Roads are drawn where the extract has them, water is water-coloured, and the pins and the
   /// user are still on top at their pixels; the attribution is in the top-right corner.
-  @Test func snapshot_FR002_streetsWaterAndPinsAtTheirPixels() throws {
+  @Test func snapshot_FR002_streetsWaterAndPinsAtTheirPixels() async throws {
     let (map, _) = try Self.built.get()
     // The middle of the extract, close in (about 2 m a pixel): streets are wide enough to hit.
     let center = Coordinate(latitude: 60.1716, longitude: 24.9440)!
@@ -77,7 +95,7 @@ struct BasemapTests {
     }
     try #require(samples.count >= 3, "too few primary/secondary roads in view")
     let user = p.point(for: center), pinPoint = p.point(for: pin.coordinate)
-    let colours = try SVGPixels.read(snapshot.svg, at: samples.map { ($0.x, $0.y) } + [(user.x, user.y), (pinPoint.x, pinPoint.y)])
+    let colours = try await svgPixels(snapshot.svg, at: samples.map { ($0.x, $0.y) } + [(user.x, user.y), (pinPoint.x, pinPoint.y)])
     let roadColours = Array(colours.prefix(samples.count)).map { Array($0.prefix(3)) }
     let fills = [BasemapKind.primary: SVGPixels.rgb("#FCD6A4"), .secondary: SVGPixels.rgb("#F7FABF")]
     // A sample may sit under a label's halo: most must be their road's fill.
@@ -92,7 +110,7 @@ struct BasemapTests {
 
   /// Water is water-coloured: points well inside the extract's largest lake or pond, in a
   /// close view around it (the extract's sea is drawn by coastline, not as areas).
-  @Test func snapshot_waterIsWaterColoured() throws {
+  @Test func snapshot_waterIsWaterColoured() async throws {
     let (map, _) = try Self.built.get()
     let b = map.bounds
     let all = try map.features(south: b.south, north: b.north, west: b.west, east: b.east, kinds: [.water])
@@ -114,7 +132,7 @@ struct BasemapTests {
       }
     }
     try #require(inside.count >= 4, "no open water in view")
-    let colours = try SVGPixels.read(snapshot.svg, at: inside).map { Array($0.prefix(3)) }
+    let colours = try await svgPixels(snapshot.svg, at: inside).map { Array($0.prefix(3)) }
     // Something may cross the water (a footbridge, a label): most points are water.
     #expect(colours.filter { $0 == SVGPixels.rgb("#AAD3DF") }.count >= inside.count * 3 / 4, "\(colours)")
   }
@@ -213,7 +231,7 @@ struct BasemapTests {
 
   /// End to end on an extract written here with the generated messages: a coastline across it
   /// (west to east) becomes sea south of it, drawn water-coloured; land north of it is not.
-  @Test func aCoastlineInAnExtractBecomesSeaOnTheMap() throws {
+  @Test func aCoastlineInAnExtractBecomesSeaOnTheMap() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("coast-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -272,7 +290,7 @@ struct BasemapTests {
     let p = snapshot.projection
     let south = p.point(for: Coordinate(latitude: 60.085, longitude: 24.93)!),
       north = p.point(for: Coordinate(latitude: 60.115, longitude: 24.93)!)
-    let colours = try SVGPixels.read(snapshot.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
+    let colours = try await svgPixels(snapshot.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
     #expect(colours[0] == SVGPixels.rgb("#AAD3DF"))
     #expect(colours[1] != SVGPixels.rgb("#AAD3DF"))
     #expect(map.hasCoastline == true)
@@ -285,7 +303,7 @@ struct BasemapTests {
     _ = try ShorelineBuilder.build(gmtDump: dump, output: shore)
     let stacked = try SVGMapSnapshotter(layers: [try Basemap(path: shore), map], radiusMeters: nil).render(
       MapSnapshotRequest(region: center.mapRegion(radiusMeters: 3_000).fitted(aspectRatio: 16.0 / 9.0)))
-    let over = try SVGPixels.read(stacked.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
+    let over = try await svgPixels(stacked.svg, at: [(south.x, south.y), (north.x, north.y)]).map { Array($0.prefix(3)) }
     #expect(over[0] == SVGPixels.rgb("#AAD3DF"))
     #expect(over[1] == SVGPixels.rgb("#F2EFE9"))
   }

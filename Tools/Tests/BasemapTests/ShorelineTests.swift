@@ -105,7 +105,7 @@ struct ShorelineTests {
   }
 
   /// A map across the antimeridian draws the cells of both sides.
-  @Test func aMapAcrossTheAntimeridianDrawsBothSides() throws {
+  @Test func aMapAcrossTheAntimeridianDrawsBothSides() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shoreline-\(UUID())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -121,7 +121,7 @@ struct ShorelineTests {
     let points = [(10.5, 179.95), (10.5, -179.95), (10.5, 179.8), (10.5, -179.8)].map {
       p.point(for: Coordinate(latitude: $0.0, longitude: $0.1)!)
     }
-    let colours = try SVGPixels.read(snapshot.svg, at: points.map { ($0.x, $0.y) }).map { Array($0.prefix(3)) }
+    let colours = try await svgPixels(snapshot.svg, at: points.map { ($0.x, $0.y) }).map { Array($0.prefix(3)) }
     #expect(colours == [SVGPixels.rgb("#F2EFE9"), SVGPixels.rgb("#F2EFE9"), SVGPixels.rgb("#AAD3DF"), SVGPixels.rgb("#AAD3DF")])
   }
 
@@ -171,7 +171,7 @@ struct ShorelineTests {
   /// The main job's preview (tools/run.sh): 10 km around the walk in Helsinki, the bundled
   /// shoreline under the city's streets. More than a third of it is sea, and the sea and the
   /// land are where the city's are.
-  @Test func snapshot_FR002_thePreviewOfHelsinkiShowsTheSeaWhereItIs() throws {
+  @Test func snapshot_FR002_thePreviewOfHelsinkiShowsTheSeaWhereItIs() async throws {
     let shore = try Basemap(path: Self.bundled)
     #expect(shore.shoreline?.hasPrefix("GSHHG") == true)
     let (city, _) = try BasemapTests.built.get()
@@ -185,7 +185,7 @@ struct ShorelineTests {
     let land: [(Double, Double)] = [(60.20, 24.93), (60.245, 24.85), (60.215, 25.08), (60.22, 24.70)]
     let points = (sea + land).map { p.point(for: Coordinate(latitude: $0.0, longitude: $0.1)!) }.map { ($0.x, $0.y) }
     // Water and land, as drawn or under the search circle's tint.
-    let (pixels, counts, total) = try SVGPixels.inspect(snapshot.svg, at: points, counting: [("#AAD3DF", 12)])
+    let (pixels, counts, total) = try await svgInspection(snapshot.svg, at: points, counting: [("#AAD3DF", 12)])
     func near(_ pixel: [Int], _ hex: String) -> Bool { zip(pixel, SVGPixels.rgb(hex)).allSatisfy { abs($0 - $1) <= 14 } }
     for (index, pixel) in pixels.enumerated() {
       if index < sea.count {

@@ -16,7 +16,7 @@ import LocationServices
   let found = PinModel(
     id: "f", coordinate: Coordinate(latitude: warsaw.latitude - 0.04, longitude: warsaw.longitude - 0.15)!, status: .found)
 
-  @Test func snapshot_FR002_pinsLandAtTheirCoordinatesInARealRenderer() throws {
+  @Test func snapshot_FR002_pinsLandAtTheirCoordinatesInARealRenderer() async throws {
     let request = MapSnapshotRequest(
       region: region, pins: [missing.mapPin, found.mapPin], userLocation: warsaw,
       legend: LegendItem.legend(MapStrings()).map(\.entry))
@@ -29,7 +29,7 @@ import LocationServices
     let metersPerPixel = 2 * Double.pi * Coordinate.earthRadius * cos(warsaw.latitude * .pi / 180) / p.scale
     #expect(abs(m.y - (180 - 6_000 / metersPerPixel)) < 1.5)
     #expect(abs(f.x - (320 - 0.15 / region.longitudeDelta * 640)) < 0.5)
-    let colours = try SVGPixels.read(snapshot.svg, at: [(user.x, user.y), (m.x, m.y), (f.x, f.y), (m.x + 12, m.y)])
+    let colours = try await svgPixels(snapshot.svg, at: [(user.x, user.y), (m.x, m.y), (f.x, f.y), (m.x + 12, m.y)])
     #expect(Array(colours[0].prefix(3)) == SVGPixels.rgb("#1E88E5"))
     #expect(Array(colours[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
     #expect(Array(colours[2].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .found)))
@@ -37,7 +37,7 @@ import LocationServices
     #expect(Array(colours[3].prefix(3)) != SVGPixels.rgb(LegendItem.color(of: .missing)))
   }
 
-  @Test func snapshot_drawsRasterTilesFromALocalDirectoryUnderThePins() throws {
+  @Test func snapshot_drawsRasterTilesFromALocalDirectoryUnderThePins() async throws {
     let rsvg = try #require(SVGPixels.rsvg)
     let tiles = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-tiles-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: tiles) }
@@ -50,7 +50,8 @@ import LocationServices
     try "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"256\"><rect width=\"256\" height=\"256\" fill=\"#FF00FF\"/></svg>"
       .write(to: tile, atomically: true, encoding: .utf8)
     let png = tiles.appendingPathComponent("tile.png").path
-    #expect(try runProcess(rsvg, ["-o", png, tile.path]).status == 0)
+    let converted = try await runOffPool(rsvg, ["-o", png, tile.path])
+    #expect(converted.status == 0, "rsvg-convert: \(converted.stderr)")
     for dx in -2...2 {
       for dy in -2...2 {
         let x = Int(c.x * n) + dx, y = Int(c.y * n) + dy
@@ -63,7 +64,7 @@ import LocationServices
       MapSnapshotRequest(region: region, pins: [missing.mapPin]))
     #expect(snapshot.tileCount > 0)
     let m = snapshot.projection.point(for: missing.coordinate)
-    let colours = try SVGPixels.read(snapshot.svg, at: [(40, 40), (m.x, m.y)])
+    let colours = try await svgPixels(snapshot.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(colours[0].prefix(3)) == [255, 0, 255])
     #expect(Array(colours[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
     // Without tiles there, the plain background.
@@ -81,11 +82,12 @@ import LocationServices
       for z, x, y in [\(rows.joined(separator: ", "))]: db.execute('INSERT INTO tiles VALUES (?, ?, ?, ?)', (z, x, y, tile))
       db.commit()
       """
-    #expect(try runProcess("/usr/bin/env", ["python3", "-c", script, mbtiles, png]).status == 0)
+    let written = try await runOffPool("/usr/bin/env", ["python3", "-c", script, mbtiles, png])
+    #expect(written.status == 0, "python3: \(written.stderr)")
     let fromFile = try SVGMapSnapshotter(layers: [try MBTiles(path: mbtiles)]).render(
       MapSnapshotRequest(region: region, pins: [missing.mapPin]))
     #expect(fromFile.tileCount == snapshot.tileCount)
-    let again = try SVGPixels.read(fromFile.svg, at: [(40, 40), (m.x, m.y)])
+    let again = try await svgPixels(fromFile.svg, at: [(40, 40), (m.x, m.y)])
     #expect(Array(again[0].prefix(3)) == [255, 0, 255])
     #expect(Array(again[1].prefix(3)) == SVGPixels.rgb(LegendItem.color(of: .missing)))
   }

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Geo
 import LocationServices
 import ToolsTestSupport
@@ -17,21 +18,37 @@ final class GPSDHarness: @unchecked Sendable {
   let gpsd: GPSDProcess
   var port: Int { gpsd.port }
   private var feedTask: Task<Void, any Error>?
+  /// Lets the feed serve (see ``start(trace:options:feedWaits:)``).
+  private let release: AsyncStream<Void>.Continuation
 
   static var gpsdPath: String? { GPSDProcess.path }
 
-  private init(feed: NMEATraceFeed, gpsd: GPSDProcess) {
+  private init(feed: NMEATraceFeed, gpsd: GPSDProcess, release: AsyncStream<Void>.Continuation) {
     self.feed = feed
     self.gpsd = gpsd
+    self.release = release
   }
 
-  /// The feed of `trace` on a free port, and a gpsd reading it (not started yet).
-  static func start(trace: String, options: ReplayOptions) async throws -> GPSDHarness {
+  /// The feed of `trace` on a free port, and a gpsd reading it.
+  ///
+  /// - Parameter feedWaits: the feed serves nothing until ``startFeed()``: gpsd's connection to
+  ///   it waits (accepted, silent) until then, so a test that starts the feed once its client is
+  ///   connected to gpsd sees the trace from its start, however long connecting took. Otherwise
+  ///   the feed plays from the moment gpsd connects to it.
+  static func start(trace: String, options: ReplayOptions, feedWaits: Bool = false) async throws -> GPSDHarness {
     let server = try await NMEATCPServer.bind(host: "127.0.0.1", port: 0)
     let feed = NMEATraceFeed(server: server, trace: try Trace(path: tracePath(trace)), options: options)
-    let task = Task.detached { try await feed.run() }
+    let (released, release) = AsyncStream<Void>.makeStream()
+    if !feedWaits { release.finish() }
+    let task = Task.detached {
+      // Ends at startFeed() or at cancellation; the feed runs either way (cancelled, it only
+      // closes its port).
+      for await _ in released {}
+      try await feed.run()
+    }
     do {
-      let harness = GPSDHarness(feed: feed, gpsd: try GPSDProcess(reading: "tcp://127.0.0.1:\(server.port)"))
+      let gpsd = try await offPool { try GPSDProcess(reading: "tcp://127.0.0.1:\(server.port)") }
+      let harness = GPSDHarness(feed: feed, gpsd: gpsd, release: release)
       harness.feedTask = task
       return harness
     } catch {
@@ -40,14 +57,21 @@ final class GPSDHarness: @unchecked Sendable {
     }
   }
 
-  /// Starts gpsd again on ``port``.
-  func startGPSD() throws { try gpsd.start() }
+  /// Lets a feed started with `feedWaits` serve. Any thread; once is enough, more do nothing.
+  func startFeed() { release.finish() }
 
-  /// Kills gpsd (SIGKILL: no goodbye to clients) and waits for it.
-  func killGPSD() { gpsd.kill() }
+  /// Starts gpsd again on ``port`` (after ``killGPSD()``).
+  func startGPSD() async throws { try await offPool { try self.gpsd.start() } }
+
+  /// Kills gpsd (SIGKILL: no goodbye to clients) and waits until it has ended (its port is then free).
+  func killGPSD() async throws {
+    gpsd.kill()
+    try await gpsd.exited()
+  }
 
   func stop() {
     gpsd.stop()
+    release.finish()
     feedTask?.cancel()
   }
 
@@ -59,18 +83,26 @@ struct HarnessError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Events from a GPSDSource, kept for inspection.
+/// Events from a GPSDSource, in order, for a test to wait on and inspect.
 final class EventLog: Sendable {
-  private let events = Locked<[(ContinuousClock.Instant, String)]>([])
-  func record(_ text: String) { events.withLock { $0.append((.now, text)) } }
-  var all: [String] { events.withLock { $0.map(\.1) } }
-  func first(_ prefix: String) -> ContinuousClock.Instant? {
-    events.withLock { $0.first { $0.1.hasPrefix(prefix) }?.0 }
+  private let events = Watched<[String]>([])
+  func record(_ text: String) { events.update { $0.append(text) } }
+  var all: [String] { events.current }
+
+  /// Waits until the events so far satisfy `condition`, at most `limit` (a hang guard).
+  /// - Throws: "`what`: not within `limit`" when the limit passed first.
+  func wait(
+    for what: String, within limit: Duration = .seconds(600), until condition: @escaping @Sendable ([String]) -> Bool
+  ) async throws {
+    try await events.wait(for: what, within: limit, until: condition)
   }
 }
 
-/// Runs `body` but fails instead of hanging past `limit`.
-func withTimeLimit<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+/// Runs `body` but fails with "`what`: not within `limit`" instead of hanging past `limit` (a
+/// hang guard).
+func withTimeLimit<T: Sendable>(
+  _ what: String, _ limit: Duration = .seconds(600), _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await body() }
     group.addTask {
@@ -79,7 +111,7 @@ func withTimeLimit<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable (
     }
     let first = try await group.next()!
     group.cancelAll()
-    guard let first else { throw HarnessError("timed out after \(limit)") }
+    guard let first else { throw HarnessError("\(what): not within \(limit)") }
     return first
   }
 }

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -15,6 +16,16 @@ struct BasemapCommandTests {
   }
 
   static let extract = SourceCommandTests.root.appendingPathComponent("data/helsinki/Helsinki.osm.pbf").path
+
+  /// A GET of `path` on the server, off the pool; a receive timeout that only a hang reaches (a
+  /// zoom-0 tile has taken 8 s under ThreadSanitizer beside a build).
+  static func get(_ server: ServeCommandTests.Server, _ path: String) async throws -> (status: Int, body: String) {
+    let port = try #require(URL(string: server.url)?.port)
+    return try await offPool {
+      let (status, data) = try LoopbackHTTPConnection(port: port, receiveTimeout: 600).request("GET", path, body: nil)
+      return (status, String(decoding: data, as: UTF8.self))
+    }
+  }
 
   @Test func buildInfoAndPreviewWithABasemap() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("basemap-cli-\(UUID())")
@@ -61,9 +72,8 @@ struct BasemapCommandTests {
     let server = try await ServeCommandTests.Server.start(["--basemap", map])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "60.1716,24.9440"])
-    let url = URL(string: server.url + "/phones/1/map.svg?radius=500")!
-    let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
-    #expect(served.contains("class=\"basemap\"") && served.contains("class=\"user\""))
+    let served = try await Self.get(server, "/phones/1/map.svg?radius=500")
+    #expect(served.status == 200 && served.body.contains("class=\"basemap\"") && served.body.contains("class=\"user\""))
 
     // Bad input: one line, exit 1; nothing written.
     let missing = try await DecodeCommandTests.run(["basemap", "build", dir.appendingPathComponent("none.osm.pbf").path, map + "2"])
@@ -137,8 +147,7 @@ struct BasemapCommandTests {
     defer { server.stop() }
     _ = try await server.state(["location", "set", "60.1716,24.9440"])
     for view in ["", "&view=street"] {
-      let url = URL(string: server.url + "/phones/1/map.svg?radius=500" + view)!
-      let served = try await offPool { String(decoding: try Data(contentsOf: url), as: UTF8.self) }
+      let served = try await Self.get(server, "/phones/1/map.svg?radius=500" + view).body
       #expect(served.contains("class=\"shoreline\"") && served.contains("class=\"land\"") && served.contains("class=\"basemap\""))
       #expect(served.contains("GSHHG (Wessel &amp; Smith, LGPL); © OpenStreetMap contributors"))
     }
@@ -150,12 +159,10 @@ struct BasemapCommandTests {
   @Test(.enabled(if: SVGPixels.rsvg != nil)) func aFreshServerShowsLandAndSeaAnywhereAndServesTiles() async throws {
     let server = try await ServeCommandTests.Server.start([])
     defer { server.stop() }
-    func get(_ path: String) async throws -> (status: Int, body: String) {
-      let url = URL(string: server.url + path)!
-      return try await offPool {
-        let (status, data) = try LoopbackHTTPConnection(port: url.port!).request("GET", path, body: nil)
-        return (status, String(decoding: data, as: UTF8.self))
-      }
+    func get(_ path: String) async throws -> (status: Int, body: String) { try await Self.get(server, path) }
+    /// The pixels drawn by a real renderer (two child processes, waited for off the pool).
+    func inspect(_ svg: String, counting colours: [(String, Int)]) async throws -> (pixels: [[Int]], counts: [Int], total: Int) {
+      try await offPool { try SVGPixels.inspect(svg, at: [], counting: colours) }
     }
     let colours = [("#AAD3DF", 6), ("#F2EFE9", 6)]  // sea, land
     // Coasts on three continents, set from the API as a test would.
@@ -163,7 +170,7 @@ struct BasemapCommandTests {
       _ = try await server.state(["location", "set", place])
       let map = try await get("/phones/1/map.svg?view=street&radius=20000")
       #expect(map.status == 200 && map.body.contains("class=\"shoreline\""), "\(place)")
-      let seen = try SVGPixels.inspect(map.body, at: [], counting: colours)
+      let seen = try await inspect(map.body, counting: colours)
       #expect(
         seen.counts[0] > seen.total / 20 && seen.counts[1] > seen.total / 20,
         "\(place): sea \(seen.counts[0]), land \(seen.counts[1]) of \(seen.total)")
@@ -171,7 +178,7 @@ struct BasemapCommandTests {
     // The world at zoom 0: land and sea, and no city's names at that scale.
     let world = try await get("/tiles/0/0/0.svg")
     #expect(world.status == 200 && !world.body.contains("Kaartinkaupunki"))
-    let worldPixels = try SVGPixels.inspect(world.body, at: [], counting: colours)
+    let worldPixels = try await inspect(world.body, counting: colours)
     #expect(
       worldPixels.total == 256 * 256 && worldPixels.counts[0] > worldPixels.total / 3 && worldPixels.counts[1] > worldPixels.total / 10)
     // Central Helsinki at zoom 16: the bundled extract's streets; the same tile again is the same.

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import Geo
 import LocEmuCommands
@@ -11,10 +12,11 @@ extension DecodeCommandTests {
   /// Runs `locemu ARGUMENTS` in this process, as the executable would (``LocEmu/execute(_:)``),
   /// with standard output and error going to files of its own and standard input empty: for
   /// commands that need no process of their own (argument and file errors, help, conversions,
-  /// decoding). A command that has not returned within `bound` fails the call (and is
-  /// cancelled); the process tests keep what needs a process (signals, exit, servers, stdin).
-  /// With `output`, standard output is that descriptor instead (the run's `stdout` then empty).
-  static func runInProcess(_ arguments: [String], output given: Int32? = nil, bound: Duration = .seconds(120)) async throws -> Run {
+  /// decoding). A command that has not returned within `bound` (a hang guard only) fails the
+  /// call (and is cancelled); the process tests keep what needs a process (signals, exit,
+  /// servers, stdin). With `output`, standard output is that descriptor instead (the run's
+  /// `stdout` then empty).
+  static func runInProcess(_ arguments: [String], output given: Int32? = nil, bound: Duration = .seconds(600)) async throws -> Run {
     // One at a time. Under ThreadSanitizer the Swift runtime takes a lock (a priority-inheriting
     // futex) on every access to some generic metadata (Array<String>'s storage, …), where a
     // plain build reads a flag; argument parsing makes thousands of such accesses, and several
@@ -27,7 +29,6 @@ extension DecodeCommandTests {
     let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
     defer { close(input) }
     let streams = StandardStreams(input: input, output: given ?? output.fd, error: error.fd)
-    let start = ContinuousClock.now
     // On a thread of its own: a command may block its thread (decode waits on its decoder
     // thread), which on the cooperative pool (two threads here) would stall every other test.
     let thread = CommandThread()
@@ -37,7 +38,6 @@ extension DecodeCommandTests {
     let status = await firstOf(command, within: bound)
     if status != nil { thread.shutdown() }
     var run = Run(status: status ?? -1, stdout: output.read(), stderr: error.read())
-    run.elapsed = ContinuousClock.now - start
     run.timedOut = status == nil
     if status == nil { throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)") }
     return run
@@ -86,7 +86,12 @@ private final class CommandThread: TaskExecutor, @unchecked Sendable {
   private var finished = false
 
   init() {
-    let thread = Thread { [self] in loop() }
+    let thread = Thread { [self] in
+      // Its own thread, not one of the pool's: what blocks here (decode waiting on its decoder
+      // thread) holds up no other test, and expectOffPool says nothing of it.
+      CooperativePool.markCurrentThreadOffPool()
+      loop()
+    }
     thread.name = "locemu in process"
     thread.stackSize = 8 << 20
     thread.start()

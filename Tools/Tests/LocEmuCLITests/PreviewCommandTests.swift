@@ -135,18 +135,17 @@ struct PreviewCommandTests {
       locemuBinary, ["serve-announcements", path("traces/announcements.json"), "--listen", "127.0.0.1:0"] + extra)
   }
 
-  /// A process handed to another thread before it runs.
-  struct ProcessBox: @unchecked Sendable {
-    var process: Process
+  /// `preview` on the real clock (an HTTP backend, a live gpsd), driven from its standard input
+  /// (`--control stdin`) by what it prints rather than at set times: the run goes on until the
+  /// test closes its input, so each step happens once the one before it has, whatever the
+  /// machine's load. The location request waits for its fix as long as it must (a hang guard).
+  static func livePreview(_ arguments: [String]) throws -> LiveProcess {
+    try LiveProcess(arguments + ["--control", "stdin", "--request-timeout", "3600"])
   }
 
-  /// Starts the process and reads its output to the end.
-  static func finishBlocking(_ box: ProcessBox, _ out: Pipe, _ err: Pipe) throws -> Run {
-    try box.process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    box.process.waitUntilExit()
-    return Run(status: box.process.terminationStatus, stdout: stdout, stderr: stderr)
+  /// The transcript of a live preview that has ended (`--json`).
+  static func objects(_ preview: LiveProcess) throws -> [TranscriptRecord] {
+    try preview.lines.map { try JSONDecoder().decode(TranscriptRecord.self, from: Data($0.utf8)) }
   }
 
   @Test func preview_againstServeAnnouncementsOverHTTP() async throws {
@@ -154,29 +153,36 @@ struct PreviewCommandTests {
     defer { server.stop() }
     let url = server.url
     #expect(url.hasPrefix("http://127.0.0.1:"))
-    let run = try await Self.run([
+    let preview = try Self.livePreview([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
-      // Wall-clock time (an HTTP backend): the tap waits long enough for a loaded CI machine to have
-      // fetched the pins (2 s was not, once).
-      "--at", "8=tap", "--duration", "8.5",
     ])
-    #expect(run.status == 0, "\(run.stderr)")
-    let records = try Self.objects(run)
+    defer { preview.kill() }
+    // The tap once the pins are on the map, the end once it has opened the fullscreen map.
+    #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "no map: \(preview.lines) \(preview.stderr)")
+    preview.send("tap")
+    #expect(await preview.waitForLine { $0.contains(#""event":"navigation""#) }, "the tap did nothing: \(preview.lines)")
+    preview.closeInput()
+    #expect(await preview.finish() == 0, "\(preview.stderr)")
+    let records = try Self.objects(preview)
     let previews = Self.lines(records, "preview")
     #expect(previews.map(\.preview) == ["loading", "map"])
     #expect(previews.last?.pinIds == ["a-101", "a-102", "a-103", "a-104", "a-106"])
-    #expect(Self.lines(records, "navigation").first?.screen == "fullscreenMap", "\(run.stdout)")
+    #expect(Self.lines(records, "navigation").first?.screen == "fullscreenMap", "\(preview.lines)")
   }
 
   @Test func preview_aFailingBackendGivesTheMapWithoutPins() async throws {
     let server = try await Self.startServer(["--fail-with", "500"])
     defer { server.stop() }
     let url = server.url
-    let run = try await Self.run([
+    let preview = try Self.livePreview([
       "preview", "--json", "--permission", "authorizedWhenInUse", "--fixed", "52.2476,21.0137", "--announcements", url,
-      "--duration", "2",
     ])
-    let records = try Self.objects(run)
+    defer { preview.kill() }
+    // The end once the map has come (after the failed fetch's log line).
+    #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "no map: \(preview.lines) \(preview.stderr)")
+    preview.closeInput()
+    #expect(await preview.finish() == 0, "\(preview.stderr)")
+    let records = try Self.objects(preview)
     let map = try #require(Self.lines(records, "preview").last)
     #expect(map.preview == "map")
     #expect(map.pins == 0)
@@ -188,7 +194,8 @@ struct PreviewCommandTests {
     defer { server.stop() }
     let url = server.url
     func get(_ query: String) async throws -> (Int, String) {
-      let (data, response) = try await URLSession.shared.data(from: URL(string: url + query)!)
+      // The request's timeout is a hang guard.
+      let (data, response) = try await URLSession.shared.data(for: URLRequest(url: URL(string: url + query)!, timeoutInterval: 600))
       return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
     let (status, body) = try await get("/api/v1/announcements?lat=52.2476&lng=21.0137&range=10&limit=2")
@@ -203,25 +210,40 @@ struct PreviewCommandTests {
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
   func preview_againstARealGPSD() async throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      Self.path("tools/with-gpsd.sh"), Self.path("traces/city-walk.nmea"), "--",
-      "sh", "-c",
-      "\"$LOCEMU\" preview --json --gpsd 127.0.0.1:$GPSD_PORT --permission authorizedWhenInUse "
-        + "--announcements \"$ANNOUNCEMENTS\" --at 3=tap --at 4=back --duration 5",
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = locemuBinary.path
-    environment["ANNOUNCEMENTS"] = Self.path("traces/announcements.json")
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let finished = try await offPool { try Self.finishBlocking(ProcessBox(process: process), out, err) }
-    let stdout = finished.stdout, stderr = finished.stderr
-    #expect(finished.status == 0, "\(stderr)")
-    let records = try Self.objects(Run(status: 0, stdout: stdout, stderr: ""))
+    // As ``livePreview(_:)``, through the script, which passes its
+    // standard input on. The feed loops (the walk never runs out, however late the preview
+    // starts), and gpsd's connection has all the time a hang leaves it.
+    let preview = try LiveProcess(
+      [
+        Self.path("tools/with-gpsd.sh"), "--loop", Self.path("traces/city-walk.nmea"), "--",
+        "sh", "-c",
+        "\"$LOCEMU\" preview --json --gpsd 127.0.0.1:$GPSD_PORT --gpsd-timeout 86400 --permission authorizedWhenInUse "
+          + "--announcements \"$ANNOUNCEMENTS\" --control stdin --request-timeout 3600",
+      ], executable: URL(fileURLWithPath: "/bin/bash"),
+      environment: ["LOCEMU": locemuBinary.path, "ANNOUNCEMENTS": Self.path("traces/announcements.json")])
+    defer { preview.kill() }
+    #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "no map: \(preview.lines) \(preview.stderr)")
+    preview.send("tap")
+    #expect(await preview.waitForLine { $0.contains(#""event":"navigation""#) }, "the tap did nothing: \(preview.lines)")
+    // Back once the push's transition (350 ms of the clock) is over: a back during it is
+    // ignored, says so (backIgnored), and is sent again.
+    let poppedLine: @Sendable (String) -> Bool = { $0.contains(#""event":"navigation""#) && $0.contains(#""screen":"landing""#) }
+    while !preview.lines.contains(where: poppedLine) {
+      let ignored = preview.lines.count { $0.contains(#""event":"backIgnored""#) }
+      preview.send("back")
+      let answered = await preview.waitForLines { lines in
+        lines.contains(where: poppedLine) || lines.count { $0.contains(#""event":"backIgnored""#) } > ignored
+      }
+      guard answered else {
+        Issue.record("preview: no answer to back: \(preview.lines) \(preview.stderr)")
+        break
+      }
+    }
+    preview.closeInput()
+    let status = await preview.finish()
+    let stdout = preview.lines.joined(separator: "\n"), stderr = preview.stderr
+    #expect(status == 0, "\(stderr)")
+    let records = try Self.objects(preview)
     let map = try #require(Self.lines(records, "preview").last)
     #expect(map.preview == "map", "\(stdout)")
     // The walk starts at 52.2476,21.0137 and stays within a few hundred metres.

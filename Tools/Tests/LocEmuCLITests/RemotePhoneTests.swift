@@ -17,21 +17,11 @@ import LocationServices
 struct RemotePhoneTests {
   typealias Server = ServeCommandTests.Server
 
-  /// Waits (bounded: 500 reads of the state) until the server counts `count` event clients.
-  func eventClients(_ server: Server, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    var tries = 0
-    while try await server.state(["status"]).eventClients != count {
-      tries += 1
-      try #require(tries < 500, "the server never counted \(count) event clients", sourceLocation: sourceLocation)
-      try await Task.sleep(for: .milliseconds(10))
-    }
-  }
-
   /// The handler and the status stream over the client see a revocation made by `ctl`.
   @Test func theClientSeesARevocationMadeByCtl() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    let phone = EmulatorServer(url: URL(string: server.url)).phone("1")
+    let phone = EmulatorServer(url: URL(string: server.url), timeout: 600).phone("1")
     #expect(await phone.authorizationStatus == .authorizedWhenInUse)
     #expect(await phone.locationServicesEnabled)
 
@@ -40,18 +30,18 @@ struct RemotePhoneTests {
     await handler.startObservingLocationPermissionChanges { change.yield($0) }
     defer { handler.stopObservingLocationPermissionChanges() }
     let statuses = phone.authorizationStatusStream
-    let first = try await bounded("the status stream's first value") { await statuses.first { _ in true } }
+    let first = try await bounded("the status stream's first value", .seconds(600)) { await statuses.first { _ in true } }
     #expect(first == .authorizedWhenInUse)
 
     #expect(try await server.ctl(["privacy", "revoke"]).status == 0)
-    let seen = try await bounded("the handler's callback") { await changes.first { _ in true } }
+    let seen = try await bounded("the handler's callback", .seconds(600)) { await changes.first { _ in true } }
     #expect(seen?.status == .denied && seen?.reason == .denied)
     #expect(await phone.authorizationStatus == .denied)
 
     // Location Services off reach it too, with their own reason.
     #expect(try await server.ctl(["privacy", "grant"]).status == 0)
     #expect(try await server.ctl(["services", "off"]).status == 0)
-    let next = try await bounded("the callback for services off") {
+    let next = try await bounded("the callback for services off", .seconds(600)) {
       await changes.first { $0.reason == .servicesDisabled }
     }
     #expect(next?.status.isAuthorized == false || next?.reason == .servicesDisabled)
@@ -62,7 +52,7 @@ struct RemotePhoneTests {
   @Test func theClientDrivesAndAsksAsTheApp() async throws {
     let server = try await Server.start(["--prompt-delay", "0", "--keep-alive", "0.1"])
     defer { server.stop() }
-    let phone = EmulatorServer(url: URL(string: server.url)).phone("1")
+    let phone = EmulatorServer(url: URL(string: server.url), timeout: 600).phone("1")
     let state = try await phone.setLocation(
       LocationFix(
         mode: .threeD, coordinate: Coordinate(latitude: 60.1699, longitude: 24.9384)!, altitudeMSL: 12, speed: 1.5, horizontalAccuracy: 8))
@@ -74,18 +64,13 @@ struct RemotePhoneTests {
 
     // The prompt waits for its user, as a simulator's does: `ctl privacy grant` answers it.
     let asking = Task { await phone.requestWhenInUseAuthorization() }
-    var tries = 0
-    while try await server.state(["status"]).promptOnScreen != true {
-      tries += 1
-      try #require(tries < 500, "the prompt never showed")
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    try await server.waitForState("the prompt on the served phone's screen") { $0.promptOnScreen == true }
     #expect(try await server.ctl(["privacy", "grant"]).status == 0)
-    let status = try await bounded("the app's authorization request") { await asking.value }
+    let status = try await bounded("the app's authorization request", .seconds(600)) { await asking.value }
     #expect(status == .authorizedWhenInUse)
     // Every stream the client opened so far is closed again (the server notices at its next
     // keep-alive, every 0.1 s here).
-    try await eventClients(server, 0)
+    try await server.waitForEventClients(0)
 
     // A one-shot request waits for the next fix, which the script sends; the app's stream
     // gets it too.
@@ -94,20 +79,20 @@ struct RemotePhoneTests {
     let reader = Task {
       for await fix in phone.locations() { yield.yield(fix) }
     }
-    try await eventClients(server, 2)
+    try await server.waitForEventClients(2)
     _ = try await server.state(["location", "set", "60.17,24.94", "--accuracy", "7"])
-    let result = try await bounded("the one-shot request") { await request.value }
+    let result = try await bounded("the one-shot request", .seconds(600)) { await request.value }
     #expect(result.status == .authorizedWhenInUse && result.fix?.coordinate?.latitude == 60.17 && result.reason == nil)
     #expect(result.fix?.horizontalAccuracy == 7)
-    let delivered = try await bounded("a fix on locations()") { await arrived.first { _ in true } }
+    let delivered = try await bounded("a fix on locations()", .seconds(600)) { await arrived.first { _ in true } }
     #expect(delivered?.coordinate?.latitude == 60.17)
     reader.cancel()
     // Cancelling the reader closes its connection.
-    try await eventClients(server, 0)
+    try await server.waitForEventClients(0)
 
     // Refusals are errors with the server's message.
     await #expect(throws: EmulatorClientError.refused(status: 404, message: "no phone 9")) {
-      try await EmulatorServer(url: URL(string: server.url)).phone("9").revoke()
+      try await EmulatorServer(url: URL(string: server.url), timeout: 600).phone("9").revoke()
     }
   }
 
@@ -127,9 +112,9 @@ struct RemotePhoneTests {
     #expect(await preview.waitForLine { $0.contains(#""preview":"map""#) }, "\(preview.lines)")
     _ = try await server.state(["privacy", "revoke"])
     #expect(
-      await preview.waitForLine {
-        $0.contains(#""preview":"permissionRequired""#) && preview.lines.contains { $0.contains(#""preview":"map""#) }
-      })
+      await preview.waitForLines { lines in
+        lines.contains { $0.contains(#""preview":"permissionRequired""#) } && lines.contains { $0.contains(#""preview":"map""#) }
+      }, "\(preview.lines)")
     preview.closeInput()
     let status = await preview.finish()
     #expect(status == 0, "\(preview.stderr)")
@@ -139,72 +124,122 @@ struct RemotePhoneTests {
     let map = try #require(lines.last { $0.preview == "map" })
     #expect(map.center == [52.2297, 21.0122] && map.pins == 5)
 
-    // A server that is not there: one line, exit 1.
+    // A server that is not there: one line, exit 1 (the run's duration is for a hang only).
     let nobody = try await withUnreachablePort { port in
-      try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(port)", "--duration", "5"])
+      try await DecodeCommandTests.run(["preview", "--server", "http://127.0.0.1:\(port)", "--duration", "864000"])
     }
     #expect(nobody.status == 1 && nobody.stderr.contains("cannot reach"))
     #expect(try await DecodeCommandTests.run(["preview", "--server", server.url, "--virtual-time"]).status == 64)
   }
 }
 
-/// A `locemu` process the test talks to while it runs: its standard output read line by line
-/// as it comes, its standard input closed when the test says. Every wait is bounded; `kill()`
-/// ends it whatever happened.
+/// A process the test talks to while it runs (`locemu`, or a script that runs it): its standard
+/// output read line by line and its standard error as they come, each on a thread of its own,
+/// its standard input written and closed when the test says. A wait wakes on what the process
+/// says or on its end (no polling) and is bounded by a hang guard; `kill()` ends it, and what it
+/// started, whatever happened.
 final class LiveProcess: @unchecked Sendable {
-  let process = Process()
-  private let input = Pipe()
-  private let output = Locked<[String]>([])
-  private let errors = Locked(Data())
+  /// What the process has said so far, and whether it has ended.
+  struct State: Sendable {
+    var lines: [String] = []
+    var errors = Data()
+    /// Its exit status, once it has exited.
+    var status: Int32?
+    /// How many of its two output streams have been read to their end.
+    var streamsEnded = 0
+    /// It has exited and all it said is read.
+    var ended: Bool { status != nil && streamsEnded == 2 }
+  }
 
-  init(_ arguments: [String]) throws {
-    process.executableURL = locemuBinary
+  let process = Process()
+  /// Its command line, for failure messages.
+  let name: String
+  private let input = Pipe()
+  private let progress = Watched(State())
+
+  init(_ arguments: [String], executable: URL = locemuBinary, environment: [String: String] = [:]) throws {
+    process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    }
+    name = ([executable.lastPathComponent] + arguments).joined(separator: " ")
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = input
+    let progress = self.progress
+    // Set before it runs: its exit wakes the waiters, as its lines do.
+    process.terminationHandler = { process in
+      let status = process.terminationStatus
+      progress.update { $0.status = status }
+    }
     try process.run()
-    let output = self.output, errors = self.errors
     Thread {
       var pending = Data()
       while case let chunk = out.fileHandleForReading.availableData, !chunk.isEmpty {
         pending.append(chunk)
+        var lines: [String] = []
         while let end = pending.firstIndex(of: 10) {
-          let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+          lines.append(String(decoding: pending[pending.startIndex..<end], as: UTF8.self))
           pending.removeSubrange(pending.startIndex...end)
-          output.withLock { $0.append(line) }
         }
+        if !lines.isEmpty { progress.update { $0.lines += lines } }
+      }
+      let last = pending
+      progress.update {
+        if !last.isEmpty { $0.lines.append(String(decoding: last, as: UTF8.self)) }
+        $0.streamsEnded += 1
       }
     }.start()
     Thread {
-      while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty { errors.withLock { $0.append(chunk) } }
+      while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty { progress.update { $0.errors.append(chunk) } }
+      progress.update { $0.streamsEnded += 1 }
     }.start()
   }
 
-  var lines: [String] { output.withLock { $0 } }
-  var stderr: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
+  var lines: [String] { progress.current.lines }
+  var stderr: String { String(decoding: progress.current.errors, as: UTF8.self) }
 
-  /// Waits until a line satisfies `condition` (false after `limit`, or when the process ended without one).
-  func waitForLine(_ limit: Duration = .seconds(240), _ condition: @escaping (String) -> Bool) async -> Bool {
-    await waitUntil(limit) { self.lines.contains(where: condition) || !self.process.isRunning }
-    return lines.contains(where: condition)
+  /// Waits until the lines so far satisfy `condition`; false when the process ended without
+  /// them, or after `limit` (a hang guard).
+  func waitForLines(_ limit: Duration = .seconds(600), _ condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
+    _ = await progress.wait(within: limit) { $0.ended || condition($0.lines) }
+    return condition(lines)
+  }
+
+  /// Waits until a line satisfies `condition` (as ``waitForLines(_:_:)``).
+  func waitForLine(_ limit: Duration = .seconds(600), _ condition: @escaping @Sendable (String) -> Bool) async -> Bool {
+    await waitForLines(limit) { $0.contains(where: condition) }
+  }
+
+  /// Writes `line` to its standard input (a few bytes into the pipe's buffer: nothing waits).
+  func send(_ line: String) {
+    // A process that has ended fails the write (EPIPE) instead of killing this one.
+    signal(SIGPIPE, SIG_IGN)
+    try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
   }
 
   func closeInput() { try? input.fileHandleForWriting.close() }
 
-  /// Waits (at most `limit`) for the process to end; its exit status, or nil if it had to be killed.
-  func finish(_ limit: Duration = .seconds(120)) async -> Int32? {
-    guard await waitUntil(limit, { !self.process.isRunning }) else {
+  /// Waits for the process to end and all it said to be read; its exit status. Still running
+  /// after `limit` (a hang guard), it is killed, and that is recorded as an issue naming it.
+  func finish(_ limit: Duration = .seconds(600), sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
+    guard await progress.wait(within: limit, until: { $0.ended }) else {
+      Issue.record("\(name): no end within \(limit), killed; it printed \(lines) \(stderr)", sourceLocation: sourceLocation)
       kill()
       return nil
     }
-    process.waitUntilExit()
-    return process.terminationStatus
+    return progress.current.status
   }
 
+  /// SIGKILL to it and to its process group (Foundation makes the child lead one), so that
+  /// what a script started goes too; no wait (Foundation reaps the child).
   func kill() {
-    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    if process.isRunning {
+      Glibc.kill(process.processIdentifier, SIGKILL)
+      Glibc.kill(-process.processIdentifier, SIGKILL)
+    }
     closeInput()
   }
 }

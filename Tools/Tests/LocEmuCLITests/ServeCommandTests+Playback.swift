@@ -228,7 +228,7 @@ extension ServeCommandTests {
     _ = try await server.clock(["advance", "1"])
     #expect(try await server.ctl(["event", "back"]).status == 0)
     // The transcript so far, then its end: deleting the phone (its app stops) ends the stream.
-    let stream = try await EmulatorServer(url: URL(string: server.url)).events("phones/1/events?history=1000")
+    let stream = try await EmulatorServer(url: URL(string: server.url), timeout: 600).events("phones/1/events?history=1000")
     #expect(try await server.ctl(["phones", "delete", "1"]).status == 0)
     var lines: [String] = []
     for try await line in stream { lines.append(line) }

@@ -1,4 +1,5 @@
 import Emulator
+import EmulatorTesting
 import Foundation
 import Geo
 import LocationServices
@@ -30,10 +31,21 @@ struct ServeCommandTests {
     /// The `--token` passed to every `ctl`.
     let token: String?
     /// What it printed on standard error after "listening on", read as it comes (a pipe left
-    /// unread would block a server that writes more than its buffer).
-    private let log: Locked<Data>
+    /// unread would block a server that writes more than its buffer), and whether its standard
+    /// error has ended; a test waits on it for a line.
+    private let log: Watched<Log>
 
-    private init(process: Process, url: String, preamble: [String], token: String?, log: Locked<Data>) {
+    struct Log: Sendable {
+      var printed = Data()
+      var ended = false
+
+      /// The first line printed that starts with `prefix`.
+      func line(startingWith prefix: String) -> String? {
+        String(decoding: printed, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }.map(String.init)
+      }
+    }
+
+    private init(process: Process, url: String, preamble: [String], token: String?, log: Watched<Log>) {
       self.process = process
       self.url = url
       self.preamble = preamble
@@ -43,25 +55,26 @@ struct ServeCommandTests {
 
     /// What a failure message says of the server: whether it still runs, and what it printed.
     var condition: String {
-      let printed = String(decoding: log.withLock { $0 }, as: UTF8.self)
+      let printed = String(decoding: log.current.printed, as: UTF8.self)
       let state =
         process.isRunning
         ? "serve is running" : "serve has ended (\(process.terminationReason == .exit ? "status" : "signal") \(process.terminationStatus))"
       return printed.isEmpty ? state : "\(state); it printed: \(printed)"
     }
 
-    /// The first line after "listening on" that starts with `prefix`, waited for (at most 10 s).
+    /// The first line after "listening on" that starts with `prefix`, waited for as it is read
+    /// (no polling); nil when the server's standard error ended without one. Waiting longer than
+    /// 600 s (a hang guard) fails with the prefix and the server's condition.
     func printedLine(startingWith prefix: String) async throws -> String? {
-      for _ in 0..<1_000 {
-        let printed = String(decoding: log.withLock { $0 }, as: UTF8.self)
-        if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
-        try await Task.sleep(for: .milliseconds(10))
+      let bound = Duration.seconds(600)
+      guard await log.wait(within: bound, until: { $0.ended || $0.line(startingWith: prefix) != nil }) else {
+        throw LoopbackError(description: "serve printed no line starting with \"\(prefix)\" within \(bound) (\(condition))")
       }
-      return nil
+      return log.current.line(startingWith: prefix)
     }
 
     /// Everything printed after "listening on" so far.
-    var printedAfterListening: String { String(decoding: log.withLock { $0 }, as: UTF8.self) }
+    var printedAfterListening: String { String(decoding: log.current.printed, as: UTF8.self) }
 
     /// The NMEA port, with `--nmea-listen`.
     var nmeaPort: Int? {
@@ -73,8 +86,8 @@ struct ServeCommandTests {
     /// bound below).
     static let startSlots = AsyncSlots(2)
 
-    /// Starts it and waits (at most 90 s from the start of its process, which waits for one of
-    /// ``startSlots``) for its "listening on" line on standard error.
+    /// Starts it and waits (at most 600 s from the start of its process, which waits for one of
+    /// ``startSlots``: a hang guard) for its "listening on" line on standard error.
     ///
     /// Unless `extra` sets it, the server waits up to 600 s for a request's body: the tests run
     /// many processes on two cores, where a `ctl` can be descheduled for longer than the
@@ -103,7 +116,7 @@ struct ServeCommandTests {
       // generic metadata takes a runtime lock, and with many threads on two loaded cores the
       // cooperative pool has stalled for tens of seconds), and the server must not be killed
       // for that.
-      let bound = 90
+      let bound = 600
       let answered = Locked(false)
       let killed = Locked(false)
       DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(bound)) {
@@ -136,10 +149,11 @@ struct ServeCommandTests {
           description: "serve \(what); it printed: \(lines.isEmpty ? "nothing" : lines.joined(separator: " / "))")
       }
       let url = String(line.split(separator: " ").last ?? "")
-      let log = Locked(Data())
+      let log = Watched(Log())
       let reader = err.fileHandleForReading
       Thread.detachNewThread {
-        while case let chunk = reader.availableData, !chunk.isEmpty { log.withLock { $0.append(chunk) } }
+        while case let chunk = reader.availableData, !chunk.isEmpty { log.update { $0.printed.append(chunk) } }
+        log.update { $0.ended = true }
       }
       return Server(process: process, url: url, preamble: lines.dropLast(), token: token, log: log)
     }
@@ -148,14 +162,12 @@ struct ServeCommandTests {
     /// queue behind long-running processes of other tests).
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
       try await DecodeCommandTests.runInBackground(
-        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments,
-        bound: .seconds(300))
+        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments)
     }
 
     /// `ctl` that waits on the test (an event stream), outside the process slots.
     func ctlInBackground(_ arguments: [String]) async throws -> Run {
-      try await DecodeCommandTests.runInBackground(
-        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments, bound: .seconds(300))
+      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments)
     }
 
     /// `ctl` whose answer is JSON, decoded as `type` (the API's wire model: a phone's state, the
@@ -176,9 +188,32 @@ struct ServeCommandTests {
       try await decoded(Wire.Clock.self, ["clock"] + arguments)
     }
 
+    /// Waits until the phone's state (`ctl status`) satisfies `holds`: something only the server
+    /// knows (the event clients it counts, a prompt on its screen), asked again every 10 ms. Not
+    /// before 600 s (a hang guard) does it fail, saying `what` it waited for.
+    func waitForState(
+      _ what: String, phone: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+      _ holds: (Wire.PhoneState) -> Bool
+    ) async throws {
+      let bound = Duration.seconds(600)
+      let deadline = ContinuousClock.now + bound
+      while true {
+        let now = try await state(["status"], phone: phone)
+        if holds(now) { return }
+        try #require(ContinuousClock.now < deadline, "\(what): not within \(bound) (\(condition))", sourceLocation: sourceLocation)
+        try await Task.sleep(for: .milliseconds(10))
+      }
+    }
+
+    /// Waits until the server counts `count` event clients of phone 1 (see ``waitForState(_:phone:sourceLocation:_:)``).
+    func waitForEventClients(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+      try await waitForState("the server counting \(count) event clients", sourceLocation: sourceLocation) { $0.eventClients == count }
+    }
+
+    /// SIGKILL, and no wait: Foundation reaps the child, and a `defer` in an async test must not
+    /// block a thread of the cooperative pool in `waitUntilExit`.
     func stop() {
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
     }
   }
 
@@ -299,13 +334,17 @@ struct ServeCommandTests {
         var request = URLRequest(url: URL(string: server.url + path)!)
         request.httpMethod = method
         request.httpBody = body
+        // Hang guards: the request's own timeout, and the wait for its answer above it.
+        request.timeoutInterval = 600
         let done = DispatchSemaphore(value: 0)
         let result = Locked<(Int, String)>((0, ""))
         URLSession.shared.dataTask(with: request) { data, response, _ in
           result.withLock { $0 = ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data ?? Data(), as: UTF8.self)) }
           done.signal()
         }.resume()
-        done.wait()
+        guard done.wait(timeout: .now() + 660) == .success else {
+          throw LoopbackError(description: "\(method) \(path): no answer within 660 s")
+        }
         return result.withLock { $0 }
       }
     }
@@ -329,19 +368,20 @@ struct ServeCommandTests {
     defer { server.stop() }
     _ = try await server.state(["privacy", "grant"])
     let listener = Task { try await server.ctlInBackground(["events", "--history", "100", "--count", "1000"]) }
-    // The stream is open once the server counts it (bounded: 200 tries).
-    var tries = 0
-    while try await server.state(["status"]).eventClients != 1 {
-      tries += 1
-      try #require(tries < 200, "the event stream never connected")
-      try await Task.sleep(for: .milliseconds(20))
-    }
+    // The stream is open once the server counts it.
+    try await server.waitForEventClients(1)
     kill(server.process.processIdentifier, SIGINT)
     let pid = server.process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-    try await offPool { server.process.waitUntilExit() }
+    // A hang guard: a server that ignores the interrupt is killed, and the test says so.
+    let killed = Locked(false)
+    let watchdog = DispatchWorkItem {
+      killed.withLock { $0 = true }
+      kill(pid, SIGKILL)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+    await offPool { server.process.waitUntilExit() }
     watchdog.cancel()
+    #expect(!killed.withLock { $0 }, "serve did not exit within 600 s of SIGINT, and was killed")
     #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     let events = try await listener.value
     #expect(events.status == 0)
@@ -359,7 +399,7 @@ struct ServeCommandTests {
     #expect(refused.status == 1 && refused.stderr.contains("limit of 3 phones"), "\(refused.stderr)")
     _ = try await server.ctl(["phones", "delete", "3"])
     #expect(try await server.ctl(["phones", "create"]).status == 0)
-    let client = EmulatorServer(url: URL(string: server.url))
+    let client = EmulatorServer(url: URL(string: server.url), timeout: 600)
     let first = try await client.events("phones/1/events")
     let second = try await client.events("phones/1/events")
     do {
@@ -391,7 +431,7 @@ struct ServeCommandTests {
       ("/tiles/0/0/0.svg", 401), ("/map", 401), ("/leaflet/../phones/1", 401), ("/leaflet/secret.js", 401),
       ("/leaflet/leaflet.js", WebPageTests.leaflet ? 200 : 404),
     ] {
-      let answer = try await offPool { try LoopbackHTTPConnection(port: port).request("GET", path) }
+      let answer = try await offPool { try LoopbackHTTPConnection(port: port, receiveTimeout: 600).request("GET", path) }
       #expect(answer.status == status, "\(path)")
     }
 
@@ -412,17 +452,21 @@ struct ServeCommandTests {
   }
 
   /// A real gpsd reading `--nmea-listen` delivers the set location, then a played trace, to
-  /// `gpspipe -w` and to `locemu watch` (real clock: real processes, each bounded).
+  /// `gpspipe -w` and to `locemu watch` (real clock: real processes, each under a hang guard;
+  /// the server goes on sending an epoch a second, so every count is reached however late a
+  /// reader starts).
   @Test(.enabled(if: GPSDProcess.path != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/gpspipe")))
   func gpsdReadsThePhone() async throws {
     let server = try await Server.start(["--nmea-listen", "127.0.0.1:0"], virtualTime: false)
     defer { server.stop() }
     let nmea = try #require(server.nmeaPort)
     _ = try await server.state(["location", "set", "60.1699,24.9384", "--altitude", "12", "--speed", "1.5", "--course", "90"])
-    let gpsd = try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)")
-    defer { gpsd.stop() }
+    // Started off the pool (it waits for gpsd's listener); stopped on a thread of its own, so
+    // that nothing it may wait for holds a thread of the pool.
+    let gpsd = try await offPool { try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)") }
+    defer { Thread.detachNewThread { gpsd.stop() } }
     let pipe = { @Sendable (count: Int) async throws -> String in
-      try await offPool { () -> String in
+      let (output, killed) = try await offPool { () -> (String, Bool) in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
         process.arguments = ["-w", "-n", "\(count)", "127.0.0.1:\(gpsd.port)"]
@@ -432,14 +476,23 @@ struct ServeCommandTests {
         process.standardError = err
         try process.run()
         let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+        // A hang guard: gpsd sends a few reports a second.
+        let killed = Locked(false)
+        let watchdog = DispatchWorkItem {
+          killed.withLock { $0 = true }
+          kill(pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        return String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
+        let output =
+          String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
           + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (output, killed.withLock { $0 })
       }
+      #expect(!killed, "gpspipe -n \(count): not that many reports within 600 s, killed")
+      return output
     }
     let piped = try await pipe(12)
     let tpv = piped.split(whereSeparator: \.isNewline).compactMap { GPSDReport(line: $0) }
@@ -456,8 +509,9 @@ struct ServeCommandTests {
         return "\(lat),\(lon)"
       })
     _ = try await server.state(["location", "run", Self.trace("drive.nmea"), "--speed", "4"])
+    // Its idle timeout and the bound are hang guards: a record comes every 0.25 s.
     let watched = try await DecodeCommandTests.run(
-      ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "8", "--fix-only", "--timeout", "20"], bound: .seconds(60))
+      ["watch", "--gpsd", "127.0.0.1:\(gpsd.port)", "--count", "8", "--fix-only", "--timeout", "600"], bound: .seconds(900))
     #expect(watched.status == 0, "\(watched.stderr)")
     let seen = watched.lines.compactMap { line -> String? in
       guard let o = try? JSONDecoder().decode(FixLine.self, from: Data(line.utf8)), let lat = o.lat, let lon = o.lon else { return nil }

@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import Testing
 import ToolsTestSupport
@@ -90,15 +91,25 @@ struct SimulateCommandTests {
     defer { scratch.remove() }
     let fifo = scratch.path("out.fifo")
     try #require(mkfifo(fifo, 0o600) == 0)
-    let received = Task.detached { () -> String in
-      String(decoding: FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    // The reader on a thread of its own: opening a FIFO waits for its writer, and reading it
+    // waits for the writer to close, which would block a thread of the cooperative pool.
+    let received = Task {
+      await offPool { () -> String in
+        String(decoding: FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+      }
     }
+    // Had the command never opened the pipe, the reader would wait for ever: a writer opened and
+    // closed once lets it end (also when the run throws).
+    func release() {
+      let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+      if writer >= 0 { close(writer) }
+    }
+    defer { release() }
     let run = try await DecodeCommandTests.run(["simulate", "--fixed", "60.17,24.94", "--duration", "10", fifo])
     #expect(run.status == 0, "\(run.stderr)")
-    // Had the command never opened the pipe, the reader would wait for ever: open it once.
-    let release = open(fifo, O_WRONLY | O_NONBLOCK)
-    if release >= 0 { close(release) }
-    #expect(await received.value.contains("$GNGGA,"))
+    release()
+    let read = try await bounded("the FIFO's reader", .seconds(600)) { await received.value }
+    #expect(read.contains("$GNGGA,"))
     var info = stat()
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
   }

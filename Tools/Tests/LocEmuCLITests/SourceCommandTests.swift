@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import ToolsTestSupport
 import Testing
@@ -58,20 +59,18 @@ struct SourceCommandTests {
     #expect(unstamped.allSatisfy { $0.time == nil && $0.speed == 13.9 })
   }
 
-  @Test func replayOnTheWallClockKeepsPace() async throws {
-    // The wall clock is the point here: 20 one-second epochs at 10x take about two seconds.
-    // What pacing by deadlines promises is no drift: no fix early, and lateness that does not
-    // build up. One fix made late by a busy machine (a scheduling delay) says nothing of that,
-    // so the check is on the best of the last half, not on every fix.
+  /// On the wall clock (no `--virtual-time`) replay plays every record, in order, and ends. How
+  /// it keeps pace (no fix early, no lateness building up) is tested on time the test controls
+  /// (the library's ReplayPacingTests): here the machine's load would decide the figures.
+  @Test func replayOnTheWallClockPlaysEveryRecordInOrder() async throws {
     let run = try await Self.run(["replay", "--speed", "10", "--count", "20", Self.trace("drive.nmea")])
-    #expect(run.status == 0)
-    #expect(run.elapsed >= .milliseconds(1_900) && run.elapsed < .seconds(30))
-    let lateness = try Self.objects(run).enumerated().map { i, record in
-      try #require(record.elapsed) - Double(i) / 10
-    }
-    #expect(lateness.count == 20)
-    #expect(lateness.allSatisfy { $0 > -0.005 }, "a fix came early: \(lateness)")
-    #expect((lateness.suffix(10).min() ?? 1) < 0.05, "lateness built up over the run: \(lateness)")
+    #expect(run.status == 0, "\(run.stderr)")
+    let records = try Self.objects(run)
+    #expect(records.count == 20)
+    let times = records.compactMap(\.time)
+    #expect(times.count == 20 && times == times.sorted() && Set(times).count == 20, "\(times)")
+    let stamps = records.compactMap(\.elapsed)
+    #expect(stamps.count == 20 && stamps == stamps.sorted(), "\(stamps)")
   }
 
   @Test func replayErrorsAreOneLine() async throws {
@@ -118,23 +117,25 @@ struct SourceCommandTests {
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let portFile = dir.appendingPathComponent("port").path
-    let process = Process()
-    process.executableURL = locemuBinary
-    process.arguments = ["feed"] + arguments + ["--listen", "127.0.0.1:0", "--port-file", portFile, "--once"]
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer {
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
+    let feed = try LiveProcess(["feed"] + arguments + ["--listen", "127.0.0.1:0", "--port-file", portFile, "--once"])
+    defer { feed.kill() }
+    // The port file is the feed's to write (atomically, once it listens): asked for every 20 ms,
+    // until a hang guard.
+    let bound = Duration.seconds(600)
+    let deadline = ContinuousClock.now + bound
+    var written: String?
+    while written == nil, feed.process.isRunning, ContinuousClock.now < deadline {
+      written = try? String(contentsOfFile: portFile, encoding: .utf8)
+      if written == nil { try await Task.sleep(for: .milliseconds(20)) }
     }
-    let deadline = ContinuousClock.now + .seconds(60)
-    while (try? String(contentsOfFile: portFile, encoding: .utf8)) == nil, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    let port = try #require(Int((try String(contentsOfFile: portFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let text = try #require(
+      written ?? (try? String(contentsOfFile: portFile, encoding: .utf8)),
+      "locemu feed wrote no port file within \(bound) (running: \(feed.process.isRunning)): \(feed.stderr)")
+    let port = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), "port file: \(text)")
     let received = try await offPool { try Self.readAll(port: port) }
-    process.waitUntilExit()
-    return (received, process.terminationStatus)
+    // After --once's client, the feed ends: its exit awaited, not waited for on a thread.
+    let status = try #require(await feed.finish(), "locemu feed --once did not end after its client")
+    return (received, status)
   }
 
   @Test func feedServesAnNMEALogAsRecorded() async throws {
@@ -159,23 +160,20 @@ struct SourceCommandTests {
     #expect(try await Self.run(["feed", Self.trace("tunnel.nmea"), "--listen", "127.0.0.1:0", "--seed", "3"]).status == 64)
   }
 
-  /// The watch ends with its error rather than waiting on: the bound is far above the 1 s
-  /// timeout because under ThreadSanitizer on a loaded machine starting the process alone has
-  /// taken seconds (`watchGivesUpOnASilentGPSDAfterItsTimeout` measures the timeout itself, from
-  /// the connection).
+  /// The watch ends with its error rather than waiting on: the kind of ending (exit 1 and the
+  /// connect timeout's message, not a kill at the run's bound) says so, not how long it took.
   @Test func watchWithoutGPSDIsAnErrorAfterTheTimeout() async throws {
     let run = try await Self.run(["watch", "--gpsd", "127.0.0.1:1", "--timeout", "1"])
-    let took = run.elapsed
     #expect(run.status == 1)
     #expect(run.stdout.isEmpty)
     #expect(run.stderr.split(separator: "\n").last?.hasPrefix("locemu watch: cannot connect to gpsd at 127.0.0.1:1: ") == true)
-    #expect(took < .seconds(60), "\(took)")
   }
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/gpsd")))
   func watchReadsATraceThroughARealGPSD() async throws {
+    // The watch's idle timeout is a hang guard: the looping feed never runs out.
     let finished = try await Self.withGPSD(
-      feeding: "drive.nmea", speed: 10, script: "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 20")
+      feeding: "drive.nmea", speed: 10, script: "\"$LOCEMU\" watch --gpsd 127.0.0.1:$GPSD_PORT --count 6 --fix-only --timeout 600")
     let stdout = finished.stdout, stderr = finished.stderr
     #expect(finished.status == 0, "\(stderr)")
     let decoded = try await Self.run(["decode", Self.trace("drive.nmea")]).lines
@@ -198,32 +196,42 @@ struct SourceCommandTests {
     #expect(pids.allSatisfy { kill($0, 0) != 0 })
   }
 
-  /// `tools/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, and the shell `script` run against
-  /// it (`$LOCEMU`, `$GPSD_PORT` in its environment); its output once everything has stopped.
-  static func withGPSD(feeding trace: String, speed: Int, script: String) async throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = [
-      root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), Self.trace(trace), "--", "sh", "-c", script,
-    ]
-    var environment = ProcessInfo.processInfo.environment
-    environment["LOCEMU"] = locemuBinary.path
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    return try await offPool { try PreviewCommandTests.finishBlocking(.init(process: process), out, err) }
+  /// `tools/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, looping (it never runs out,
+  /// however late the script's commands start), and the shell `script` run against it (`$LOCEMU`,
+  /// `$GPSD_PORT` in its environment); its output once everything has stopped. Its end is
+  /// awaited, not waited for on a thread; not ended after 900 s (a hang guard above the 600 s
+  /// the scripts' own timeouts allow), the script and what it started are killed, and the test
+  /// told so.
+  static func withGPSD(
+    feeding trace: String, speed: Int, script: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> Run {
+    let process = try LiveProcess(
+      [root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), "--loop", Self.trace(trace), "--", "sh", "-c", script],
+      executable: URL(fileURLWithPath: "/bin/bash"), environment: ["LOCEMU": locemuBinary.path])
+    defer { process.kill() }
+    process.closeInput()
+    let status = await process.finish(.seconds(900), sourceLocation: sourceLocation)
+    return Run(
+      status: status ?? -1, stdout: process.lines.map { $0 + "\n" }.joined(), stderr: process.stderr, timedOut: status == nil)
   }
 
+  /// Everything the feed on `port` sends until it closes (blocking: through ``offPool(_:)``).
   private static func readAll(port: Int) throws -> String {
-    guard let fd = connectLoopback(port) else { throw CocoaError(.fileReadUnknown) }
+    expectOffPool("readAll(port: \(port))")
+    guard let fd = connectLoopback(port) else { throw LoopbackError(description: "cannot connect to the feed on 127.0.0.1:\(port)") }
     defer { close(fd) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    // A hang guard: a read that waits this long fails the call rather than ending the stream.
+    let seconds = 600
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var data = [UInt8]()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
       let n = recv(fd, &buffer, buffer.count, 0)
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        throw LoopbackError(description: "the feed on 127.0.0.1:\(port) sent nothing for \(seconds) s (after \(data.count) bytes)")
+      }
       if n <= 0 { break }
       data += buffer[0..<n]
     }

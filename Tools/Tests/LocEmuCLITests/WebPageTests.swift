@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import LocationEmulatorClient
 import LocationServices
@@ -105,13 +106,29 @@ struct WebPageTests {
 
   /// chromedriver on a free loopback port and one browser session, ended (session deleted,
   /// driver killed by its PID) whatever happens.
+  ///
+  /// Its hang guards, each above the one it waits on: an in-page wait (``waitFor(_:within:)``)
+  /// gives up after 600 s; WebDriver's script timeout is 660 s, and its page load and element
+  /// lookup 600 s; a WebDriver command's answer is awaited 720 s.
   final class Browser: @unchecked Sendable {
     let driver: Process
     let port: Int
     var session = ""
 
-    init() throws {
-      (driver, port) = try startListeningChild(limit: .seconds(20)) { port in
+    /// The in-page wait's bound, seconds: a hang guard.
+    static let pageWait = 600
+    /// WebDriver's timeouts, milliseconds: the script's above the in-page wait.
+    static let timeouts: JSON = ["implicit": 600_000, "script": 660_000, "pageLoad": 600_000]
+    /// How long a WebDriver command's answer is awaited, seconds: above every WebDriver timeout.
+    static let receiveTimeout = 720
+
+    /// Starts chromedriver (waiting for its listener, on a thread of its own).
+    static func launch() async throws -> Browser {
+      try await offPool { try Browser() }
+    }
+
+    private init() throws {
+      (driver, port) = try startListeningChild(limit: .seconds(600)) { port in
         let driver = Process()
         driver.executableURL = URL(fileURLWithPath: WebPageTests.chromedriver)
         driver.arguments = ["--port=\(port)"]
@@ -128,7 +145,7 @@ struct WebPageTests {
       let data = try body.map { try JSONEncoder().encode($0) }
       let port = self.port
       let (status, answer) = try await offPool {
-        try LoopbackHTTPConnection(port: port, receiveTimeout: 90).request(method, path, body: data)
+        try LoopbackHTTPConnection(port: port, receiveTimeout: Browser.receiveTimeout).request(method, path, body: data)
       }
       guard status == 200 else {
         throw LoopbackError(description: "WebDriver \(method) \(path): \(String(decoding: answer, as: UTF8.self).prefix(400))")
@@ -151,7 +168,7 @@ struct WebPageTests {
                 ],
               ],
               // The script timeout is above the longest in-page wait (``waitFor(_:within:)``).
-              "timeouts": ["implicit": 10_000, "script": 75_000, "pageLoad": 30_000],
+              "timeouts": Browser.timeouts,
             ]
           ]
         ])
@@ -177,7 +194,8 @@ struct WebPageTests {
       try await command("POST", "/session/\(session)/url", ["url": .string(url)])
     }
 
-    /// Waits in the page (no polling from here) until `css`'s text is `text`; false after 15 s.
+    /// Waits in the page (no polling from here) until `css`'s text is `text`; false after
+    /// ``pageWait`` seconds (a hang guard).
     func waitForText(_ css: String, _ text: String) async throws -> Bool {
       try await waitForText(css, where: "text === \(Self.literal(text))")
     }
@@ -188,15 +206,16 @@ struct WebPageTests {
     }
 
     /// Waits in the page (no polling from here) until the JavaScript expression `condition`
-    /// holds, checked on every change of the page; false after `seconds` (at most 60).
-    func waitFor(_ condition: String, within seconds: Int = 15) async throws -> Bool {
+    /// holds, checked on every change of the page; false after `seconds` (a hang guard; at most
+    /// ``pageWait``, below the script timeout).
+    func waitFor(_ condition: String, within seconds: Int = Browser.pageWait) async throws -> Bool {
       let script = """
         const done = arguments[0];
         const ok = () => { try { return Boolean(\(condition)); } catch (e) { return false; } };
         if (ok()) { done(true); return; }
         const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); done(true); } });
         observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-        setTimeout(() => { observer.disconnect(); done(ok()); }, \(min(seconds, 60) * 1000));
+        setTimeout(() => { observer.disconnect(); done(ok()); }, \(min(seconds, Browser.pageWait) * 1000));
         """
       return try await command("POST", "/session/\(session)/execute/async", ["script": .string(script), "args": []]).bool == true
     }
@@ -228,7 +247,7 @@ struct WebPageTests {
     }
 
     /// Waits in the page (no polling from here) until the JavaScript `condition` on `text`
-    /// (`css`'s text) holds; false after 15 s.
+    /// (`css`'s text) holds; false after ``pageWait`` seconds (a hang guard).
     func waitForText(_ css: String, where condition: String) async throws -> Bool {
       try await waitFor(
         "(() => { const e = document.querySelector(\(Self.literal(css))); if (!e) return false; const text = e.textContent; "
@@ -240,16 +259,22 @@ struct WebPageTests {
       String(decoding: try! JSONEncoder().encode([text]), as: UTF8.self).dropFirst().dropLast().description
     }
 
+    /// Ends the session and the driver on a thread of its own, and returns at once: a `defer`
+    /// in an async test cannot wait, and must not block a thread of the cooperative pool on
+    /// the session's deletion (chromedriver quits the browser before it answers).
     func stop() {
-      if !session.isEmpty {
-        // chromedriver closes the browser it started.
-        _ = try? LoopbackHTTPConnection(port: port).request("DELETE", "/session/\(session)")
-        session = ""
+      let (session, port, driver) = (self.session, self.port, self.driver)
+      self.session = ""
+      Thread.detachNewThread {
+        if !session.isEmpty {
+          // chromedriver closes the browser it started (and removes its profile).
+          _ = try? LoopbackHTTPConnection(port: port, receiveTimeout: Browser.receiveTimeout).request("DELETE", "/session/\(session)")
+        }
+        // A browser left behind (the session never started) is in chromedriver's process
+        // group, killed with it.
+        kill(-driver.processIdentifier, SIGKILL)
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
       }
-      if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
-      driver.waitUntilExit()
-      // A browser left behind (the session never started) is in chromedriver's process group.
-      kill(-driver.processIdentifier, SIGKILL)
     }
   }
 
@@ -264,7 +289,7 @@ struct WebPageTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "-33.8568,151.2153", "--accuracy", "40"])
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/map")
     #expect(try await browser.waitFor("document.body.dataset.ready === 'true' && window.locemuMap !== undefined"))
@@ -276,14 +301,14 @@ struct WebPageTests {
       "const p = locemuPhones['1']; return [locemuMap.hasLayer(p.marker), locemuMap.hasLayer(p.accuracy), p.accuracy.getRadius()]")
     #expect(layers.array?.count == 3 && layers.array?[0].bool == true && layers.array?[2].int == 40, "\(layers)")
     let loaded = "[...document.querySelectorAll('#map img.leaflet-tile-loaded')]"
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4", within: 60))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/16/')).length >= 4"))
     #expect(try await browser.waitForText("#fix", where: "text.startsWith('phone 1: -33.856800, 151.215300 ±40.0 m')"))
 
     // Out to the whole world and in to a street of Helsinki: each zoom's tiles come.
     _ = try await browser.run("locemuMap.setView([20, 0], 1, {animate: false})")
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/1/')).length >= 2", within: 60))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/1/')).length >= 2"))
     _ = try await browser.run("locemuMap.setView([60.1699, 24.9384], 17, {animate: false})")
-    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/17/')).length >= 4", within: 60))
+    #expect(try await browser.waitFor("\(loaded).filter(i => i.src.includes('/tiles/17/')).length >= 4"))
 
     // A real click 120 px right of the middle sets the phone there.
     let target = try await browser.run(
@@ -308,11 +333,11 @@ struct WebPageTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     let port = try #require(URL(string: server.url)?.port)
-    let answer = try await offPool { try LoopbackHTTPConnection(port: port).request("GET", "/places?q=hakaniemi") }
+    let answer = try await offPool { try LoopbackHTTPConnection(port: port, receiveTimeout: 600).request("GET", "/places?q=hakaniemi") }
     let places = try Wire.decode(Wire.PlaceList.self, from: answer.body).places
     let hakaniemi = try #require(places.first { $0.name == "Hakaniemi" })
     let (lat, lon) = (hakaniemi.lat, hakaniemi.lon)
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/map")
     #expect(try await browser.waitFor("document.body.dataset.ready === 'true' && window.locemuMap !== undefined"))
@@ -352,7 +377,7 @@ struct WebPageTests {
     let state = try await server.state(["location", "run", ServeCommandTests.trace("city-walk.nmea")])
     let total = try #require(state.playing?.total)
     _ = try await server.clock(["advance", "9"])
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#seek-1') && !document.querySelector('#seek-1').closest('div').hidden"))
@@ -384,7 +409,7 @@ struct WebPageTests {
       + #"["2026-05-16T09:00:00Z", "2026-05-16T09:00:01Z"]}, "geometry": {"type": "LineString", "#
       + #""coordinates": [[151.2093, -33.8688, 5], [151.2094, -33.8687, 6]]}}]}"#
     try Data(line.utf8).write(to: geoJSON)
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#trace-file-1')"))
@@ -404,7 +429,7 @@ struct WebPageTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "52.2297,21.0122", "--altitude", "101.25", "--speed", "1.3998033333333335"])
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#status-1", "authorizedWhenInUse"))
@@ -447,7 +472,7 @@ struct WebPageTests {
     ])
     defer { server.stop() }
     _ = try await server.clock(["advance", "2"])
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#lost-pets-1", where: "text.includes('preview map, 5 pins; on screen: landing')"))
@@ -466,7 +491,7 @@ struct WebPageTests {
   @Test(.enabled(if: WebPageTests.available)) func aReceiverChosenOnThePageGoesUnderTheLocation() async throws {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitForText("#receiver-1", "perfect"))
@@ -512,7 +537,7 @@ struct WebPageTests {
     // Without the bundled maps (whose Helsinki would centre it): the grid around the default place.
     let server = try await Server.start(["--permission", "authorizedWhenInUse", "--no-bundled-basemaps"])
     defer { server.stop() }
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("window.locemuCardMaps && locemuCardMaps['1'] !== undefined"))
@@ -544,7 +569,7 @@ struct WebPageTests {
     let server = try await Server.start(["--permission", "authorizedWhenInUse"])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "60.1699,24.9384"])
-    let browser = try Browser()
+    let browser = try await Browser.launch()
     defer { browser.stop() }
     try await browser.open(server.url + "/")
     #expect(try await browser.waitFor("document.querySelector('#map-1 path.user') !== null"))

@@ -40,18 +40,25 @@ struct PhoneNMEAFeedTests {
 
     deinit { close(fd) }
 
+    /// The complete lines of `data`: the last, unless it ends in CR LF, may still be arriving.
     static func lines(_ data: Data) -> [String] {
-      String(decoding: data, as: UTF8.self).split(separator: "\r\n").map(String.init)
+      var lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+      lines.removeLast()  // what follows the last CR LF: nothing, or a line in flight
+      return lines
     }
 
     var lines: [String] { Self.lines(received.current) }
 
-    /// Waits until `count` lines arrived.
-    func waitForLines(_ count: Int) async -> Bool { await received.wait { Self.lines($0).count >= count } }
+    /// Waits until `count` lines arrived (at most 10 minutes: a hang guard).
+    /// - Throws: "`count` NMEA lines from the feed: not within …" when they did not.
+    func waitForLines(_ count: Int) async throws {
+      try await received.wait(for: "\(count) NMEA lines from the feed") { Self.lines($0).count >= count }
+    }
 
-    /// Waits until the lines read so far satisfy `condition`.
-    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async -> Bool {
-      await received.wait { condition(Self.lines($0)) }
+    /// Waits until the lines read so far satisfy `condition` (at most 10 minutes: a hang guard).
+    /// - Throws: "`what`: not within …" when they did not.
+    func wait(for what: String, until condition: @escaping @Sendable ([String]) -> Bool) async throws {
+      try await received.wait(for: what) { condition(Self.lines($0)) }
     }
   }
 
@@ -63,13 +70,18 @@ struct PhoneNMEAFeedTests {
     return (feed, clients)
   }
 
+  /// The sentence kinds of `lines` (`GGA`, `RMC`, …).
+  static func kinds(_ lines: some Sequence<String>) -> [String] { lines.map { String($0.dropFirst(3).prefix(3)) } }
+
   @Test func aSetLocationIsHeldEachSecondAndALostFixIsSentEmpty() async throws {
-    let clock = EmulatorClock()
+    // The stall guard of the clock's advances a hang guard too (the pool has been starved for
+    // a minute under ThreadSanitizer).
+    let clock = EmulatorClock(stallTimeout: .seconds(600))
     let phone = EmulatedPhone(EmulatedPhone.Configuration(), clock: clock)
     let (feed, clients) = try await Self.feed(for: phone)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await clients.wait { $0 == 1 })
+    try await clients.wait(for: "the feed to count its client") { $0 == 1 }
 
     // A fix now: one epoch, GGA GSA GSV×3 RMC VTG.
     var fix = LocationFix(
@@ -77,35 +89,41 @@ struct PhoneNMEAFeedTests {
       horizontalAccuracy: 5)
     fix.timestamp = phone.date
     await phone.send(fix)
-    #expect(await client.waitForLines(7))
-    let first = client.lines
-    #expect(first.map { String($0.dropFirst(3).prefix(3)) } == ["GGA", "GSA", "GSV", "GSV", "GSV", "RMC", "VTG"])
+    try await client.waitForLines(7)
+    let first = Array(client.lines.prefix(7))
+    #expect(Self.kinds(first) == ["GGA", "GSA", "GSV", "GSV", "GSV", "RMC", "VTG"])
     // The phone's 5 m accuracy as HDOP by gpsd's 19 m per HDOP: gpsd reading it reports eph 4.94.
     #expect(first[0].hasPrefix("$GPGGA,000000.00,6010.194000,N,02456.304000,E,1,08,0.26,12.0,M,"))
     #expect(first[5].hasPrefix("$GPRMC,000000.00,A,6010.194000,N,02456.304000,E,2.916,90.00,010126,"))
     #expect(first[1].hasPrefix("$GPGSA,A,3,05,13,15,18,20,24,26,29,,,,,"))
 
-    // Nothing between fixes for a second: the position again, at the new time.
+    // Nothing between fixes for a second: the position again, at the new time. Whatever the
+    // feed wrote before (at 999 ms, or when the fix is lost below) would come ahead of the next
+    // epoch on the socket, so the complete sequence up to it shows nothing was.
     try await clock.advance(by: .milliseconds(999))
-    #expect(client.lines.count == 7)
     try await clock.advance(by: .milliseconds(1))
-    #expect(await client.waitForLines(14))
-    #expect(client.lines[7].hasPrefix("$GPGGA,000001.00,6010.194000,N,02456.304000,E,1,08,"))
+    try await client.waitForLines(14)
+    let held = Array(client.lines[7..<14])
+    #expect(Self.kinds(held) == ["GGA", "GSA", "GSV", "GSV", "GSV", "RMC", "VTG"], "\(held)")
+    #expect(held[0].hasPrefix("$GPGGA,000001.00,6010.194000,N,02456.304000,E,1,08,"))
+    #expect(held[5].hasPrefix("$GPRMC,000001.00,A,6010.194000,N,02456.304000,E,"))
 
     // The fix is lost: the next second's epoch is empty, and each one after.
     await phone.setFixAvailable(false)
-    #expect(client.lines.count == 14)
     try await clock.advance(by: .seconds(1))
-    #expect(await client.waitForLines(19))
+    try await client.waitForLines(19)
     let lost = Array(client.lines[14..<19])
+    #expect(Self.kinds(lost) == ["GGA", "GSA", "GSV", "RMC", "VTG"], "\(lost)")
     #expect(lost[0].hasPrefix("$GPGGA,000002.00,,,,,0,00,"))
     #expect(lost[1].hasPrefix("$GPGSA,A,1,,,,,,,,,,,,,,,"))
     #expect(lost[2].hasPrefix("$GPGSV,1,1,00*"))
     #expect(lost[3].hasPrefix("$GPRMC,000002.00,V,,,,,,,010126,,,N"))
     #expect(lost[4].hasPrefix("$GPVTG,,T,,M,,N,,K,N"))
     try await clock.advance(by: .seconds(1))
-    #expect(await client.waitForLines(24))
-    #expect(client.lines[19].hasPrefix("$GPGGA,000003.00,,,,,0,00,"))
+    try await client.waitForLines(24)
+    let next = Array(client.lines[19..<24])
+    #expect(Self.kinds(next) == ["GGA", "GSA", "GSV", "RMC", "VTG"], "\(next)")
+    #expect(next[0].hasPrefix("$GPGGA,000003.00,,,,,0,00,"))
 
     // Every line is well formed NMEA that the decoder reads: the fixes, then no fix.
     var decoder = NMEADecoder(options: .init(reporting: .everyTimeStamp))
@@ -118,8 +136,7 @@ struct PhoneNMEAFeedTests {
 
     serving.cancel()
     _ = await serving.result
-    let closed = await clients.wait { $0 == 0 }
-    #expect(closed)
+    try await clients.wait(for: "the feed to let its client go") { $0 == 0 }
     phone.shutdown()
   }
 
@@ -131,7 +148,7 @@ struct PhoneNMEAFeedTests {
   ) -> (
     clock: EmulatorClock, phone: EmulatedPhone, log: ReceiverEpochLog, recorded: Locked<[ReceiverEpoch]>
   ) {
-    let clock = EmulatorClock()
+    let clock = EmulatorClock(stallTimeout: .seconds(600))
     let home = Coordinate(latitude: 60.1699, longitude: 24.9384)!
     let log = ReceiverEpochLog()
     let recorded = Locked<[ReceiverEpoch]>([])
@@ -154,13 +171,17 @@ struct PhoneNMEAFeedTests {
     let (feed, clients) = try await Self.feed(for: phone, epochs: log)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await clients.wait { $0 == 1 })
+    try await clients.wait(for: "the feed to count its client") { $0 == 1 }
     phone.startSource()
     try await clock.advance(by: .seconds(20))
     let epochs = recorded.withLock { $0 }.filter { $0.fix.timestamp != nil }
     let sent = epochs.prefix { $0.fix.timestamp! <= phone.date }
     let expected = sent.flatMap(\.nmeaSentences)
-    #expect(await client.waitForLines(expected.count))
+    // All of them read: as many lines from the first of them (the feed may write an epoch of its
+    // own before).
+    try await client.wait(for: "the receiver's \(sent.count) epochs from the feed") { lines in
+      lines.firstIndex(of: expected[0]).map { lines.count - $0 >= expected.count } ?? false
+    }
     let lines = client.lines
     // What the feed wrote starts with the receiver's epochs, byte for byte (the feed's own
     // first epoch, before the phone's first fix, aside).
@@ -198,7 +219,7 @@ struct PhoneNMEAFeedTests {
     let (feed, clients) = try await Self.feed(for: phone, epochs: log)
     let serving = Task { try await feed.run() }
     let client = try Client(port: feed.port)
-    #expect(await clients.wait { $0 == 1 })
+    try await clients.wait(for: "the feed to count its client") { $0 == 1 }
     phone.startSource()
     try await clock.advance(by: .seconds(10))
     #expect(phone.pauseSource())
@@ -216,8 +237,11 @@ struct PhoneNMEAFeedTests {
       epoch.fix.timestamp = fix.timestamp
       return try #require(epoch.nmeaSentences.first { $0.hasPrefix("$GNGST") })
     }
-    #expect(
-      await client.wait { Set(expected).isSubset(of: Set($0)) }, "\(expected) not in \(client.lines.suffix(20))")
+    do {
+      try await client.wait(for: "the GSTs \(expected) from the feed") { Set(expected).isSubset(of: Set($0)) }
+    } catch {
+      Issue.record("\(error); the last lines: \(client.lines.suffix(20))")
+    }
     serving.cancel()
     _ = await serving.result
     phone.shutdown()

@@ -162,13 +162,16 @@ struct CorpusShapesTests {
 
   @Test(
     "LOC-COMPAT-41: an actor over a delegate that hops through its own DispatchQueue and the main queue answers on a real-time clock; simd translations",
-    .timeLimit(.minutes(1))
+    .timeLimit(.minutes(10))
   )
   func dispatchQueueWrapperOnARealTimeClock() async throws {
     // Blocks on a DispatchQueue are work no virtual clock can count (they are not Swift jobs):
-    // such code runs as on a device, on a real-time clock, with a short prompt.
+    // such code runs as on a device, on a real-time clock, with a short prompt. The request's
+    // timeout (10 s by default, real time here) would race the first fix on a loaded machine:
+    // 600 s makes it a hang guard, as the time limit (10 minutes) is the test's.
     var configuration = phone(.notDetermined, answer: .allowWhileUsing)
     configuration.promptDelay = .milliseconds(100)
+    configuration.requestTimeout = .seconds(600)
     try await withEmulatedPhone(configuration, clock: .realTime()) { _ in
       let locator = QueuedLocator()
       #expect(await locator.requestWhenInUse() == .authorizedWhenInUse)
