@@ -88,22 +88,26 @@ test_build_settings() {
 }
 plain_build() {
   mkdir -p "$SYMBOL_GRAPHS"
-  env "$(test_index_store "$PLAIN")" swift build --build-tests --disable-index-store --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
+  # Indexed whole, as SwiftPM does by default: the examples' tests are discovered from the index,
+  # and their manifests (the quick start's is quoted in the README) take no setting of ours.
+  swift build --build-tests --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
-    env "$(test_index_store "$PLAIN")" swift build --package-path "Examples/$example" --build-tests --disable-index-store \
-      --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
+    swift build --package-path "Examples/$example" --build-tests --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}"
   done
   # The same modules, linked with the Swift runtime and Foundation inside: only a link.
-  env "$(test_index_store "$PLAIN")" swift build --package-path Examples/StaticLink --disable-index-store --scratch-path "$PLAIN" \
-    --static-swift-stdlib "${PLAIN_FLAGS[@]}"
+  swift build --package-path Examples/StaticLink --scratch-path "$PLAIN" --static-swift-stdlib "${PLAIN_FLAGS[@]}"
 }
 sanitized_build() {
-  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-    env "$(test_index_store "$SANITIZED")" swift build --build-tests --disable-index-store --sanitize=thread \
-      --traits ServedPhone --scratch-path "$SANITIZED" "${STRICT[@]}"
-  fi
   env "$(test_index_store "$TOOLS_SCRATCH" Tools)" swift build --package-path Tools --build-tests --disable-index-store \
     "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
+  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
+    # After the tools, and the test product only: the library's os, simd and Combine modules,
+    # once in the folder, turn `#if canImport(os)` and `canImport(Combine)` on in the tools'
+    # dependencies (swift-argument-parser then links against os_unfair_lock, GRDB imports
+    # OpenCombine without its C module), which the tools' build must not see.
+    env "$(test_index_store "$SANITIZED")" swift build --product LocationEmulatorPackageTests --disable-index-store \
+      --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED" "${STRICT[@]}"
+  fi
 }
 

@@ -100,7 +100,7 @@ struct ParallelDecodeTests {
       let time = String(format: "%02d%02d%02d.00", 12 + second / 3600, second / 60 % 60, second % 60)
       text += NMEAWriter.framed("GPGGA,\(time),5013.0000,N,01955.8000,E,1,08,0.9,220.0,M,39.0,M,,") + "\r\n"
     }
-    try await Self.withFile(Array(text.utf8)) { path in
+    try await Self.withFile(Array(text.utf8)) { (path) async throws in
       let expected = Self.oneThread(path)
       let got = await offPool { Self.inParallel(path, chunkSize: 64 << 10, warmUp: 4096) }
       #expect(got.output == expected.output)
@@ -121,7 +121,7 @@ struct ParallelDecodeTests {
     let junkLine = Array(repeating: UInt8(ascii: "x"), count: 99) + [0x0A]
     for _ in 0..<(17 << 20) / junkLine.count { bytes += junkLine }
     bytes += Array(try String(contentsOfFile: tracePath("drive.nmea"), encoding: .utf8).utf8)
-    try await Self.withFile(bytes) { path in
+    try await Self.withFile(bytes) { (path) async throws in
       let expected = Self.oneThread(path)
       let got = await offPool { Self.inParallel(path, chunkSize: 1 << 20) }
       #expect(got.report.chunks == 0)  // the error ends the decoding before any report
@@ -141,7 +141,7 @@ struct ParallelDecodeTests {
     let walk = Array(try String(contentsOfFile: tracePath("helsinki-walk.nmea"), encoding: .utf8).utf8)
     let longLine = Array(repeating: UInt8(ascii: "$"), count: 300 << 10) + [0x0A]
     let bytes = Array(walk[..<100_000]) + longLine + Array(walk[100_000...]) + longLine + Array(walk[..<50_000])
-    try await Self.withFile(bytes) { path in
+    try await Self.withFile(bytes) { (path) async throws in
       let expected = Self.oneThread(path)
       for chunkSize in [64 << 10, 100_003] {
         let got = await offPool { Self.inParallel(path, chunkSize: chunkSize, warmUp: 16 << 10) }
@@ -152,7 +152,7 @@ struct ParallelDecodeTests {
     }
     // A file of sentences without a single line end is one long line to the decoder.
     let flat = walk.filter { $0 != 0x0A && $0 != 0x0D }
-    try await Self.withFile(flat) { path in
+    try await Self.withFile(flat) { (path) async throws in
       let got = await offPool { Self.inParallel(path, chunkSize: 16 << 10) }
       #expect(got.output == Self.oneThread(path).output)
       #expect(try got.result.get() == Self.oneThread(path).result.get())
@@ -231,7 +231,8 @@ struct ParallelDecodeTests {
     let (writes, thrown) = await offPool { () -> (Int, (any Error)?) in
       var writes = 0
       do {
-        _ = try NMEAFileDecoder.decodeInParallel(path: tracePath("helsinki-walk.nmea"), threads: 2, chunkSize: 8192, render: Self.render) { _ in
+        let path = tracePath("helsinki-walk.nmea")
+        _ = try NMEAFileDecoder.decodeInParallel(path: path, threads: 2, chunkSize: 8192, render: Self.render) { _ in
           writes += 1
           if writes == 2 { throw Enough() }
         }

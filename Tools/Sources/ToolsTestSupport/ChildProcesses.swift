@@ -11,7 +11,7 @@ import Testing
 public let locemuBinary: URL = {
   let candidates = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
     .map { $0.appendingPathComponent("locemu") }
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
 }()
 
 /// A server started as a child process that announces itself with a first line ending in its
