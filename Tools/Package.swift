@@ -130,7 +130,8 @@ let package = Package(
     .testTarget(
       name: "LocEmuCLITests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LocEmuCommands", "Basemap", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LocEmuCommands", "Basemap",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"),
@@ -142,7 +143,7 @@ let package = Package(
     .testTarget(
       name: "PhoneServerTests",
       dependencies: [
-        "PhoneServer", "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
+        "PhoneServer", "ToolsTestSupport", .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "PhoneSources", package: "LocationEmulator"),
         .product(name: "GNSS", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"),
@@ -156,7 +157,8 @@ let package = Package(
     .testTarget(
       name: "GPSDTests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "PhoneServer", .product(name: "GPSD", package: "LocationEmulator"),
+        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "PhoneServer",
+        .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "GNSS", package: "LocationEmulator"),
@@ -165,7 +167,8 @@ let package = Package(
     .testTarget(
       name: "BasemapTests",
       dependencies: [
-        "Basemap", "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
+        "Basemap", "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"),
+        .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "MapRendering", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -174,7 +177,8 @@ let package = Package(
     .testTarget(
       name: "AnnouncementServerTests",
       dependencies: [
-        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LostPetsApp", .product(name: "PetMap", package: "LocationEmulator"),
+        "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LostPetsApp",
+        .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "PetMapNetworking", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
         .product(name: "LocationServices", package: "LocationEmulator"),
       ]

@@ -198,7 +198,9 @@ public func startListeningChild(
 }
 
 /// ``startListeningChild(limit:attempts:_:)`` for callers that checked the thread already.
-private func startListening(limit: Duration, attempts: Int, _ make: (Int) throws -> Process) throws -> (
+private func startListening(
+  limit: Duration, attempts: Int, _ make: (Int) throws -> Process
+) throws -> (
   process: Process, port: Int
 ) {
   var reasons: [String] = []

@@ -206,7 +206,10 @@ struct SourceCommandTests {
     feeding trace: String, speed: Int, script: String, sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> Run {
     let process = try LiveProcess(
-      [root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), "--loop", Self.trace(trace), "--", "sh", "-c", script],
+      [
+        root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), "--loop", Self.trace(trace), "--", "sh", "-c",
+        script,
+      ],
       executable: URL(fileURLWithPath: "/bin/bash"), environment: ["LOCEMU": locemuBinary.path])
     defer { process.kill() }
     process.closeInput()
