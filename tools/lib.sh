@@ -62,9 +62,7 @@ LOCEMU_RELEASE_APT=(libcurl4-openssl-dev)
 # `env "$(test_index_store …)" swift build --disable-index-store …`.
 test_index_store() { echo "LOCEMU_TEST_INDEX_STORE=$(swift build --package-path "${2:-.}" --scratch-path "$1" --show-bin-path)/index/store"; }
 test_build_settings() {
-  # Whole modules (-wmo): a third less compile time than the default's batches on a fresh build
-  # (each batch parses its module's other files again); the test command builds mostly fresh.
-  STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only -Xswiftc -wmo)
+  STRICT=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
   # Known reports that are not races in the program, each with its reason: tools/tsan-suppressions.txt.
   export TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tools/tsan-suppressions.txt ${TSAN_OPTIONS:-}"
 
