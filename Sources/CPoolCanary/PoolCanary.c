@@ -3,13 +3,15 @@
 // than a limit, with its stack. Started when the program loads, only when LOCEMU_POOL_CANARY is
 // set (to a file to append reports to, or to "stderr"); tools/test.sh sets it for every suite.
 //
-// Which threads are the pool's: every 100 ms the canary queues a tiny job on each of Dispatch's
-// global queues, and each job records the thread it ran on. On Linux Swift's tasks run on those
-// same threads (a task of default priority runs where DispatchQueue.global() work runs), so a
-// thread that has run such a job is a thread of the pool. A thread of the pool that waits for
-// work waits on a futex; one that sits in poll, read, connect, waitpid or nanosleep is running a
-// job that blocks. LOCEMU_POOL_CANARY_SECONDS sets the limit (default 10 s: far above any step
-// that blocks by mistake for milliseconds, far below a test's hang guard).
+// Which threads are the pool's: on Linux Swift's tasks run on Dispatch's worker threads (a task
+// of default priority runs where DispatchQueue.global() work runs), so a thread of the pool is a
+// thread that Dispatch started. Every 250 ms the canary reads what system call each thread of the
+// process is in; a thread that has sat in one blocking call (poll, read, connect, waitpid,
+// nanosleep...: not futex, on which an idle worker waits for work) for the limit has its stack
+// read, and is reported when its outermost frames are Dispatch's, a worker's. Threads of the
+// program's own (Foundation's Thread, SwiftNIO's event loops, libgps sessions) block as they
+// please. LOCEMU_POOL_CANARY_SECONDS sets the limit (default 10 s: far above any step that blocks
+// by mistake for milliseconds, far below a test's hang guard).
 //
 // A report: "pool canary: thread TID of the cooperative pool blocked in SYSCALL for N s", then
 // candidate frames of that thread's stack as "  #i 0xOFFSET FILE" (read in place, below);
@@ -17,6 +19,7 @@
 #define _GNU_SOURCE
 #include "CPoolCanary.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,28 +30,20 @@
 #include <time.h>
 #include <unistd.h>
 
-// libdispatch, declared here rather than through its header (not on a C target's include path);
-// every Swift program on Linux links it.
-extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
-extern void dispatch_async_f(void *queue, void *context, void (*work)(void *));
-
-enum { MAX_THREADS = 1024, MAX_FRAMES = 64 };
+enum { MAX_THREADS = 1024, MAX_FRAMES = 2048, REPORTED_FRAMES = 80 };
 
 static atomic_int running;
 static atomic_int reports;
 static const char *destination;
 static double limit_seconds = 10;
 
-static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pid_t pool_threads[MAX_THREADS];
-static int pool_count;
-
-// What the canary last saw of each pool thread (its own: only the canary's thread reads and
-// writes these): which thread, the blocking call, since when, whether reported.
+// What the canary last saw of each thread (only the canary's thread reads and writes these):
+// which thread, the blocking call, since when, whether that wait was looked at.
 static pid_t seen_thread[MAX_THREADS];
 static long seen_call[MAX_THREADS];
 static double seen_since[MAX_THREADS];
-static int seen_reported[MAX_THREADS];
+static int seen_looked[MAX_THREADS];
+static int seen_count;
 
 int locemu_pool_canary_is_running(void) { return atomic_load(&running); }
 int locemu_pool_canary_reports(void) { return atomic_load(&reports); }
@@ -59,28 +54,6 @@ static double now_seconds(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void note_pool_thread(void *context) {
-  (void)context;
-  pid_t tid = current_tid();
-  pthread_mutex_lock(&pool_lock);
-  int known = 0;
-  for (int i = 0; i < pool_count; i++) {
-    if (pool_threads[i] == tid) {
-      known = 1;
-      break;
-    }
-  }
-  if (!known) {  // in the first free slot (a thread that ended leaves one)
-    int slot = -1;
-    for (int i = 0; i < pool_count && slot < 0; i++) {
-      if (pool_threads[i] == 0) slot = i;
-    }
-    if (slot < 0 && pool_count < MAX_THREADS) slot = pool_count++;
-    if (slot >= 0) pool_threads[slot] = tid;
-  }
-  pthread_mutex_unlock(&pool_lock);
 }
 
 // The system calls in which a thread of the pool is running a job that blocks. Not futex: an idle
@@ -190,78 +163,110 @@ static unsigned long stack_pointer(pid_t tid) {
   return read == 9 ? values[7] : 0;
 }
 
-static void report(pid_t tid, const char *call, double seconds) {
-  void *frames[MAX_FRAMES];
-  unsigned long sp = stack_pointer(tid);
-  size_t depth = sp ? candidate_frames(sp, frames, MAX_FRAMES) : 0;
+// Whether `frames` (innermost first) are a Dispatch worker's running someone's work: the
+// outermost frame below libc's thread start is in libdispatch (a Foundation Thread's is in
+// Foundation, an event loop's in the program), and some frame is neither Dispatch's nor libc's
+// (Dispatch's own thread for timers and events waits in epoll with nothing else on its stack).
+static int is_dispatch_worker_running_work(void **frames, size_t depth) {
+  int outermost_is_dispatch = -1, runs_work = 0;
+  for (size_t i = depth; i-- > 0;) {
+    Dl_info info;
+    if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+    int in_libc = strstr(info.dli_fname, "/libc.so") || strstr(info.dli_fname, "/libc-");
+    int in_dispatch = strstr(info.dli_fname, "libdispatch") != NULL;
+    if (in_libc) continue;
+    if (outermost_is_dispatch < 0) outermost_is_dispatch = in_dispatch;
+    if (!in_dispatch) runs_work = 1;
+  }
+  return outermost_is_dispatch == 1 && runs_work;
+}
+
+static void report(pid_t tid, const char *call, double seconds, void **frames, size_t depth) {
   FILE *out = strcmp(destination, "stderr") == 0 ? stderr : fopen(destination, "a");
   if (!out) out = stderr;
   fprintf(out, "pool canary: thread %d of the cooperative pool (process %d) blocked in %s for %.0f s\n", (int)tid,
           (int)getpid(), call, seconds);
-  for (size_t i = 0; i < depth; i++) {
+  for (size_t i = 0; i < depth && i < REPORTED_FRAMES; i++) {
     Dl_info info;
     if (dladdr(frames[i], &info) && info.dli_fname) {
       fprintf(out, "  #%zu 0x%lx %s\n", i, (unsigned long)((char *)frames[i] - (char *)info.dli_fbase), info.dli_fname);
     }
   }
-  if (depth == 0) fprintf(out, "  (its stack could not be read)\n");
   fprintf(out, "pool canary: end of report\n");
   fflush(out);
   if (out != stderr) fclose(out);
   atomic_fetch_add(&reports, 1);
 }
 
+// The slot of `tid` in what the canary saw, a new one when it has none (a thread that ended
+// leaves its slot to the next).
+static int slot_of(pid_t tid, const int *alive) {
+  int free_slot = -1;
+  for (int i = 0; i < seen_count; i++) {
+    if (seen_thread[i] == tid) return i;
+    if (free_slot < 0 && !alive[i]) free_slot = i;
+  }
+  if (free_slot < 0) {
+    if (seen_count == MAX_THREADS) return -1;
+    free_slot = seen_count++;
+  }
+  seen_thread[free_slot] = tid;
+  seen_call[free_slot] = -1;
+  seen_looked[free_slot] = 0;
+  return free_slot;
+}
+
 static void look(void) {
+  static int alive[MAX_THREADS];
+  static pid_t current[MAX_THREADS];
   double now = now_seconds();
-  static pid_t threads[MAX_THREADS];
-  pthread_mutex_lock(&pool_lock);
-  int count = pool_count;
-  memcpy(threads, pool_threads, sizeof(pid_t) * (size_t)count);
-  pthread_mutex_unlock(&pool_lock);
-  for (int i = 0; i < count; i++) {
-    pid_t tid = threads[i];
-    if (tid == 0) continue;
-    if (seen_thread[i] != tid) {
-      seen_thread[i] = tid;
-      seen_call[i] = -1;
-      seen_reported[i] = 0;
+  pid_t process = getpid();
+  int count = 0;
+  DIR *tasks = opendir("/proc/self/task");
+  if (!tasks) return;
+  struct dirent *entry;
+  while ((entry = readdir(tasks)) && count < MAX_THREADS) {
+    pid_t tid = (pid_t)atoi(entry->d_name);
+    if (tid > 0 && tid != process) current[count++] = tid;
+  }
+  closedir(tasks);
+  memset(alive, 0, sizeof alive);
+  for (int i = 0; i < seen_count; i++) {
+    for (int j = 0; j < count; j++) {
+      if (current[j] == seen_thread[i]) alive[i] = 1;
     }
+  }
+  for (int j = 0; j < count; j++) {
+    pid_t tid = current[j];
+    int i = slot_of(tid, alive);
+    if (i < 0) continue;
+    alive[i] = 1;
     long call = current_call(tid);
-    if (call == -2) {  // gone: a new thread may reuse the number
-      pthread_mutex_lock(&pool_lock);
-      if (pool_threads[i] == tid) pool_threads[i] = 0;
-      pthread_mutex_unlock(&pool_lock);
-      continue;
-    }
-    const char *name = blocking_call_name(call);
+    const char *name = call >= 0 ? blocking_call_name(call) : NULL;
     if (!name) {
       seen_call[i] = -1;
-      seen_reported[i] = 0;
+      seen_looked[i] = 0;
       continue;
     }
     if (seen_call[i] != call) {
       seen_call[i] = call;
       seen_since[i] = now;
-      seen_reported[i] = 0;
-    } else if (!seen_reported[i] && now - seen_since[i] >= limit_seconds) {
-      seen_reported[i] = 1;
-      report(tid, name, now - seen_since[i]);
+      seen_looked[i] = 0;
+    } else if (!seen_looked[i] && now - seen_since[i] >= limit_seconds) {
+      seen_looked[i] = 1;
+      static void *frames[MAX_FRAMES];
+      unsigned long sp = stack_pointer(tid);
+      size_t depth = sp ? candidate_frames(sp, frames, MAX_FRAMES) : 0;
+      if (is_dispatch_worker_running_work(frames, depth)) report(tid, name, now - seen_since[i], frames, depth);
     }
   }
 }
 
 static void *watch(void *context) {
   (void)context;
-  // Dispatch's global queues by quality of service: user-interactive, user-initiated, default,
-  // utility, background (Swift's task priorities map onto them).
-  static const long qualities[] = {0x21, 0x19, 0x15, 0x11, 0x09};
   for (;;) {
-    for (size_t q = 0; q < sizeof qualities / sizeof qualities[0]; q++) {
-      void *queue = dispatch_get_global_queue(qualities[q], 0);
-      if (queue) dispatch_async_f(queue, NULL, note_pool_thread);
-    }
     look();
-    usleep(100000);
+    usleep(250000);
   }
   return NULL;
 }
