@@ -40,6 +40,12 @@ extension LocEmu {
     @Option(name: .customLong("phone"), help: ArgumentHelp("The phone (default: $LOCEMU_PHONE, else 1).", valueName: "ID"))
     var phoneOption: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "How long to wait for the server's answer, in seconds (default 30): raise it for a long `clock advance` on a busy machine.",
+        valueName: "SECONDS"))
+    var timeout: Double = 30
+
     /// --phone, else `$LOCEMU_PHONE`, else 1: the phone a program bound with the same variables uses.
     var phone: String {
       phoneOption ?? ProcessInfo.processInfo.environment["LOCEMU_PHONE"].flatMap { $0.isEmpty ? nil : $0 } ?? "1"
@@ -52,13 +58,14 @@ extension LocEmu {
 
     func validate() throws {
       guard let url = URL(string: baseURL), url.host != nil else { throw ValidationError("--server: '\(baseURL)' is not a URL") }
+      guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds") }
     }
 
     /// Without a verb: say so (exit 64) rather than print the help as if asked.
     func run() async throws { throw ValidationError("give a verb (locemu ctl --help lists them)") }
 
     /// The server, as the Swift client speaks to it.
-    var client: EmulatorServer { EmulatorServer(url: URL(string: baseURL), token: token, timeout: 30) }
+    var client: EmulatorServer { EmulatorServer(url: URL(string: baseURL), token: token, timeout: timeout) }
 
     /// Runs one request and prints the server's answer (a state, a list) on standard output.
     static func print(_ request: () async throws(EmulatorClientError) -> Data) async throws {

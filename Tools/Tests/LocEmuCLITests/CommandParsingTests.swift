@@ -56,6 +56,15 @@ struct CommandParsingTests {
     #expect(Self.parse(["ctl", "location", "seek", "--fix", "-1"]).status == 64)
   }
 
+  /// The client's timeout is any time up to a day: a long `clock advance` on a busy machine may
+  /// take more than its default 30 s.
+  @Test func ctlTakesATimeout() {
+    #expect(Self.parse(["ctl", "--timeout", "600", "clock", "advance", "120"]).status == 0)
+    let zero = Self.parse(["ctl", "--timeout", "0", "status"])
+    #expect(zero.status == 64 && zero.message.contains("--timeout"), "\(zero.message)")
+    #expect(Self.parse(["ctl", "--timeout", "86401", "status"]).status == 64)
+  }
+
   @Test func serveChecksItsTokenAndLimitsBeforeListening() {
     let short = Self.parse(["serve", "--token", "short"])
     #expect(short.status == 64 && short.message.contains("at least 16 characters"))

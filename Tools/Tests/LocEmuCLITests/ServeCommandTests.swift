@@ -161,13 +161,17 @@ struct ServeCommandTests {
     /// `ctl` (outside the process slots: a quick client the test waits for, which must not
     /// queue behind long-running processes of other tests).
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
+      // The client's timeout a hang guard: a long `clock advance` under ThreadSanitizer on a busy
+      // core took more than the default 30 s to answer (tools/slow.sh).
       try await DecodeCommandTests.runInBackground(
-        ["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? []) + arguments)
+        ["ctl", "--server", url, "--timeout", "600"] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? [])
+          + arguments)
     }
 
     /// `ctl` that waits on the test (an event stream), outside the process slots.
     func ctlInBackground(_ arguments: [String]) async throws -> Run {
-      try await DecodeCommandTests.runInBackground(["ctl", "--server", url] + (token.map { ["--token", $0] } ?? []) + arguments)
+      try await DecodeCommandTests.runInBackground(
+        ["ctl", "--server", url, "--timeout", "600"] + (token.map { ["--token", $0] } ?? []) + arguments)
     }
 
     /// `ctl` whose answer is JSON, decoded as `type` (the API's wire model: a phone's state, the
