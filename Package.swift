@@ -33,7 +33,7 @@ let package = Package(
     // observable location store builds with its iOS imports. Opt-in (`traits: ["Combine"]` on the
     // app's `.package` line): a module named Combine in a build turns `#if canImport(Combine)` on
     // in every package built after it (GRDB, swift-dependencies, combine-schedulers…), which then
-    // compile their Combine code against OpenCombine.
+    // compile their Combine code against OpenCombine (Plugins/CombineModuleMap lets them import it).
     .trait(name: "Combine", description: "import CoreLocation also gives Combine's ObservableObject and @Published (OpenCombine)"),
     // `import CoreLocation` follows a phone of `locemu serve` when LOCEMU_SERVER is set (a plain
     // HTTP/1.1 client over sockets). Opt-in: an app's tests that drive in-process phones do not
@@ -51,7 +51,7 @@ let package = Package(
     .target(name: "LocationServices"),
     .target(name: "GNSS"),
     .target(name: "GNSSReceiver", dependencies: ["GNSS", "LocationServices", "Traces", "NMEA", "Geo"]),
-    .target(name: "NMEA", dependencies: ["LocationServices", "GNSS"], exclude: ["Geodesy/LICENSE-gpsd"]),
+    .target(name: "NMEA", dependencies: ["LocationServices", "GNSS", "Geo"], exclude: ["Geodesy/LICENSE-gpsd"]),
     .target(name: "Geo", dependencies: ["LocationServices"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -185,8 +185,13 @@ let package = Package(
       dependencies: [
         .product(name: "OpenCombine", package: "OpenCombine"), .product(name: "OpenCombineFoundation", package: "OpenCombine"),
         .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-      ]
+      ],
+      plugins: ["CombineModuleMap"]
     ),
+    // Every target sees the Combine module once it is built (SwiftPM shares one modules folder),
+    // so packages that guard `import Combine` with `canImport` import it too: this makes the C
+    // module under OpenCombine findable from any target (see the plugin's comment).
+    .plugin(name: "CombineModuleMap", capability: .buildTool()),
     .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os", "simd"]),
     // The documentation's code, whole: each file is quoted byte for byte by an article or the
     // README (tools/check-readme-snippets.sh), so a snippet that drifts from the API fails here.
@@ -205,7 +210,7 @@ let package = Package(
 #endif
 
 let cTargets = ["CGPSShim", "CConcurrencyHooks", "CPoolCanary", "CoreLocationModuleMap", "osModuleMap"]
-for target in package.targets where target.type != .system && !cTargets.contains(target.name) {
+for target in package.targets where ![.system, .plugin].contains(target.type) && !cTargets.contains(target.name) {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

@@ -194,6 +194,14 @@ canary_catches_a_blocked_pool() {
 # written the iOS way (import CoreLocation, MapKit, Combine); QuickStart: the README's quick start
 # as it shows it; CoreLocationCompat: iOS location code in the shapes apps write it, unchanged;
 # StaticLink: a program linked statically, as locemu's release build is, whose clock settles.
+# A package that guards `import Combine` with canImport (GuardedCombine, which never names this
+# library) compiled in a build that already holds the Combine module: its import must resolve, on
+# a rebuild as on the first build (the first may compile it before the Combine module exists).
+rebuild_guarded_combine() {
+  rm -rf Examples/CoreLocationCompat/.build/*/debug/GuardedCombine.build
+  swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
+}
+
 plain_lane() {
   step "the library and the example apps: build" plain_build
   step "the library's suite" suite library swift test --skip-build --scratch-path "$PLAIN"
@@ -202,13 +210,18 @@ plain_lane() {
     env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
-    step "Examples/$example" suite "$example" swift test --package-path "Examples/$example" --skip-build --scratch-path "$PLAIN"
+    # GuardedCombine compiled after the library's Combine module (the library builds first).
+    step "Examples/$example" suite "$example" \
+      env LOCEMU_GUARDED_COMBINE_REBUILT=1 swift test --package-path "Examples/$example" --skip-build --scratch-path "$PLAIN"
   done
   step "Examples/StaticLink (linked with --static-swift-stdlib, its virtual clock settles iOS code's tasks)" \
     run_bounded 600 "$(swift build --package-path Examples/StaticLink --scratch-path "$PLAIN" --static-swift-stdlib --show-bin-path)/StaticClockCheck"
   step "Examples/CoreLocationCompat: build (the Combine trait)" \
     swift build --package-path Examples/CoreLocationCompat --build-tests "${STRICT[@]}"
-  step "Examples/CoreLocationCompat" suite CoreLocationCompat swift test --package-path Examples/CoreLocationCompat --skip-build
+  step "Examples/GuardedCombine built again, now that the Combine module exists (canImport(Combine) is true)" \
+    rebuild_guarded_combine
+  step "Examples/CoreLocationCompat" suite CoreLocationCompat \
+    env LOCEMU_GUARDED_COMBINE_REBUILT=1 swift test --package-path Examples/CoreLocationCompat --skip-build
   step "what an app resolves (tools/check-dependencies.sh)" tools/check-dependencies.sh
 }
 stage "resolving packages, one at a time (the builds then run side by side)"

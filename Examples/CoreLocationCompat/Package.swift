@@ -11,7 +11,9 @@ import PackageDescription
 
 var appDependencies: [Target.Dependency] = []
 var osDependency: [Target.Dependency] = []
-var testDependencies: [Target.Dependency] = ["ClassicApp", "ModernApp", "CorpusShapes"]
+var testDependencies: [Target.Dependency] = [
+  "ClassicApp", "ModernApp", "CorpusShapes", .product(name: "GuardedCombine", package: "GuardedCombine"),
+]
 #if os(Linux)
   // On Apple platforms the system's frameworks are used.
   appDependencies = [
@@ -31,7 +33,11 @@ let package = Package(
   name: "CoreLocationCompat",
   // The Combine trait: `import CoreLocation` brings Combine, as Apple's Foundation does (CorpusShapes'
   // LocationStore has ObservableObject with no `import Combine`).
-  dependencies: [.package(name: "LocationEmulator", path: "../..", traits: ["Combine"])],
+  dependencies: [
+    .package(name: "LocationEmulator", path: "../..", traits: ["Combine"]),
+    // A package that guards `import Combine` with canImport and never names LocationEmulator.
+    .package(path: "../GuardedCombine"),
+  ],
   targets: [
     .target(name: "ClassicApp", dependencies: appDependencies, swiftSettings: [.swiftLanguageMode(.v5)]),
     .target(name: "ModernApp", dependencies: appDependencies),

@@ -6,7 +6,7 @@
 import PackageDescription
 
 var appDependencies: [Target.Dependency] = []
-var testDependencies: [Target.Dependency] = ["LostPets"]
+var testDependencies: [Target.Dependency] = ["LostPets", .product(name: "GuardedCombine", package: "GuardedCombine")]
 #if os(Linux)
   // On Apple platforms the system's CoreLocation, MapKit and Combine are used.
   appDependencies = [
@@ -21,7 +21,11 @@ var testDependencies: [Target.Dependency] = ["LostPets"]
 
 let package = Package(
   name: "LostPets",
-  dependencies: [.package(name: "LocationEmulator", path: "../..")],
+  dependencies: [
+    .package(name: "LocationEmulator", path: "../.."),
+    // A package that guards `import Combine` with canImport and never names LocationEmulator.
+    .package(path: "../GuardedCombine"),
+  ],
   targets: [
     .target(name: "LostPets", dependencies: appDependencies),
     .testTarget(name: "LostPetsTests", dependencies: testDependencies),

@@ -22,6 +22,11 @@ extension CLLocationManager {
       /// Combine's `publisher(for:)`), by registration.
       var changeObservers: [UInt64: @Sendable () -> Void] = [:]
       var nextChangeObserver: UInt64 = 0
+      /// The deadline after which updates that got no location report `.locationUnknown`.
+      var noLocationTimer: EmulatorClock.Timer?
+      /// A one-shot request the app's going to the background suspended: it is asked again when
+      /// the app returns to the foreground.
+      var suspendedOneShot = false
     }
 
     let bound: BoundPhone
@@ -66,15 +71,18 @@ extension CLLocationManager {
 
     /// The manager went away: no observer, no region, no call left.
     func detach() {
-      let (observation, oneShot, held) = core.withLock { c in
+      let (observation, oneShot, held, timer) = core.withLock { c in
         defer {
           c.observation = nil
           c.oneShot = nil
+          c.noLocationTimer = nil
+          c.suspendedOneShot = false
         }
-        return (c.observation, c.oneShot, c.backgroundHeld)
+        return (c.observation, c.oneShot, c.backgroundHeld, c.noLocationTimer)
       }
       observation?.cancel()
       oneShot?.cancel()
+      if let timer { clock.cancel(timer) }
       if held { BackgroundUse.of(bound.phone).release() }
     }
 
@@ -157,7 +165,9 @@ extension CLLocationManager {
 
     private func handle(_ event: PhoneEvent) {
       switch event {
-      case .stateChanged(_, let to): run { $0.permissionChanged(to: to) }
+      case .stateChanged(let from, let to):
+        run { $0.permissionChanged(to: to) }
+        if from.app == .background, to.app == .foreground { resumeSuspendedRequest() }
       case .location(let fix): delivered(fix)
       case .sourceFix(let fix): received(fix)
       default: break
@@ -197,15 +207,29 @@ extension CLLocationManager {
 
     func startUpdating() {
       let permission = bound.phone.state
-      let (oneShot, actions, observed) = core.withLock { c in
-        defer { c.oneShot = nil }
-        return (c.oneShot, c.machine.startUpdating(permission), !c.changeObservers.isEmpty)
+      // Its own deadline: no location by then is reported once (``LocationUpdatesMachine/noLocationReport``).
+      let timer = clock.schedule(after: LocationUpdatesMachine.noLocationReport) { [weak self] in self?.run { $0.noLocationYet() } }
+      let (oneShot, actions, observed, previous) = core.withLock { c in
+        defer {
+          c.oneShot = nil
+          c.suspendedOneShot = false
+          c.noLocationTimer = timer
+        }
+        return (c.oneShot, c.machine.startUpdating(permission), !c.changeObservers.isEmpty, c.noLocationTimer)
       }
       oneShot?.cancel()
+      if let previous { clock.cancel(previous) }
       for action in actions { perform(action, observed: observed) }
     }
 
-    func stopUpdating() { core.withLock { $0.machine.stopUpdating() } }
+    func stopUpdating() {
+      let timer = core.withLock { c in
+        defer { c.noLocationTimer = nil }
+        c.machine.stopUpdating()
+        return c.noLocationTimer
+      }
+      if let timer { clock.cancel(timer) }
+    }
 
     func requestLocation() {
       // The request is marked as under way before it starts: its answer may come on another
@@ -225,10 +249,24 @@ extension CLLocationManager {
         if let fix = result.fix, fix.hasFix {
           let location = CLLocation(fix, date: bound.phone.date)
           run { $0.requested(location) }
+        } else if result.reason == .inBackground, bound.phone.state.app == .background {
+          // Apple: "If the user stops using your app, any outstanding requests suspend until the
+          // user resumes using your app." No answer now; asked again on the return.
+          core.withLock { $0.suspendedOneShot = true }
         } else {
           fail(result.reason == .locationUnavailable || result.reason == .inBackground ? .locationUnknown : .denied)
         }
       }
+    }
+
+    /// The app is back in the foreground: a one-shot request its leaving suspended goes on, with
+    /// a deadline of its own from now.
+    private func resumeSuspendedRequest() {
+      let suspended = core.withLock { c in
+        defer { c.suspendedOneShot = false }
+        return c.suspendedOneShot
+      }
+      if suspended { requestLocation() }
     }
 
     /// A fix the phone delivered to the app.

@@ -93,7 +93,17 @@ struct LocationUpdatesMachine {
   private var visit: (coordinate: Coordinate, arrival: Date)?
   private var reported: (status: CLAuthorizationStatus, accuracy: CLAccuracyAuthorization)?
   private var unknownReported = false
+  /// Whether a location was delivered since updates last started.
+  private var deliveredSinceStart = false
   private var deniedReported = false
+
+  /// How long updates may go from their start with no location before the delegate hears
+  /// `.locationUnknown`. Apple: "If the location service is unable to retrieve a location right
+  /// away, it reports a `CLError.Code.locationUnknown` error and keeps trying." The SDK gives no
+  /// figure; 10 s is the emulator's one-shot request deadline (`requestLocation()` gives up with
+  /// the same error then), so both ways of asking learn at the same moment that no fix is to be
+  /// had, and a receiver's cold start (its first fix within seconds) comes first.
+  static let noLocationReport: Duration = .seconds(10)
 
   // MARK: Authorization
 
@@ -140,6 +150,7 @@ struct LocationUpdatesMachine {
     updating = true
     paused = false
     unknownReported = false
+    deliveredSinceStart = false
     guard !permission.isDelivering, permission.unavailableReason != .notDetermined, permission.unavailableReason != .inBackground
     else { return [] }
     deniedReported = true
@@ -198,6 +209,7 @@ struct LocationUpdatesMachine {
     let location = Self.coarsened(CLLocation(fix, date: date), to: settings.desiredAccuracy)
     lastLocation = location
     unknownReported = false
+    deliveredSinceStart = true
     return outcome == .resume ? [.resume, .updateLocations(location)] : [.updateLocations(location)]
   }
 
@@ -219,6 +231,14 @@ struct LocationUpdatesMachine {
   /// the next location.
   mutating func fixLost() -> [Action] {
     guard updating, !paused, !unknownReported, permission.isDelivering else { return [] }
+    unknownReported = true
+    return [.fail(.locationUnknown)]
+  }
+
+  /// Updates started ``noLocationReport`` ago and no location came: "still trying"
+  /// (`.locationUnknown`), once; the updates go on, and the first fix is delivered as usual.
+  mutating func noLocationYet() -> [Action] {
+    guard updating, !paused, !unknownReported, !deliveredSinceStart, permission.isDelivering else { return [] }
     unknownReported = true
     return [.fail(.locationUnknown)]
   }

@@ -2,9 +2,26 @@ public import CoreLocation
 public import Foundation
 
 /// What a map view tells its delegate, with MapKit's names. The SDK's methods are
-/// `@objc optional`; here each has an implementation that does nothing.
-@MainActor
+/// `@objc optional`; here each has an implementation that does nothing (or MapKit's default).
+/// Main-actor isolated with pre-concurrency semantics, as MapKit's is imported on iOS.
+@preconcurrency @MainActor
 public protocol MKMapViewDelegate: NSObjectProtocol {
+  /// The view for an annotation coming into the visible region; nil: the map's default view (a
+  /// marker, registered under ``MKMapViewDefaultAnnotationViewReuseIdentifier``).
+  func mapView(_ mapView: MKMapView, viewFor annotation: any MKAnnotation) -> MKAnnotationView?
+  func mapView(_ mapView: MKMapView, didAdd views: [MKAnnotationView])
+  /// The renderer for an overlay added to the map (MapKit's default: a plain renderer).
+  func mapView(_ mapView: MKMapView, rendererFor overlay: any MKOverlay) -> MKOverlayRenderer
+  func mapView(_ mapView: MKMapView, didAdd renderers: [MKOverlayRenderer])
+  func mapView(_ mapView: MKMapView, didSelect view: MKAnnotationView)
+  func mapView(_ mapView: MKMapView, didDeselect view: MKAnnotationView)
+  func mapView(_ mapView: MKMapView, didSelect annotation: any MKAnnotation)
+  func mapView(_ mapView: MKMapView, didDeselect annotation: any MKAnnotation)
+  /// The annotation that stands for colliding views with the same clustering identifier.
+  func mapView(_ mapView: MKMapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any MKAnnotation]) -> MKClusterAnnotation
+  func mapView(
+    _ mapView: MKMapView, annotationView view: MKAnnotationView, didChange newState: MKAnnotationView.DragState,
+    fromOldState oldState: MKAnnotationView.DragState)
   func mapView(_ mapView: MKMapView, regionWillChangeAnimated animated: Bool)
   func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool)
   func mapViewDidChangeVisibleRegion(_ mapView: MKMapView)
@@ -16,6 +33,21 @@ public protocol MKMapViewDelegate: NSObjectProtocol {
 }
 
 extension MKMapViewDelegate {
+  public func mapView(_ mapView: MKMapView, viewFor annotation: any MKAnnotation) -> MKAnnotationView? { nil }
+  public func mapView(_ mapView: MKMapView, didAdd views: [MKAnnotationView]) {}
+  public func mapView(_ mapView: MKMapView, rendererFor overlay: any MKOverlay) -> MKOverlayRenderer { MKOverlayRenderer(overlay: overlay) }
+  public func mapView(_ mapView: MKMapView, didAdd renderers: [MKOverlayRenderer]) {}
+  public func mapView(_ mapView: MKMapView, didSelect view: MKAnnotationView) {}
+  public func mapView(_ mapView: MKMapView, didDeselect view: MKAnnotationView) {}
+  public func mapView(_ mapView: MKMapView, didSelect annotation: any MKAnnotation) {}
+  public func mapView(_ mapView: MKMapView, didDeselect annotation: any MKAnnotation) {}
+  public func mapView(_ mapView: MKMapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any MKAnnotation]) -> MKClusterAnnotation {
+    MKClusterAnnotation(memberAnnotations: memberAnnotations)
+  }
+  public func mapView(
+    _ mapView: MKMapView, annotationView view: MKAnnotationView, didChange newState: MKAnnotationView.DragState,
+    fromOldState oldState: MKAnnotationView.DragState
+  ) {}
   public func mapView(_ mapView: MKMapView, regionWillChangeAnimated animated: Bool) {}
   public func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool) {}
   public func mapViewDidChangeVisibleRegion(_ mapView: MKMapView) {}
@@ -32,11 +64,18 @@ extension MKMapViewDelegate {
 /// the map) builds and runs on Linux. Nothing is drawn; `MKMapSnapshotter` renders maps.
 ///
 /// The region keeps the view's aspect ratio as MapKit's does: setting one widens its narrower
-/// span to fill the view.
-@MainActor
+/// span to fill the view. Annotation views are made, reused and clustered as the region and the
+/// annotations change (see ``view(for:)``); overlays get their renderers when added.
+///
+/// Main-actor isolated with pre-concurrency semantics, as UIKit's views are imported on iOS:
+/// Swift 5 code that reads `bounds` or adds annotations off the main actor builds as there;
+/// Swift 6 code is warned.
+@preconcurrency @MainActor
 open class MKMapView: NSObject {
   /// The view's frame and bounds, in points (a frame of zero size until one is given).
-  open var frame: CGRect
+  open var frame: CGRect {
+    didSet { layoutAnnotationViews() }
+  }
   open var bounds: CGRect { CGRect(origin: .zero, size: frame.size) }
   open weak var delegate: (any MKMapViewDelegate)?
   open var isZoomEnabled = true
@@ -61,6 +100,10 @@ open class MKMapView: NSObject {
   private var shown: MKCoordinateRegion
   open private(set) var annotations: [any MKAnnotation] = []
   open private(set) var overlays: [any MKOverlay] = []
+  /// The annotation views' bookkeeping: registrations, views shown, the reuse queue, clusters.
+  var views = AnnotationViews()
+  var renderers: [ObjectIdentifier: MKOverlayRenderer] = [:]
+  open var selectedAnnotations: [any MKAnnotation] = []
 
   public init(frame: CGRect) {
     self.frame = frame
@@ -82,6 +125,7 @@ open class MKMapView: NSObject {
   open func setRegion(_ region: MKCoordinateRegion, animated: Bool) {
     delegate?.mapView(self, regionWillChangeAnimated: animated)
     shown = regionThatFits(region)
+    layoutAnnotationViews()
     delegate?.mapViewDidChangeVisibleRegion(self)
     delegate?.mapView(self, regionDidChangeAnimated: animated)
   }
@@ -118,11 +162,17 @@ open class MKMapView: NSObject {
     setRegion(MKCoordinateRegion(mapRect), animated: animated)
   }
 
-  open func addAnnotation(_ annotation: any MKAnnotation) { annotations.append(annotation) }
-  open func addAnnotations(_ annotations: [any MKAnnotation]) { self.annotations += annotations }
-  open func removeAnnotation(_ annotation: any MKAnnotation) { annotations.removeAll { $0 === annotation } }
+  open func addAnnotation(_ annotation: any MKAnnotation) { addAnnotations([annotation]) }
+  open func addAnnotations(_ annotations: [any MKAnnotation]) {
+    self.annotations += annotations
+    layoutAnnotationViews()
+  }
+  open func removeAnnotation(_ annotation: any MKAnnotation) { removeAnnotations([annotation]) }
   open func removeAnnotations(_ annotations: [any MKAnnotation]) {
-    for annotation in annotations { removeAnnotation(annotation) }
+    let gone = Set(annotations.map { ObjectIdentifier($0) })
+    self.annotations.removeAll { gone.contains(ObjectIdentifier($0)) }
+    selectedAnnotations.removeAll { gone.contains(ObjectIdentifier($0)) }
+    layoutAnnotationViews()
   }
 
   /// The annotations whose coordinate lies in `mapRect`.
@@ -134,8 +184,17 @@ open class MKMapView: NSObject {
   open func addOverlays(_ overlays: [any MKOverlay]) {
     self.overlays += overlays
     delegate?.mapView(self, didAdd: overlays)
+    let added = overlays.map { overlay in
+      let renderer = delegate?.mapView(self, rendererFor: overlay) ?? MKOverlayRenderer(overlay: overlay)
+      renderers[ObjectIdentifier(overlay)] = renderer
+      return renderer
+    }
+    delegate?.mapView(self, didAdd: added)
   }
-  open func removeOverlay(_ overlay: any MKOverlay) { overlays.removeAll { $0 === overlay } }
+  open func removeOverlay(_ overlay: any MKOverlay) {
+    overlays.removeAll { $0 === overlay }
+    renderers[ObjectIdentifier(overlay)] = nil
+  }
   open func removeOverlays(_ overlays: [any MKOverlay]) {
     for overlay in overlays { removeOverlay(overlay) }
   }

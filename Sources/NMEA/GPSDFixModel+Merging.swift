@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 // How gpsd merges a sentence's members into its fix (`gpsd_poll`) and fills the members it
 // derives (`gpsd_error_model`).

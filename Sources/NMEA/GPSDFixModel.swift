@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// gpsd's fix as its NMEA driver builds it, sentence by sentence: the mode, the altitudes,
 /// the speed and the track that gpsd reports, with the members gpsd derives.

@@ -1,3 +1,4 @@
+import Geo
 @testable import NMEA
 import LocationServices
 import Testing
