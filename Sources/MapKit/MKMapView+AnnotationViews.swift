@@ -48,7 +48,7 @@ extension MKMapView {
       view.annotation = annotation
       return view
     }
-    let registered = views.registered[identifier] ?? MKMarkerAnnotationView.self
+    let registered: AnyClass = views.registered[identifier] ?? MKMarkerAnnotationView.self
     return makeView(of: registered, annotation: annotation, reuseIdentifier: identifier)
   }
 
@@ -89,7 +89,8 @@ extension MKMapView {
     let rect = visibleMapRect, point = MKMapPoint(coordinate)
     guard rect.size.width > 0, rect.size.height > 0 else { return CGPoint(x: CGFloat.nan, y: .nan) }
     return CGPoint(
-      x: (point.x - rect.origin.x) / rect.size.width * Double(frame.width), y: (point.y - rect.origin.y) / rect.size.height * Double(frame.height))
+      x: (point.x - rect.origin.x) / rect.size.width * Double(frame.width),
+      y: (point.y - rect.origin.y) / rect.size.height * Double(frame.height))
   }
 
   /// The coordinate at `point` of the map view.
@@ -97,7 +98,8 @@ extension MKMapView {
     let rect = visibleMapRect
     guard frame.width > 0, frame.height > 0 else { return kCLLocationCoordinate2DInvalid }
     return MKMapPoint(
-      x: rect.origin.x + Double(point.x / frame.width) * rect.size.width, y: rect.origin.y + Double(point.y / frame.height) * rect.size.height
+      x: rect.origin.x + Double(point.x / frame.width) * rect.size.width,
+      y: rect.origin.y + Double(point.y / frame.height) * rect.size.height
     ).coordinate
   }
 
@@ -174,7 +176,8 @@ extension MKMapView {
     }
     if annotation is MKUserLocation { return nil }  // MapKit's own blue dot: no view of the app's
     let identifier =
-      annotation is MKClusterAnnotation ? MKMapViewDefaultClusterAnnotationViewReuseIdentifier : MKMapViewDefaultAnnotationViewReuseIdentifier
+      annotation is MKClusterAnnotation
+      ? MKMapViewDefaultClusterAnnotationViewReuseIdentifier : MKMapViewDefaultAnnotationViewReuseIdentifier
     return dequeueReusableAnnotationView(withIdentifier: identifier, for: annotation)
   }
 

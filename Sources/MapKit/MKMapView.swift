@@ -41,7 +41,9 @@ extension MKMapViewDelegate {
   public func mapView(_ mapView: MKMapView, didDeselect view: MKAnnotationView) {}
   public func mapView(_ mapView: MKMapView, didSelect annotation: any MKAnnotation) {}
   public func mapView(_ mapView: MKMapView, didDeselect annotation: any MKAnnotation) {}
-  public func mapView(_ mapView: MKMapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any MKAnnotation]) -> MKClusterAnnotation {
+  public func mapView(
+    _ mapView: MKMapView, clusterAnnotationForMemberAnnotations memberAnnotations: [any MKAnnotation]
+  ) -> MKClusterAnnotation {
     MKClusterAnnotation(memberAnnotations: memberAnnotations)
   }
   public func mapView(
