@@ -7,7 +7,12 @@ checks each declaration of tools/data/apple-corelocation-mapkit-api.tsv (one per
 group<TAB>Type.member(labels:), the declarations of the SDK's generated interface as the
 project's research listed them) by its path and, for functions, its argument labels.
 
-Prints per group: declared / listed, then the total, then what is missing (with --missing).
+A third column marks a declaration that cannot exist on Linux, with why: `not portable: <reason>`
+(a UIKit view or control, a CoreGraphics context); those are left out of the figures and listed
+with --missing. Every other declaration is provided (found in the symbol graphs) or not provided.
+
+Prints per group: declared / listed, then the total, then per framework: provided, not provided,
+not portable; then what is missing (with --missing).
 """
 import json, os, re, sys
 from collections import OrderedDict
@@ -22,11 +27,10 @@ if graphs is None:
 if graphs is None:
     sys.exit("no symbol graphs: run 'swift package dump-symbol-graph --minimum-access-level public' first")
 
-newest_source = max(
-    os.path.getmtime(os.path.join(d, f))
-    for module in ('CoreLocation', 'MapKit')
-    for d, _, files in os.walk(os.path.join(root, 'Sources', module)) for f in files)
 for module in ('CoreLocation', 'MapKit'):
+    # Each module's graph against its own sources (a change to MapKit alone rebuilds MapKit alone).
+    newest_source = max(
+        os.path.getmtime(os.path.join(d, f)) for d, _, files in os.walk(os.path.join(root, 'Sources', module)) for f in files)
     graph = os.path.join(graphs, module + '.symbols.json')
     if not os.path.exists(graph) or os.path.getmtime(graph) < newest_source:
         sys.exit(f"{graph} is missing or older than the sources: 'swift package dump-symbol-graph' did not write it")
@@ -79,10 +83,21 @@ for alias, target in re.findall(r'public typealias (\w+) = (__\w+)', sources):
 
 groups = OrderedDict()
 missing = []
+# Per framework: provided, not provided, not portable (with its reason in the table's third column).
+frameworks = OrderedDict()
+not_portable = []
 for line in open(os.path.join(root, 'tools', 'data', 'apple-corelocation-mapkit-api.tsv')):
     if not line.strip() or line.startswith('#'):
         continue
-    group, entry = line.rstrip('\n').split('\t')
+    fields = line.rstrip('\n').split('\t')
+    group, entry = fields[0], fields[1]
+    status = fields[2] if len(fields) > 2 else ''
+    framework = 'MapKit' if entry.startswith('MK') or group.startswith('11') or group.startswith('12') else 'CoreLocation'
+    counts = frameworks.setdefault(framework, [0, 0, 0])
+    if status.startswith('not portable'):
+        counts[2] += 1
+        not_portable.append((entry, status))
+        continue
     found = entry in declared
     if not found and '(' in entry:
         # Callable with these labels: a declared function whose further parameters have defaults.
@@ -97,6 +112,7 @@ for line in open(os.path.join(root, 'tools', 'data', 'apple-corelocation-mapkit-
         found = len(parts) >= 2 and f'@alias {parts[-2]}.{parts[-1]}' in declared
     total, have = groups.get(group, (0, 0))
     groups[group] = (total + 1, have + (1 if found else 0))
+    counts[0 if found else 1] += 1
     if not found:
         missing.append((group, entry))
 
@@ -105,6 +121,11 @@ all_have = sum(h for _, h in groups.values())
 for group, (total, have) in groups.items():
     print(f"{group[:70]:<70} {have:>4} / {total:<4}")
 print(f"{'all':<70} {all_have:>4} / {all_total:<4} ({100.0 * all_have / all_total:.1f} %)")
+print()
+for framework, (provided, lacking, unportable) in frameworks.items():
+    portable = provided + lacking
+    print(f"{framework}: {provided} of {portable} portable declarations provided ({100.0 * provided / portable:.1f} %), "
+          f"{lacking} not provided, {unportable} not portable")
 if '--at-least' in sys.argv:
     floor = float(sys.argv[sys.argv.index('--at-least') + 1])
     if 100.0 * all_have / all_total < floor:
@@ -113,3 +134,5 @@ if '--missing' in sys.argv:
     print()
     for group, entry in missing:
         print(f"missing  {entry}    ({group.split(' ')[0]})")
+    for entry, status in not_portable:
+        print(f"{status.split(':')[0]}  {entry}    ({status.split(':', 1)[1].strip()})")

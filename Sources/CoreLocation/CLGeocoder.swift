@@ -155,6 +155,30 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
     try await withAnswer { geocodeAddressString(addressString, completionHandler: $0) }
   }
 
+  /// Geocodes an Address Book-style dictionary (deprecated on iOS 11, still available): its
+  /// values (street, city, state, ZIP, country…) joined into one address string, in the order an
+  /// address is written.
+  @available(*, deprecated, message: "Use -geocodePostalAddress:completionHandler:")
+  open func geocodeAddressDictionary(_ addressDictionary: [AnyHashable: Any], completionHandler: @escaping CLGeocodeCompletionHandler) {
+    geocodeAddressString(Self.addressString(addressDictionary), completionHandler: completionHandler)
+  }
+
+  /// The address an Address Book dictionary holds, as one string (its known keys in the order an
+  /// address is written, then any other string values).
+  static func addressString(_ dictionary: [AnyHashable: Any]) -> String {
+    let order = ["Street", "SubLocality", "City", "SubAdministrativeArea", "State", "ZIP", "Country", "CountryCode"]
+    var parts: [String] = []
+    for key in order {
+      if let value = dictionary[key] as? String, !value.isEmpty { parts.append(value) }
+      if key == "Street", let lines = dictionary["FormattedAddressLines"] as? [String], dictionary["Street"] == nil { parts += lines }
+    }
+    let rest = dictionary.compactMap { key, value -> (String, String)? in
+      guard let key = key as? String, !order.contains(key), key != "FormattedAddressLines", let value = value as? String else { return nil }
+      return (key, value)
+    }
+    return (parts + rest.sorted { $0.0 < $1.0 }.map(\.1)).joined(separator: ", ")
+  }
+
   open func geocodeAddressString(_ addressString: String, in region: CLRegion?, completionHandler: @escaping CLGeocodeCompletionHandler) {
     var found = LocationEmulatorGeocoding.placemarks(matching: addressString)
     if let circle = region?.circle {

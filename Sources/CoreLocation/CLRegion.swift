@@ -10,6 +10,14 @@ open class CLRegion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   // The circle, for the circular regions (and the deprecated initializer here).
   let circle: (center: CLLocationCoordinate2D, radius: CLLocationDistance)?
 
+  /// A region with no identifier and no shape, as `CLRegion()` makes on iOS: the initializer an
+  /// app's own region subclass calls (`super.init()`).
+  public override init() {
+    identifier = ""
+    circle = nil
+    super.init()
+  }
+
   init(identifier: String, circle: (CLLocationCoordinate2D, CLLocationDistance)?) {
     self.identifier = identifier
     self.circle = circle

@@ -121,6 +121,16 @@ open class MKAnnotationView: NSObject {
 
   public override convenience init() { self.init(frame: .zero) }
 
+  /// A view from an archive (a storyboard's): no annotation, no reuse identifier. Required, as
+  /// UIView's `init?(coder:)` is, so subclasses declare it as they do on iOS.
+  public required init?(coder: NSCoder) {
+    frame = .zero
+    super.init()
+  }
+
+  /// Where the callout's accessory views sit relative to the view (no callout is shown here).
+  open var accessoryOffset = CGPoint.zero
+
   /// Called before a dequeued view is handed out again: a subclass resets what it set.
   open func prepareForReuse() {}
 
@@ -154,6 +164,31 @@ open class MKMarkerAnnotationView: MKAnnotationView {
     super.init(frame: frame)
     displayPriority = .defaultLow
   }
+
+  public required init?(coder: NSCoder) {
+    super.init(coder: coder)
+    displayPriority = .defaultLow
+  }
+}
+
+/// The view MapKit shows the user's place with.
+@preconcurrency @MainActor
+open class MKUserLocationView: MKAnnotationView {
+  public override init(annotation: (any MKAnnotation)?, reuseIdentifier: String?) {
+    super.init(annotation: annotation, reuseIdentifier: reuseIdentifier)
+    frame = CGRect(x: 0, y: 0, width: 22, height: 22)
+  }
+
+  public override init(frame: CGRect) { super.init(frame: frame) }
+  public required init?(coder: NSCoder) { super.init(coder: coder) }
+}
+
+/// A pin's colour before `pinTintColor` (deprecated with the pin view), with MapKit's cases.
+@available(*, deprecated, message: "Use MKMarkerAnnotationView's markerTintColor")
+public enum MKPinAnnotationColor: UInt, Sendable {
+  case red = 0
+  case green = 1
+  case purple = 2
 }
 
 /// MapKit's pin, deprecated since iOS 16 in favour of ``MKMarkerAnnotationView``.
@@ -169,6 +204,27 @@ open class MKPinAnnotationView: MKAnnotationView {
   }
 
   public override init(frame: CGRect) { super.init(frame: frame) }
+  public required init?(coder: NSCoder) { super.init(coder: coder) }
+
+  /// The pin's colour as one of three (deprecated): red, green or purple, read from and written
+  /// to ``pinTintColor``.
+  @available(*, deprecated, message: "Use pinTintColor")
+  open var pinColor: MKPinAnnotationColor {
+    get {
+      switch pinTintColor {
+      case MKPinAnnotationView.greenPinColor(): .green
+      case MKPinAnnotationView.purplePinColor(): .purple
+      default: .red
+      }
+    }
+    set {
+      switch newValue {
+      case .red: pinTintColor = Self.redPinColor()
+      case .green: pinTintColor = Self.greenPinColor()
+      case .purple: pinTintColor = Self.purplePinColor()
+      }
+    }
+  }
 
   open class func redPinColor() -> UIColor { .systemRed }
   open class func greenPinColor() -> UIColor { .systemGreen }

@@ -22,6 +22,12 @@ public protocol MKMapViewDelegate: NSObjectProtocol {
   func mapView(
     _ mapView: MKMapView, annotationView view: MKAnnotationView, didChange newState: MKAnnotationView.DragState,
     fromOldState oldState: MKAnnotationView.DragState)
+  func mapView(_ mapView: MKMapView, didChange mode: MKUserTrackingMode, animated: Bool)
+  func mapViewWillStartLoadingMap(_ mapView: MKMapView)
+  func mapViewDidFinishLoadingMap(_ mapView: MKMapView)
+  func mapViewDidFailLoadingMap(_ mapView: MKMapView, withError error: any Error)
+  func mapViewWillStartRenderingMap(_ mapView: MKMapView)
+  func mapViewDidFinishRenderingMap(_ mapView: MKMapView, fullyRendered: Bool)
   func mapView(_ mapView: MKMapView, regionWillChangeAnimated animated: Bool)
   func mapView(_ mapView: MKMapView, regionDidChangeAnimated animated: Bool)
   func mapViewDidChangeVisibleRegion(_ mapView: MKMapView)
@@ -33,6 +39,12 @@ public protocol MKMapViewDelegate: NSObjectProtocol {
 }
 
 extension MKMapViewDelegate {
+  public func mapView(_ mapView: MKMapView, didChange mode: MKUserTrackingMode, animated: Bool) {}
+  public func mapViewWillStartLoadingMap(_ mapView: MKMapView) {}
+  public func mapViewDidFinishLoadingMap(_ mapView: MKMapView) {}
+  public func mapViewDidFailLoadingMap(_ mapView: MKMapView, withError error: any Error) {}
+  public func mapViewWillStartRenderingMap(_ mapView: MKMapView) {}
+  public func mapViewDidFinishRenderingMap(_ mapView: MKMapView, fullyRendered: Bool) {}
   public func mapView(_ mapView: MKMapView, viewFor annotation: any MKAnnotation) -> MKAnnotationView? { nil }
   public func mapView(_ mapView: MKMapView, didAdd views: [MKAnnotationView]) {}
   public func mapView(_ mapView: MKMapView, rendererFor overlay: any MKOverlay) -> MKOverlayRenderer { MKOverlayRenderer(overlay: overlay) }
@@ -105,7 +117,35 @@ open class MKMapView: NSObject {
   /// The annotation views' bookkeeping: registrations, views shown, the reuse queue, clusters.
   var views = AnnotationViews()
   var renderers: [ObjectIdentifier: MKOverlayRenderer] = [:]
+  /// Each overlay's level (see ``addOverlay(_:level:)``).
+  var levels: [ObjectIdentifier: MKOverlayLevel] = [:]
   open var selectedAnnotations: [any MKAnnotation] = []
+  open var mapType = MKMapType.standard
+  open var showsBuildings = true
+  open var showsTraffic = false
+  open var showsPointsOfInterest = true
+  open var pointOfInterestFilter: MKPointOfInterestFilter?
+  open var showsUserTrackingButton = false
+  open var pitchButtonVisibility = MKFeatureVisibility.adaptive
+  open var selectableMapFeatures: MKMapFeatureOptions = []
+  /// How the map follows the user (see ``setUserTrackingMode(_:animated:)``).
+  open var userTrackingMode: MKUserTrackingMode {
+    get { tracking }
+    set { setUserTrackingMode(newValue, animated: false) }
+  }
+  var tracking = MKUserTrackingMode.none
+  /// Where the camera may look: the region's centre is kept within it.
+  open var cameraBoundary: CameraBoundary? {
+    get { boundary }
+    set { setCameraBoundary(newValue, animated: false) }
+  }
+  var boundary: CameraBoundary?
+  /// How near and far the camera may be from the centre, in metres.
+  open var cameraZoomRange: CameraZoomRange! {
+    get { zoomRange }
+    set { setCameraZoomRange(newValue, animated: false) }
+  }
+  var zoomRange = CameraZoomRange(minCenterCoordinateDistance: 0, maxCenterCoordinateDistance: .greatestFiniteMagnitude)
 
   public init(frame: CGRect) {
     self.frame = frame
@@ -117,16 +157,25 @@ open class MKMapView: NSObject {
 
   public override convenience init() { self.init(frame: .zero) }
 
+  /// A map from an archive (a storyboard's): the frame it was archived with, or none.
+  public required init?(coder: NSCoder) {
+    frame = coder.containsValue(forKey: "frame") ? coder.decodeObject(forKey: "frame") as? CGRect ?? .zero : .zero
+    shown = MKCoordinateRegion(
+      center: CLLocationCoordinate2D(latitude: 0, longitude: 0), span: MKCoordinateSpan(latitudeDelta: 170, longitudeDelta: 360))
+    super.init()
+  }
+
   /// The region shown.
   open var region: MKCoordinateRegion {
     get { shown }
     set { setRegion(newValue, animated: false) }
   }
 
-  /// Shows `region`, its spans fitted to the view's aspect ratio; the delegate hears of it.
+  /// Shows `region`, its spans fitted to the view's aspect ratio and its centre kept within the
+  /// camera boundary; the delegate hears of it.
   open func setRegion(_ region: MKCoordinateRegion, animated: Bool) {
     delegate?.mapView(self, regionWillChangeAnimated: animated)
-    shown = regionThatFits(region)
+    shown = regionThatFits(boundary?.keeping(region) ?? region)
     layoutAnnotationViews()
     delegate?.mapViewDidChangeVisibleRegion(self)
     delegate?.mapView(self, regionDidChangeAnimated: animated)
@@ -183,8 +232,16 @@ open class MKMapView: NSObject {
   }
 
   open func addOverlay(_ overlay: any MKOverlay) { addOverlays([overlay]) }
-  open func addOverlays(_ overlays: [any MKOverlay]) {
-    self.overlays += overlays
+  open func addOverlays(_ overlays: [any MKOverlay]) { insert(overlays, at: self.overlays.count, level: .aboveLabels) }
+
+  /// Changes ``overlays`` in place (reordering: no renderer is made or dropped).
+  func replaceOverlays(_ change: (inout [any MKOverlay]) -> Void) { change(&overlays) }
+
+  /// Inserts `added` at `index` of ``overlays`` on `level`, makes their renderers, tells the delegate.
+  func insert(_ incoming: [any MKOverlay], at index: Int, level: MKOverlayLevel) {
+    overlays.insert(contentsOf: incoming, at: Swift.min(Swift.max(index, 0), overlays.count))
+    for overlay in incoming { levels[ObjectIdentifier(overlay)] = level }
+    let overlays = incoming
     delegate?.mapView(self, didAdd: overlays)
     let added = overlays.map { overlay in
       let renderer = delegate?.mapView(self, rendererFor: overlay) ?? MKOverlayRenderer(overlay: overlay)
@@ -196,6 +253,7 @@ open class MKMapView: NSObject {
   open func removeOverlay(_ overlay: any MKOverlay) {
     overlays.removeAll { $0 === overlay }
     renderers[ObjectIdentifier(overlay)] = nil
+    levels[ObjectIdentifier(overlay)] = nil
   }
   open func removeOverlays(_ overlays: [any MKOverlay]) {
     for overlay in overlays { removeOverlay(overlay) }

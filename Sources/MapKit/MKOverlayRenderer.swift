@@ -94,6 +94,8 @@ open class MKGradientPolylineRenderer: MKPolylineRenderer, @unchecked Sendable {
   open private(set) var colors: [UIColor] = []
   open private(set) var locations: [CGFloat] = []
 
+  public override init(polyline: MKPolyline) { super.init(polyline: polyline) }
+
   /// The colours, each at its location along the line (0…1).
   open func setColors(_ colors: [UIColor], locations: [CGFloat]) {
     self.colors = colors

@@ -1,4 +1,4 @@
-import CoreLocation
+@testable import CoreLocation
 import Emulator
 import Foundation
 import Geo
@@ -98,5 +98,45 @@ struct AppleDocumentedBehaviourTests {
     let region = CLCircularRegion(center: centre, radius: arc - 1, identifier: "degree")
     #expect(!region.contains(CLLocationCoordinate2D(latitude: 61, longitude: 25)), "a sphere's 111,195 m would put it inside")
     #expect(region.contains(CLLocationCoordinate2D(latitude: 60.999, longitude: 25)))
+  }
+}
+
+/// Declarations real code used that were missing (issue 48's smaller gaps), each in the shape it
+/// was met.
+@Suite("Smaller gaps real code met")
+struct SmallerGapsTests {
+  /// An app's own region kind, made with `super.init()` as such subclasses are.
+  final class AreaOfInterest: CLRegion, @unchecked Sendable {
+    let name: String
+
+    init(name: String) {
+      self.name = name
+      super.init()
+    }
+
+    required init?(coder: NSCoder) { nil }
+  }
+
+  @Test("CLRegion has a public init() for subclasses: no identifier, no shape")
+  func regionSubclass() {
+    let area = AreaOfInterest(name: "park")
+    #expect(area.identifier == "" && area.name == "park" && area.notifyOnEntry && area.notifyOnExit)
+  }
+
+  @Test("geocodeAddressDictionary (deprecated, available) finds what the same address as a string finds")
+  @available(*, deprecated)
+  func addressDictionary() async throws {
+    let place = CLPlacemark(
+      location: CLLocation(latitude: 60.2, longitude: 24.9), name: "Dictzebra Hall", thoroughfare: "Dictzebrankatu",
+      subThoroughfare: "3", locality: "Helsinki", postalCode: "00520", isoCountryCode: "FI", country: "Finland")
+    LocationEmulatorGeocoding.register([place])
+    let dictionary: [AnyHashable: Any] = ["Street": "3 Dictzebrankatu", "City": "Helsinki", "ZIP": "00520", "Country": "Finland"]
+    #expect(CLGeocoder.addressString(dictionary) == "3 Dictzebrankatu, Helsinki, 00520, Finland")
+    let found: [CLPlacemark] = try await withCheckedThrowingContinuation { continuation in
+      CLGeocoder().geocodeAddressDictionary(dictionary) { placemarks, error in
+        if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: placemarks ?? []) }
+      }
+    }
+    #expect(found.map(\.name) == ["Dictzebra Hall"])
   }
 }

@@ -1,4 +1,6 @@
 import CoreLocation
+import Emulator
+import LocationServices
 import Foundation
 @testable import MapKit
 import Testing
@@ -210,5 +212,96 @@ struct MapKitViewsTests {
     let round = map.convert(corner, toPointTo: nil)
     #expect(abs(round.x) < 1e-6 && abs(round.y) < 1e-6)
     #expect(corner.latitude > helsinki.latitude && corner.longitude < helsinki.longitude, "the top-left is north-west")
+  }
+}
+
+@MainActor
+@Suite("MapKit's map view state: tracking, camera limits, fitting, overlay levels, tiles")
+struct MapViewStateTests {
+  let helsinki = CLLocationCoordinate2D(latitude: 60.1699, longitude: 24.9384)
+
+  final class TrackingDelegate: NSObject, MKMapViewDelegate {
+    var modes: [MKUserTrackingMode] = []
+    func mapView(_ mapView: MKMapView, didChange mode: MKUserTrackingMode, animated: Bool) { modes.append(mode) }
+  }
+
+  @Test("LOC-MK-26: following the user turns the user's place on; the delegate hears each change once")
+  func tracking() async {
+    await withEmulatedPhone(EmulatedPhone.Configuration(permission: PermissionState(appStatus: .authorizedWhenInUse))) { _ in
+      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 300))
+      let delegate = TrackingDelegate()
+      map.delegate = delegate
+      map.setUserTrackingMode(.follow, animated: true)
+      map.userTrackingMode = .follow
+      map.userTrackingMode = .none
+      #expect(delegate.modes == [.follow, .none] && map.showsUserLocation)
+      map.showsUserLocation = false
+    }
+  }
+
+  @Test("LOC-MK-27: a camera boundary keeps the centre within it; a zoom range keeps its distances")
+  func cameraLimits() throws {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 300))
+    let city = MKCoordinateRegion(center: helsinki, latitudinalMeters: 10_000, longitudinalMeters: 10_000)
+    map.region = city
+    let boundary: MKMapView.CameraBoundary = try #require(MKMapView.CameraBoundary(coordinateRegion: city))
+    map.cameraBoundary = boundary
+    map.setCenter(CLLocationCoordinate2D(latitude: 61, longitude: 24.9384), animated: false)
+    let rect = MKMapRect(region: city)
+    // At the boundary's north edge (to the region's rounding through coordinates, a few metres).
+    #expect(abs(MKMapPoint(map.centerCoordinate).y - rect.minY) < rect.size.height * 0.01, "held at the boundary's north edge")
+    #expect(MKMapView.CameraBoundary(mapRect: .null) == nil)
+    let range = try #require(MKMapView.CameraZoomRange(maxCenterCoordinateDistance: 5_000))
+    map.cameraZoomRange = range
+    #expect(map.cameraZoomRange.minCenterCoordinateDistance == 0 && map.cameraZoomRange.maxCenterCoordinateDistance == 5_000)
+    #expect(MKMapView.CameraZoomRange(minCenterCoordinateDistance: 10, maxCenterCoordinateDistance: 5) == nil)
+  }
+
+  @Test("LOC-MK-28: a rect fitted with edge padding fills the inner area and keeps the view's aspect")
+  func fitting() {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 400, height: 200))
+    let target = MKMapRect(x: 1_000, y: 2_000, width: 100, height: 100)
+    let fitted = map.mapRectThatFits(target, edgePadding: UIEdgeInsets(top: 20, left: 20, bottom: 20, right: 20))
+    #expect(abs(fitted.size.width / fitted.size.height - 2) < 1e-9, "the view's aspect")
+    // 160 inner points hold the 100 map points: 1.6 points each; the view's 200 points are 125.
+    #expect(abs(fitted.size.height - 125) < 1e-9 && abs(fitted.midX - target.midX) < 1e-9 && abs(fitted.midY - target.midY) < 1e-9)
+    map.setVisibleMapRect(target, edgePadding: .zero, animated: false)
+    let shown = map.visibleMapRect
+    #expect(shown.minX <= target.minX + 1e-3 && shown.maxX >= target.maxX - 1e-3 && abs(shown.size.height - target.size.height) < 1e-3)
+    let rect = map.convert(map.region, toRectTo: nil)
+    #expect(abs(rect.width - 400) < 0.5 && abs(rect.height - 200) < 0.5)
+  }
+
+  @Test("LOC-MK-29: overlays keep their levels: roads below labels, inserted and exchanged in place")
+  func overlayLevels() {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 300))
+    func circle(_ r: Double) -> MKCircle { MKCircle(center: helsinki, radius: r) }
+    let label1 = circle(1), road1 = circle(2), label2 = circle(3), road2 = circle(4), between = circle(5)
+    map.addOverlay(label1)
+    map.addOverlay(road1, level: .aboveRoads)
+    map.addOverlay(label2, level: .aboveLabels)
+    map.addOverlay(road2, level: .aboveRoads)
+    #expect(map.overlays.map { ($0 as? MKCircle)?.radius } == [2, 4, 1, 3])
+    #expect(map.overlays(in: .aboveRoads).count == 2 && map.overlays(in: .aboveLabels).count == 2)
+    map.insertOverlay(between, above: label1)
+    #expect(map.overlays.map { ($0 as? MKCircle)?.radius } == [2, 4, 1, 5, 3])
+    map.exchangeOverlay(label1, with: label2)
+    #expect(map.overlays.map { ($0 as? MKCircle)?.radius } == [2, 4, 3, 5, 1])
+    #expect(map.renderer(for: between) != nil)
+  }
+
+  @Test("LOC-MK-30: a tile overlay fills its URL template and loads a tile from a file URL")
+  func tiles() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("3/4"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("tile 3/4/5".utf8).write(to: folder.appendingPathComponent("3/4/5.png"))
+    let overlay = MKTileOverlay(urlTemplate: folder.absoluteString + "/{z}/{x}/{y}.png")
+    let path = MKTileOverlayPath(x: 4, y: 5, z: 3, contentScaleFactor: 2)
+    #expect(overlay.url(forTilePath: path).path.hasSuffix("3/4/5.png"))
+    #expect(String(decoding: try await overlay.loadTile(at: path), as: UTF8.self) == "tile 3/4/5")
+    overlay.isGeometryFlipped = true
+    #expect(overlay.url(forTilePath: path).path.hasSuffix("3/4/2.png"), "TMS rows count from the south: 7 - 5")
+    await #expect(throws: (any Error).self) { try await overlay.loadTile(at: MKTileOverlayPath(x: 9, y: 9, z: 9, contentScaleFactor: 1)) }
   }
 }

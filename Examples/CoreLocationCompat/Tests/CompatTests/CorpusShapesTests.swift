@@ -110,7 +110,11 @@ struct CorpusShapesTests {
     let bounds = line.boundingMapRect
     #expect(bounds.width == 0 && bounds.minY == MKMapPoint(north(2_000)).y && bounds.maxY == MKMapPoint(home).y)
     #expect(abs(line.coordinate.latitude - north(1_000).latitude) < 1e-5)
-    #expect(abs(Double(line.locations(atPointIndexes: IndexSet([2]))[0]) - 2_000) < 1)
+    // Along the line, as distance(from:) measures (on the ellipsoid: 2,000 m of the test's sphere
+    // is 2,004 m there).
+    let along = CLLocation(latitude: home.latitude, longitude: home.longitude)
+      .distance(from: CLLocation(latitude: north(2_000).latitude, longitude: north(2_000).longitude))
+    #expect(abs(Double(line.locations(atPointIndexes: IndexSet([2]))[0]) - along) < 1e-6 && abs(along - 2_000) < 5)
     let none = RouteOverlay(coordinates: []).end
     #expect(none.coordinate.latitude == 0 && none.coordinate.longitude == 0 && none.horizontalAccuracy == 0)
   }
@@ -195,5 +199,26 @@ struct CorpusShapesTests {
     let watching = uploader.statusPublisher(of: request!).sink { status.append($0) }
     #expect(status == ["PUT tracks.example"])
     watching.cancel()
+  }
+
+  @Test("LOC-COMPAT-50: a Swift 5 clustering helper reads the map off the main actor; its delegate dequeues, clusters and styles")
+  func mapHelpers() throws {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 600))
+    let delegate = PetMapDelegate()
+    map.delegate = delegate
+    map.region = MKCoordinateRegion(
+      center: CLLocationCoordinate2D(latitude: 60.17, longitude: 24.94), latitudinalMeters: 3_000, longitudinalMeters: 3_000)
+    let pets = [0.0, 0.00002, 0.004, 1].map {
+      MKPointAnnotation(coordinate: CLLocationCoordinate2D(latitude: 60.17 + $0, longitude: 24.94))
+    }
+    let clusterer = AnnotationClusterer()
+    clusterer.reload(pets, on: map)
+    #expect(clusterer.lastSize == CGSize(width: 300, height: 600) && map.annotations.count == 3, "the far one is left out")
+    let apart = try #require(map.view(for: pets[2]) as? MKMarkerAnnotationView)
+    #expect(apart.clusteringIdentifier == "pets" && apart.markerTintColor == .systemOrange && apart.cluster == nil)
+    #expect(map.view(for: pets[0]) == nil, "the two that collide are shown as their cluster")
+    let route = MKPolyline(coordinates: pets.map(\.coordinate), count: pets.count)
+    map.addOverlay(route)
+    #expect((map.renderer(for: route) as? MKPolylineRenderer)?.lineWidth == 5)
   }
 }
