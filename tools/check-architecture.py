@@ -44,10 +44,10 @@ TOOLCHAIN = {
 # Targets that exist only to give another target a clang module map; the importing target names
 # them in its own module map, not in an import statement.
 MODULE_MAPS = {"CoreLocationModuleMap", "osModuleMap"}
-# Imports a target makes without declaring them, on purpose: Examples/GuardedCombine is a package
-# in the shape of third-party libraries that import Combine under `#if canImport(Combine)` without
-# depending on it, and the test command checks that such an import resolves.
-UNDECLARED_ON_PURPOSE = {"GuardedCombine": {"Combine"}}
+# Imports a target makes without declaring them, on purpose: Examples/GuardedCombine holds packages
+# in the shape of third-party libraries that import Combine or os under `#if canImport(…)` without
+# depending on them, and the test command checks that such imports resolve and link.
+UNDECLARED_ON_PURPOSE = {"GuardedCombine": {"Combine"}, "GuardedLock": {"os"}}
 
 # The only modules that may re-export others, and what each may re-export.
 FACADES = {

@@ -39,7 +39,9 @@ declared = set()
 # Functions by their path without labels: each with its labels and which of them have defaults.
 functions = {}
 for name in os.listdir(graphs):
-    if not (name.startswith('CoreLocation') or name.startswith('MapKit')) or not name.endswith('.symbols.json'):
+    # CoreLocation's and MapKit's own graphs, and the Contacts product's extensions of them
+    # (`CLPlacemark.postalAddress`, `CLGeocoder.geocodePostalAddress`).
+    if not (name.startswith('CoreLocation') or name.startswith('MapKit') or name.startswith('Contacts@')) or not name.endswith('.symbols.json'):
         continue
     with open(os.path.join(graphs, name)) as f:
         graph = json.load(f)
@@ -92,7 +94,7 @@ for line in open(os.path.join(root, 'tools', 'data', 'apple-corelocation-mapkit-
     fields = line.rstrip('\n').split('\t')
     group, entry = fields[0], fields[1]
     status = fields[2] if len(fields) > 2 else ''
-    framework = 'MapKit' if entry.startswith('MK') or group.startswith('11') or group.startswith('12') else 'CoreLocation'
+    framework = 'MapKit' if entry.startswith('MK') or group.split(' ')[0] in ('11', '12', '13.2') or group[:3] in ('11.', '12.') else 'CoreLocation'
     counts = frameworks.setdefault(framework, [0, 0, 0])
     if status.startswith('not portable'):
         counts[2] += 1

@@ -207,7 +207,7 @@ plain_lane() {
   step "the library's suite" suite library swift test --skip-build --scratch-path "$PLAIN"
   step "the pool canary names a test that blocks the pool" canary_catches_a_blocked_pool
   step "CoreLocation/MapKit declarations against Apple's (tools/data/apple-corelocation-mapkit-api.tsv)" \
-    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 95
+    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" tools/corelocation-api-coverage.sh --at-least 90
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
     # GuardedCombine compiled after the library's Combine module (the library builds first).

@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
-// A library in the shape of many that apps depend on (GRDB, swift-dependencies, combine-schedulers
-// and others guard their Combine support the same way): it has no dependency of its own, and
-// compiles its Combine code only `#if canImport(Combine)`. On Linux a module named Combine exists
+// Libraries in the shape of many that apps depend on: GuardedCombine guards its Combine support
+// with `#if canImport(Combine)` (GRDB, swift-dependencies, combine-schedulers and others do), and
+// GuardedLock locks with `os_unfair_lock` under `#if canImport(os)` (swift-argument-parser does);
+// neither has a dependency of its own. GuardedLock is linked into NearbyPets' tests, a program
+// that does not depend on LocationEmulator's `os` product, in a build that has its module. On Linux a module named Combine exists
 // in a build once LocationEmulator's Combine product or trait is in it, and this package sees it
 // without asking; CoreLocationCompat (the trait on) and LostPets (the product, the trait off)
 // depend on it, and tools/test.sh rebuilds it after the Combine module exists, so that its
@@ -10,6 +12,11 @@ import PackageDescription
 
 let package = Package(
   name: "GuardedCombine",
-  products: [.library(name: "GuardedCombine", targets: ["GuardedCombine"])],
-  targets: [.target(name: "GuardedCombine", swiftSettings: [.swiftLanguageMode(.v5)])]
+  products: [
+    .library(name: "GuardedCombine", targets: ["GuardedCombine"]), .library(name: "GuardedLock", targets: ["GuardedLock"]),
+  ],
+  targets: [
+    .target(name: "GuardedCombine", swiftSettings: [.swiftLanguageMode(.v5)]),
+    .target(name: "GuardedLock", swiftSettings: [.swiftLanguageMode(.v5)]),
+  ]
 )

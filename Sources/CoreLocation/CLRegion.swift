@@ -191,6 +191,8 @@ open class CLBeaconIdentityConstraint: NSObject, NSCopying, NSSecureCoding, @unc
 open class CLBeacon: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   open private(set) var timestamp = Date()
   open private(set) var uuid = UUID()
+  @available(*, deprecated, renamed: "uuid")
+  open var proximityUUID: UUID { uuid }
   open private(set) var major: NSNumber = 0
   open private(set) var minor: NSNumber = 0
   open private(set) var proximity: CLProximity = .unknown
@@ -228,5 +230,46 @@ open class CLBeaconRegion: CLRegion, @unchecked Sendable {
   public required init?(coder: NSCoder) {
     uuid = UUID()
     super.init(coder: coder)
+  }
+
+  /// The region's beacons as an identity constraint (its UUID, major and minor).
+  open var beaconIdentityConstraint: CLBeaconIdentityConstraint {
+    switch (major, minor) {
+    case (let major?, let minor?): CLBeaconIdentityConstraint(uuid: uuid, major: major.uint16Value, minor: minor.uint16Value)
+    case (let major?, nil): CLBeaconIdentityConstraint(uuid: uuid, major: major.uint16Value)
+    default: CLBeaconIdentityConstraint(uuid: uuid)
+    }
+  }
+
+  public convenience init(beaconIdentityConstraint constraint: CLBeaconIdentityConstraint, identifier: String) {
+    switch (constraint.major, constraint.minor) {
+    case (let major?, let minor?): self.init(uuid: constraint.uuid, major: major, minor: minor, identifier: identifier)
+    case (let major?, nil): self.init(uuid: constraint.uuid, major: major, identifier: identifier)
+    default: self.init(uuid: constraint.uuid, identifier: identifier)
+    }
+  }
+
+  @available(*, deprecated, renamed: "uuid")
+  open var proximityUUID: UUID { uuid }
+
+  @available(*, deprecated, renamed: "init(uuid:identifier:)")
+  public convenience init(proximityUUID: UUID, identifier: String) { self.init(uuid: proximityUUID, identifier: identifier) }
+
+  @available(*, deprecated, renamed: "init(uuid:major:identifier:)")
+  public convenience init(proximityUUID: UUID, major: CLBeaconMajorValue, identifier: String) {
+    self.init(uuid: proximityUUID, major: major, identifier: identifier)
+  }
+
+  @available(*, deprecated, renamed: "init(uuid:major:minor:identifier:)")
+  public convenience init(proximityUUID: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue, identifier: String) {
+    self.init(uuid: proximityUUID, major: major, minor: minor, identifier: identifier)
+  }
+
+  /// The advertisement a device would send as this beacon: its UUID, major, minor and power, in
+  /// the keys' order (no radio here; for code that builds and inspects it).
+  open func peripheralData(withMeasuredPower measuredPower: NSNumber?) -> NSMutableDictionary {
+    let data = NSMutableDictionary()
+    data["kCBAdvDataAppleBeaconKey"] = [uuid.uuidString, major ?? 0, minor ?? 0, measuredPower ?? -59] as [Any]
+    return data
   }
 }

@@ -78,14 +78,77 @@ final class BoundPhone: Sendable {
 ///   driven with `locemu ctl` as `simctl location`/`simctl privacy` drive a simulator; a local
 ///   phone on the real clock follows it (``RemotePhone/mirror(into:)``).
 ///   Without the trait, a line on standard error says how to turn it on.
-/// - Otherwise a fresh phone on the real clock: permission not determined, no location, as a
-///   new iPhone.
+/// - Otherwise a phone on the real clock, set up as a simulator is before a test run (what
+///   `locemu port` sets from its options), each setting with a new iPhone's default:
+///   - `LOCEMU_PERMISSION`: `notDetermined` (default), `authorizedWhenInUse` (or `whenInUse`),
+///     `authorizedAlways` (or `always`), `denied`, `restricted`;
+///   - `LOCEMU_ACCURACY`: `full` (default) or `reduced`;
+///   - `LOCEMU_SERVICES`: `on` (default) or `off`;
+///   - `LOCEMU_LOCATION`: `LAT,LON`, where the device stands (a fix every second); none by
+///     default: no location at all, as a simulator with its location set to None;
+///   - `LOCEMU_PROMPT_ANSWER`: how the user answers the prompt: `allowWhileUsing` (default),
+///     `allowOnce`, `allowAlways`, `deny`, `none`.
+///
+///   A value it cannot read is named on standard error and the default kept.
 ///
 /// Made at first use and kept for the process's life; its clock runs in a task of its own.
 enum ProcessPhone {
+  /// The process phone's configuration from `environment` (see ``ProcessPhone``), and what it
+  /// could not read.
+  static func configuration(_ environment: [String: String]) -> (EmulatedPhone.Configuration, problems: [String]) {
+    var configuration = EmulatedPhone.Configuration(name: "process", startDate: Date())
+    var problems: [String] = []
+    var state = PermissionState()
+    if let value = environment["LOCEMU_PERMISSION"], !value.isEmpty {
+      let aliases = ["whenInUse": "authorizedWhenInUse", "always": "authorizedAlways"]
+      if let status = LocationPermissionStatus(rawValue: aliases[value] ?? value) {
+        state = PermissionState(appStatus: status)
+      } else {
+        problems.append("LOCEMU_PERMISSION=\(value) (one of notDetermined, authorizedWhenInUse, authorizedAlways, denied, restricted)")
+      }
+    }
+    if let value = environment["LOCEMU_ACCURACY"], !value.isEmpty {
+      if let accuracy = LocationAccuracyAuthorization(rawValue: value) {
+        state = PermissionState(appStatus: state.appStatus, servicesEnabled: state.servicesEnabled, accuracy: accuracy)
+      } else {
+        problems.append("LOCEMU_ACCURACY=\(value) (full or reduced)")
+      }
+    }
+    if let value = environment["LOCEMU_SERVICES"], !value.isEmpty {
+      if value == "on" || value == "off" {
+        state = PermissionState(appStatus: state.appStatus, servicesEnabled: value == "on", accuracy: state.accuracy)
+      } else {
+        problems.append("LOCEMU_SERVICES=\(value) (on or off)")
+      }
+    }
+    configuration.permission = state
+    if let value = environment["LOCEMU_PROMPT_ANSWER"], !value.isEmpty {
+      if let answer = PromptAnswer(rawValue: value) {
+        configuration.promptAnswer = answer
+      } else {
+        problems.append("LOCEMU_PROMPT_ANSWER=\(value) (allowWhileUsing, allowOnce, allowAlways, deny or none)")
+      }
+    }
+    if let value = environment["LOCEMU_LOCATION"], !value.isEmpty {
+      let parts = value.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      if parts.count == 2, let latitude = parts[0], let longitude = parts[1],
+        let place = Coordinate(latitude: latitude, longitude: longitude)
+      {
+        configuration.source = .fixed(place)
+      } else {
+        problems.append("LOCEMU_LOCATION=\(value) (LAT,LON in degrees)")
+      }
+    }
+    return (configuration, problems)
+  }
+
   static let shared: BoundPhone = {
     let environment = ProcessInfo.processInfo.environment
-    let phone = EmulatedPhone(EmulatedPhone.Configuration(name: "process", startDate: Date()), clock: .realTime())
+    let (configuration, problems) = Self.configuration(environment)
+    for problem in problems {
+      FileHandle.standardError.write(Data("CoreLocation (locemu): cannot read \(problem); keeping the default\n".utf8))
+    }
+    let phone = EmulatedPhone(configuration, clock: .realTime())
     if let server = environment["LOCEMU_SERVER"], !server.isEmpty {
       #if ServedPhone
         if let url = URL(string: server) {

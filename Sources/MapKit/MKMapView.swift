@@ -121,6 +121,7 @@ open class MKMapView: NSObject {
   var levels: [ObjectIdentifier: MKOverlayLevel] = [:]
   open var selectedAnnotations: [any MKAnnotation] = []
   open var mapType = MKMapType.standard
+  open var preferredConfiguration: MKMapConfiguration = MKStandardMapConfiguration()
   open var showsBuildings = true
   open var showsTraffic = false
   open var showsPointsOfInterest = true

@@ -140,3 +140,25 @@ struct SmallerGapsTests {
     #expect(found.map(\.name) == ["Dictzebra Hall"])
   }
 }
+
+@Suite("The process's phone, set up from the environment as a simulator is before a test run")
+struct ProcessPhoneEnvironmentTests {
+  @Test("LOC-CL-71: permission, accuracy, services, location and the prompt's answer are read; a bad value is named and the default kept")
+  func configuration() {
+    let (set, problems) = ProcessPhone.configuration([
+      "LOCEMU_PERMISSION": "whenInUse", "LOCEMU_ACCURACY": "reduced", "LOCEMU_SERVICES": "on", "LOCEMU_LOCATION": "60.17, 24.94",
+      "LOCEMU_PROMPT_ANSWER": "deny",
+    ])
+    #expect(problems.isEmpty)
+    #expect(set.permission.appStatus == .authorizedWhenInUse && set.permission.accuracy == .reduced && set.permission.servicesEnabled)
+    #expect(set.promptAnswer == .deny && (try? set.source.makeTimeline(startDate: Date())) != nil)
+
+    let (fresh, none) = ProcessPhone.configuration([:])
+    #expect(none.isEmpty && fresh.permission.appStatus == .notDetermined && fresh.promptAnswer == .allowWhileUsing)
+    #expect((try? fresh.source.makeTimeline(startDate: Date())) ?? nil == nil, "no location, as a simulator set to None")
+
+    let (kept, bad) = ProcessPhone.configuration(["LOCEMU_PERMISSION": "maybe", "LOCEMU_LOCATION": "north", "LOCEMU_SERVICES": "off"])
+    #expect(bad.count == 2 && bad[0].hasPrefix("LOCEMU_PERMISSION=maybe") && kept.permission.appStatus == .notDetermined)
+    #expect(!kept.permission.servicesEnabled)
+  }
+}

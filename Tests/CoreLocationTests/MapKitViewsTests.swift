@@ -2,6 +2,7 @@ import CoreLocation
 import Emulator
 import LocationServices
 import Foundation
+import Geo
 @testable import MapKit
 import Testing
 
@@ -303,5 +304,54 @@ struct MapViewStateTests {
     overlay.isGeometryFlipped = true
     #expect(overlay.url(forTilePath: path).path.hasSuffix("3/4/2.png"), "TMS rows count from the south: 7 - 5")
     await #expect(throws: (any Error).self) { try await overlay.loadTile(at: MKTileOverlayPath(x: 9, y: 9, z: 9, contentScaleFactor: 1)) }
+  }
+}
+
+@MainActor
+@Suite("Declarations the SDK audit found missing: camera, configurations, categories, push service, beacon names")
+struct AuditedDeclarationsTests {
+  @Test("LOC-MK-31: a map's camera and its region describe the same view, both ways")
+  func camera() {
+    let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 600))
+    let centre = CLLocationCoordinate2D(latitude: 60.17, longitude: 24.94)
+    map.region = MKCoordinateRegion(center: centre, latitudinalMeters: 2_000, longitudinalMeters: 1_000)
+    let camera = map.camera
+    #expect(abs(camera.centerCoordinate.latitude - map.region.center.latitude) < 1e-9 && camera.pitch == 0)
+    let span = map.region.span.latitudeDelta
+    map.camera = MKMapCamera(lookingAtCenter: centre, fromDistance: camera.centerCoordinateDistance * 2, pitch: 0, heading: 0)
+    #expect(abs(map.region.span.latitudeDelta / span - 2) < 0.01, "twice as far shows twice as much")
+    let above = MKMapCamera(lookingAtCenter: centre, fromEyeCoordinate: centre, eyeAltitude: 500)
+    #expect(above.pitch == 0 && abs(above.altitude - 500) < 1e-9 && abs(above.centerCoordinateDistance - 500) < 1e-9)
+    map.preferredConfiguration = MKStandardMapConfiguration(elevationStyle: .realistic, emphasisStyle: .muted)
+    #expect((map.preferredConfiguration as? MKStandardMapConfiguration)?.emphasisStyle == .muted)
+  }
+
+  @Test("LOC-MK-32: points of interest categories carry Apple's raw values")
+  func categories() {
+    #expect(MKPointOfInterestCategory.atm.rawValue == "MKPOICategoryATM")
+    #expect(MKPointOfInterestCategory.evCharger.rawValue == "MKPOICategoryEVCharger")
+    #expect(MKPointOfInterestCategory.nationalPark.rawValue == "MKPOICategoryNationalPark")
+    #expect(MKPointOfInterestFilter(excluding: [.nightlife]).excludes(.nightlife))
+  }
+
+  @Test("LOC-CL-70: location pushes report an unsupported platform; beacon regions answer to their deprecated names")
+  @available(*, deprecated)
+  func pushesAndBeacons() async {
+    let manager = CLLocationManager()
+    let error = Locked<(any Error)?>(nil)
+    manager.startMonitoringLocationPushes { token, failure in error.withLock { $0 = token == nil ? failure : nil } }
+    #expect((error.withLock { $0 } as? CLLocationPushServiceError)?.code == .unsupportedPlatform)
+    do {
+      _ = try await manager.startMonitoringLocationPushes()
+      Issue.record("no push service here")
+    } catch CLLocationPushServiceError.unsupportedPlatform {
+    } catch {
+      Issue.record("\(error)")
+    }
+    let uuid = UUID()
+    let region = CLBeaconRegion(proximityUUID: uuid, major: 7, identifier: "door")
+    #expect(region.proximityUUID == uuid && region.beaconIdentityConstraint.major == 7 && region.beaconIdentityConstraint.minor == nil)
+    let again = CLBeaconRegion(beaconIdentityConstraint: region.beaconIdentityConstraint, identifier: "door")
+    #expect(again.uuid == uuid && again.major == 7)
   }
 }
