@@ -96,6 +96,9 @@ let package = Package(
         .embedInCode("Page/map.html"), .embedInCode("Page/map.css"), .embedInCode("Page/map.js"), .embedInCode("Page/shared.js"),
       ]
     ),
+    // `locemu port`: an iOS package's own tests on Linux (the twin, its edits, the run); no
+    // dependency beyond Foundation, tested in process.
+    .target(name: "Porting"),
     .target(
       name: "LocEmuCommands",
       dependencies: [
@@ -107,7 +110,7 @@ let package = Package(
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
-        "AnnouncementServer", "PhoneServer", "Basemap", "LostPetsApp",
+        "AnnouncementServer", "PhoneServer", "Basemap", "LostPetsApp", "Porting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -154,6 +157,7 @@ let package = Package(
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Yams", package: "Yams"),
       ]
     ),
+    .testTarget(name: "PortingTests", dependencies: ["Porting", "ToolsTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "GPSDTests",
       dependencies: [

@@ -95,7 +95,8 @@ def imports_of(path):
     """({module: [(file, line number, re-exported)]}, how many Swift files) under path."""
     found, files_read = {}, 0
     for folder, dirs, files in os.walk(path):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        # Hidden folders, and fixtures (foreign packages' shapes that a test ports, not this target's code).
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "Fixtures"]
         for name in sorted(files):
             if not name.endswith(".swift"):
                 continue

@@ -20,7 +20,7 @@ package struct LocEmu: AsyncParsableCommand {
     version: LocEmu.version,
     subcommands: [
       Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self,
-      Ctl.self, Record.self, BasemapCommand.self, Sky.self, Simulate.self,
+      Ctl.self, Record.self, BasemapCommand.self, Sky.self, Simulate.self, Port.self,
     ]
   )
 

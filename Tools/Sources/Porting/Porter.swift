@@ -1,0 +1,515 @@
+public import Foundation
+
+/// What to port and how to run it.
+public struct PortOptions: Sendable {
+  /// A package (its folder, with `Package.swift`); nil for an app's folders (``sources``, ``tests``).
+  public var package: URL?
+  /// An app's location code and its unit tests (folders of Swift files), for code kept in an
+  /// Xcode project: the twin is a package with one library target and one test target.
+  public var sources: [URL] = []
+  public var tests: [URL] = []
+  /// The app's module name, as its tests import it (`@testable import NAME`).
+  public var moduleName = "App"
+  /// Where to write the twin (kept); a temporary folder, removed after, when nil.
+  public var keep: URL?
+  /// The LocationEmulator package the twin depends on.
+  public var library: URL
+  /// A build folder to use (shared between ports, so the library compiles once).
+  public var scratchPath: URL?
+  /// The phone under the tests: LOCEMU_* variables for the test process.
+  public var environment: [String: String] = [:]
+  /// Arguments after `--`, for `swift test`.
+  public var testArguments: [String] = []
+  /// Where progress lines go (the command's standard error).
+  public var log: @Sendable (String) -> Void = { _ in }
+
+  public init(package: URL?, library: URL) {
+    self.package = package
+    self.library = library
+  }
+}
+
+/// What a port did and found.
+public struct PortReport: Sendable {
+  public var twin: URL
+  public var edits: [PortEdit] = []
+  /// Platform conditions extended, then rolled back because the code under them does not
+  /// compile on Linux.
+  public var rolledBack: [PortEdit] = []
+  /// The first compiler error that stopped the port (`file:line: error: …`), when it could not
+  /// be ported by the edits it makes.
+  public var firstError: String?
+  public var passed = 0, failed = 0, skipped = 0
+  /// Whether the tests ran, and their exit status.
+  public var testsRan = false
+  public var testStatus: Int32 = 0
+  /// The test run's output, whole.
+  public var testOutput = ""
+  /// The edits as a patch against the original (`port.patch` in the twin).
+  public var patch: URL?
+
+  /// The command's exit status: 0 every test passed; 1 a test failed or the package could not
+  /// be ported.
+  public var exitStatus: Int32 { firstError != nil || !testsRan || testStatus != 0 || failed > 0 ? 1 : 0 }
+
+  /// The summary the command prints.
+  public var summary: String {
+    var lines: [String] = []
+    if testsRan {
+      lines.append("tests: \(passed) passed, \(failed) failed, \(skipped) skipped (swift test exited \(testStatus))")
+    } else {
+      lines.append("tests: not run")
+    }
+    lines.append("edits: \(edits.count)")
+    for edit in edits { lines.append("  \(edit)") }
+    if !rolledBack.isEmpty {
+      lines.append("rolled back (the code under them does not compile on Linux): \(rolledBack.count)")
+      for edit in rolledBack { lines.append("  \(edit)") }
+    }
+    if let firstError { lines.append("could not port: \(firstError)") }
+    if let patch { lines.append("patch: \(patch.path)") }
+    lines.append("twin: \(twin.path)")
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// `locemu port`: an iOS package's (or app's) own tests run on Linux against LocationEmulator's
+/// CoreLocation, MapKit, Combine, os, Contacts and simd, with the mechanical edits a porter
+/// makes, each listed and kept as a patch. The original is never written.
+public enum Porter {
+  /// The frameworks LocationEmulator provides on Linux, by module: the product a target that
+  /// imports it gets.
+  public static let products: [String: String] = [
+    "CoreLocation": "CoreLocation", "MapKit": "MapKit", "Combine": "Combine", "os": "os", "Contacts": "Contacts", "simd": "simd",
+  ]
+
+  public enum Failure: Error, CustomStringConvertible {
+    case cannotRead(String)
+    case tool(String)
+
+    public var description: String {
+      switch self {
+      case .cannotRead(let what): what
+      case .tool(let what): what
+      }
+    }
+  }
+
+  /// A target of the package: its name, whether it is a test target, and its folder in the twin.
+  struct Target {
+    var name: String
+    var isTest: Bool
+    var folder: URL
+  }
+
+  public static func port(_ options: PortOptions) async throws -> PortReport {
+    let files = FileManager.default
+    let twin = options.keep ?? files.temporaryDirectory.appendingPathComponent("locemu-port-\(UUID().uuidString)")
+    if files.fileExists(atPath: twin.path) {
+      guard (try? files.contentsOfDirectory(atPath: twin.path))?.isEmpty ?? false else {
+        throw Failure.cannotRead("\(twin.path) exists and is not empty: give --keep a new folder")
+      }
+    }
+    try files.createDirectory(at: twin, withIntermediateDirectories: true)
+    var report = PortReport(twin: twin)
+
+    // The twin: the package's files, or a package made of the app's folders.
+    let original: URL
+    let targets: [Target]
+    if let package = options.package {
+      guard files.fileExists(atPath: package.appendingPathComponent("Package.swift").path) else {
+        throw Failure.cannotRead("\(package.path): no Package.swift (for an app's folders, use --sources and --tests)")
+      }
+      original = package
+      options.log("reading \(package.path) (swift package dump-package)")
+      let dump = try await Tool.run("swift", ["package", "dump-package", "--package-path", package.path])
+      guard dump.status == 0 else { throw Failure.tool("swift package dump-package failed:\n\(dump.output)") }
+      targets = try Self.targets(fromDump: dump.stdout, in: twin)
+      try copyPackage(package, to: twin)
+    } else {
+      guard !options.sources.isEmpty else { throw Failure.cannotRead("nothing to port: give a package's PATH, or --sources and --tests") }
+      original = twin.appendingPathComponent(".original")
+      targets = try makeAppPackage(options, at: twin, original: original)
+    }
+
+    // The manifest: LocationEmulator's products for the frameworks each target imports.
+    var imports: [String: Set<String>] = [:]
+    for target in targets { imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { $0.formUnion(SourceEdits.imports(read($1))) } }
+    try addLibrary(to: twin, imports: imports, options: options)
+
+    // The mechanical edits, every file.
+    let all = targets.flatMap { t in swiftFiles(in: t.folder).map { (t, $0) } }
+    let requirements = all.flatMap { SourceEdits.optionalRequirements(in: read($0.1)) }
+    for (target, file) in all {
+      var text = read(file)
+      var edits: [PortEdit] = []
+      var made: [PortEdit]
+      (text, made) = SourceEdits.removeObjC(text, requirements: requirements)
+      edits += made
+      (text, made) = SourceEdits.selectorObservers(text)
+      edits += made
+      if target.isTest {
+        (text, made) = SourceEdits.xctestTimeouts(text)
+        edits += made
+      }
+      guard !edits.isEmpty else { continue }
+      try text.write(to: file, atomically: true, encoding: .utf8)
+      let name = relative(file, to: twin)
+      report.edits += edits.map { var e = $0; e.file = name; return e }
+    }
+
+    // Build; edits decided by compiling: framework imports, then platform conditions.
+    var build = try await Self.build(twin, options)
+    if !build.errors.isEmpty {
+      let missing = Set(build.errors.filter { $0.message.contains("no such module 'UIKit'") || $0.message.contains("no such module 'AppKit'") || $0.message.contains("no such module 'SwiftUI'") }.map(\.file))
+      for path in missing {
+        let file = URL(fileURLWithPath: path)
+        var lines = read(file).components(separatedBy: "\n")
+        for line in SourceEdits.frameworkImports(lines.joined(separator: "\n")).reversed() {
+          report.edits.append(PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
+          lines.remove(at: line - 1)
+        }
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+      }
+      if !missing.isEmpty { build = try await Self.build(twin, options) }
+    }
+    if !build.errors.isEmpty {
+      build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
+    }
+    if let first = build.errors.first {
+      report.firstError = "\(relative(URL(fileURLWithPath: first.file), to: twin)):\(first.line): error: \(first.message)"
+      report.patch = try writePatch(original: original, twin: twin, edits: report.edits)
+      return report
+    } else if build.status != 0 {
+      report.firstError = "the build failed:\n\(build.output.suffix(2000))"
+      return report
+    }
+
+    // The tests, on the phone the options set up.
+    options.log("testing (swift test)")
+    var arguments = ["test", "--skip-build", "--package-path", twin.path]
+    if let scratch = options.scratchPath { arguments += ["--scratch-path", scratch.path] }
+    let run = try await Tool.run("swift", arguments + options.testArguments, environment: options.environment)
+    report.testsRan = true
+    report.testStatus = run.status
+    report.testOutput = run.output
+    (report.passed, report.failed, report.skipped) = testCounts(run.output)
+    report.patch = try writePatch(original: original, twin: twin, edits: report.edits)
+    return report
+  }
+
+  // MARK: The twin
+
+  static func targets(fromDump json: String, in twin: URL) throws -> [Target] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+      let list = object["targets"] as? [[String: Any]]
+    else { throw Failure.cannotRead("swift package dump-package gave no targets") }
+    return list.compactMap { t in
+      guard let name = t["name"] as? String, let type = t["type"] as? String, ["regular", "test", "executable"].contains(type) else { return nil }
+      let path = t["path"] as? String ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)")
+      return Target(name: name, isTest: type == "test", folder: twin.appendingPathComponent(path))
+    }
+  }
+
+  static func copyPackage(_ package: URL, to twin: URL) throws {
+    let files = FileManager.default
+    for item in try files.contentsOfDirectory(atPath: package.path) where ![".build", ".git", ".swiftpm", "Package.resolved"].contains(item) {
+      if item.hasPrefix(".build") { continue }
+      try files.copyItem(at: package.appendingPathComponent(item), to: twin.appendingPathComponent(item))
+    }
+  }
+
+  /// An app's folders as a package: `Sources/NAME` and `Tests/NAMETests`; the originals copied to
+  /// `original` in the same layout, for the patch.
+  static func makeAppPackage(_ options: PortOptions, at twin: URL, original: URL) throws -> [Target] {
+    let files = FileManager.default
+    let name = options.moduleName
+    let layout = [("Sources/\(name)", options.sources), ("Tests/\(name)Tests", options.tests)]
+    for base in [twin, original] {
+      for (folder, sources) in layout {
+        let destination = base.appendingPathComponent(folder)
+        try files.createDirectory(at: destination, withIntermediateDirectories: true)
+        for source in sources {
+          guard files.fileExists(atPath: source.path) else { throw Failure.cannotRead("\(source.path): no such folder") }
+          try files.copyItem(at: source, to: destination.appendingPathComponent(source.lastPathComponent))
+        }
+      }
+    }
+    let manifest = """
+      // swift-tools-version: 6.1
+      // An app's location layer and its unit tests, made a package by `locemu port`.
+      import PackageDescription
+
+      let package = Package(
+        name: "\(name)",
+        targets: [
+          .target(name: "\(name)", path: "Sources/\(name)"),
+          .testTarget(name: "\(name)Tests", dependencies: ["\(name)"], path: "Tests/\(name)Tests"),
+        ],
+        swiftLanguageModes: [.v5]
+      )
+
+      """
+    try manifest.write(to: twin.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    try manifest.write(to: original.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    return [
+      Target(name: name, isTest: false, folder: twin.appendingPathComponent("Sources/\(name)")),
+      Target(name: "\(name)Tests", isTest: true, folder: twin.appendingPathComponent("Tests/\(name)Tests")),
+    ]
+  }
+
+  /// Appends to the twin's manifest, on Linux only, the dependency on LocationEmulator and its
+  /// products for what each target imports; a manifest older than tools 6.1 is moved to 6.1 with
+  /// its language mode kept (Swift 5 unless it says otherwise), for the traits.
+  static func addLibrary(to twin: URL, imports: [String: Set<String>], options: PortOptions) throws {
+    let manifest = twin.appendingPathComponent("Package.swift")
+    var text = read(manifest)
+    var cases: [String] = []
+    for (target, modules) in imports.sorted(by: { $0.key < $1.key }) {
+      var wanted = modules.compactMap { products[$0] }.sorted()
+      if wanted.contains("MapKit"), !wanted.contains("CoreLocation") { wanted.append("CoreLocation") }
+      // A test that drives the phone names the emulator.
+      if modules.contains("Emulator") { wanted.append("Emulator") }
+      guard !wanted.isEmpty else { continue }
+      let list = wanted.map { ".product(name: \"\($0)\", package: \"LocationEmulator\")" }.joined(separator: ", ")
+      cases.append("    case \"\(target)\": target.dependencies += [\(list)]")
+    }
+    let served = options.environment["LOCEMU_SERVER"] != nil
+    if served, let first = text.components(separatedBy: "\n").first, let version = SourceEdits.match(#"swift-tools-version:\s*(\d+\.\d+)"#, first),
+      (Double(version) ?? 0) < 6.1
+    {
+      text = text.replacingOccurrences(of: first, with: "// swift-tools-version: 6.1")
+      text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }  // the mode of tools \(version)\n"
+    }
+    let traits = served ? ", traits: [\"ServedPhone\"]" : ""
+    text += """
+
+      // Added by `locemu port`: on Linux, LocationEmulator's CoreLocation, MapKit, Combine, os,
+      // Contacts and simd for the targets that import them (Apple's frameworks elsewhere).
+      #if os(Linux)
+        package.dependencies.append(.package(name: "LocationEmulator", path: "\(options.library.path)"\(traits)))
+        for target in package.targets {
+          switch target.name {
+      \(cases.map { "  " + $0 }.joined(separator: "\n"))
+          default: break
+          }
+        }
+      #endif
+
+      """
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+  }
+
+  // MARK: Building
+
+  struct CompilerError: Equatable {
+    var file: String
+    var line: Int
+    var message: String
+  }
+
+  struct Build {
+    var status: Int32
+    var output: String
+    var errors: [CompilerError]
+  }
+
+  static func build(_ twin: URL, _ options: PortOptions) async throws -> Build {
+    options.log("building (swift build --build-tests)")
+    var arguments = ["build", "--build-tests", "--package-path", twin.path]
+    if let scratch = options.scratchPath { arguments += ["--scratch-path", scratch.path] }
+    let run = try await Tool.run("swift", arguments)
+    return Build(status: run.status, output: run.output, errors: compilerErrors(run.output, under: twin))
+  }
+
+  /// The compiler's errors in the twin's files, in order, each once.
+  static func compilerErrors(_ output: String, under twin: URL) -> [CompilerError] {
+    var seen = Set<String>()
+    var errors: [CompilerError] = []
+    for line in output.components(separatedBy: "\n") {
+      guard let m = SourceEdits.match(#"^(/[^:]+:\d+:\d+: error: .*)$"#, line) else { continue }
+      let parts = m.split(separator: ":", maxSplits: 4).map(String.init)
+      guard parts.count == 5, let number = Int(parts[1]), parts[0].hasPrefix(twin.path) || parts[0].hasPrefix(twin.resolvingSymlinksInPath().path) else { continue }
+      let message = parts[4].replacingOccurrences(of: " error: ", with: "").trimmingCharacters(in: .whitespaces)
+      guard seen.insert("\(parts[0]):\(number):\(message)").inserted else { continue }
+      errors.append(CompilerError(file: parts[0], line: number, message: message))
+    }
+    return errors
+  }
+
+  /// Extends every `os(iOS)`/`os(macOS)`/`canImport(UIKit)` condition with Linux, builds, and
+  /// rolls back each extension whose block holds an error, until the build has no error in an
+  /// extended block (at most five rounds).
+  static func extendPlatformConditions(
+    _ twin: URL, targets: [Target], options: PortOptions, report: inout PortReport, build first: Build
+  ) async throws -> Build {
+    var extended: [(file: URL, line: Int, before: String, after: String)] = []
+    for target in targets {
+      for file in swiftFiles(in: target.folder) {
+        let text = read(file)
+        let found = SourceEdits.platformConditions(text)
+        guard !found.isEmpty else { continue }
+        var lines = text.components(separatedBy: "\n")
+        for f in found {
+          lines[f.line - 1] = f.after
+          extended.append((file, f.line, f.before, f.after))
+        }
+        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+      }
+    }
+    guard !extended.isEmpty else { return first }
+    var build = try await Self.build(twin, options)
+    for _ in 0..<5 where !build.errors.isEmpty {
+      var undone = 0
+      for (index, e) in extended.enumerated().reversed() {
+        let lines = read(e.file).components(separatedBy: "\n")
+        let end = blockEnd(lines, from: e.line)
+        guard build.errors.contains(where: { URL(fileURLWithPath: $0.file).standardizedFileURL == e.file.standardizedFileURL && $0.line > e.line && $0.line <= end }) else { continue }
+        var edited = lines
+        edited[e.line - 1] = e.before
+        try edited.joined(separator: "\n").write(to: e.file, atomically: true, encoding: .utf8)
+        report.rolledBack.append(PortEdit(kind: .platformCondition, file: relative(e.file, to: twin), line: e.line, before: e.before, after: e.after))
+        extended.remove(at: index)
+        undone += 1
+      }
+      guard undone > 0 else { break }
+      build = try await Self.build(twin, options)
+    }
+    report.edits += extended.map { PortEdit(kind: .platformCondition, file: relative($0.file, to: twin), line: $0.line, before: $0.before, after: $0.after) }
+    return build
+  }
+
+  /// The line (1-based) of the `#elseif`, `#else` or `#endif` that ends the block opened at `line`.
+  static func blockEnd(_ lines: [String], from line: Int) -> Int {
+    var depth = 0
+    for index in line..<lines.count {
+      let t = lines[index].trimmingCharacters(in: .whitespaces)
+      if t.hasPrefix("#if ") { depth += 1 } else if t.hasPrefix("#endif") {
+        if depth == 0 { return index + 1 }
+        depth -= 1
+      } else if depth == 0, t.hasPrefix("#else") {
+        return index + 1
+      }
+    }
+    return lines.count
+  }
+
+  // MARK: Results
+
+  /// Passed, failed and skipped tests from `swift test`'s output: XCTest's last summary line and
+  /// Swift Testing's run line, added.
+  static func testCounts(_ output: String) -> (Int, Int, Int) {
+    var passed = 0, failed = 0, skipped = 0
+    let lines = output.components(separatedBy: "\n")
+    if let line = lines.last(where: { $0.contains("Executed ") && $0.contains(" test") }) {
+      let executed = Int(SourceEdits.match(#"Executed (\d+) tests?"#, line) ?? "") ?? 0
+      let failures = Int(SourceEdits.match(#"(\d+) failures?"#, line) ?? "") ?? 0
+      let skips = Int(SourceEdits.match(#"(\d+) tests? skipped"#, line) ?? "") ?? 0
+      // XCTest counts failures (assertions), not failed tests: count the failed tests instead.
+      let failedTests = Set(lines.filter { $0.contains("' failed (") && $0.hasPrefix("Test Case") }).count
+      failed += failures > 0 ? max(failedTests, 1) : 0
+      skipped += skips
+      passed += executed - skips - (failures > 0 ? max(failedTests, 1) : 0)
+    }
+    if let line = lines.last(where: { $0.contains("Test run with ") }) {
+      let total = Int(SourceEdits.match(#"Test run with (\d+) tests?"#, line) ?? "") ?? 0
+      let failedTests = lines.filter { $0.hasPrefix("✘ Test ") && $0.contains(" failed after ") && !$0.contains("Test run with") }.count
+      let skippedTests = lines.filter { $0.hasPrefix("➜ Test ") && $0.contains(" skipped") }.count
+      failed += failedTests
+      skipped += skippedTests
+      passed += total - failedTests - skippedTests
+    }
+    return (max(passed, 0), failed, skipped)
+  }
+
+  /// The edits as a unified diff of the original against the twin, for the files edited and the
+  /// manifest (`a/` the original, `b/` the twin).
+  static func writePatch(original: URL, twin: URL, edits: [PortEdit]) throws -> URL {
+    let names = (Set(edits.map(\.file)).union(["Package.swift"])).sorted()
+    var patch = ""
+    for name in names {
+      let before = original.appendingPathComponent(name), after = twin.appendingPathComponent(name)
+      patch += unifiedDiff(name: name, old: FileManager.default.fileExists(atPath: before.path) ? read(before) : "", new: read(after))
+    }
+    let url = twin.appendingPathComponent("port.patch")
+    try patch.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  /// A unified diff of two texts (one hunk per run of changes, three lines of context).
+  static func unifiedDiff(name: String, old: String, new: String) -> String {
+    func lines(_ text: String) -> [String] {
+      guard !text.isEmpty else { return [] }
+      var lines = text.components(separatedBy: "\n")
+      if text.hasSuffix("\n") { lines.removeLast() }
+      return lines
+    }
+    let a = lines(old), b = lines(new)
+    let difference = b.difference(from: a)
+    guard !difference.isEmpty else { return "" }
+    // Line-by-line alignment from the collection difference.
+    var removed = Set<Int>(), inserted = Set<Int>()
+    for change in difference {
+      switch change {
+      case .remove(let offset, _, _): removed.insert(offset)
+      case .insert(let offset, _, _): inserted.insert(offset)
+      }
+    }
+    // Walk both, emitting hunks.
+    var script: [(Character, String, Int, Int)] = []  // (kind, text, old index, new index)
+    var i = 0, j = 0
+    while i < a.count || j < b.count {
+      if i < a.count, removed.contains(i) {
+        script.append(("-", a[i], i, j))
+        i += 1
+      } else if j < b.count, inserted.contains(j) {
+        script.append(("+", b[j], i, j))
+        j += 1
+      } else {
+        if i < a.count { script.append((" ", a[i], i, j)) }
+        i += 1
+        j += 1
+      }
+    }
+    var out = "--- a/\(name)\n+++ b/\(name)\n"
+    var index = 0
+    while index < script.count {
+      guard script[index].0 != " " else {
+        index += 1
+        continue
+      }
+      let start = max(0, index - 3)
+      var end = index
+      while end < script.count {
+        if script[end].0 != " " {
+          end += 1
+          continue
+        }
+        let next = script[end...].prefix(7).firstIndex { $0.0 != " " }
+        if let next, next - end < 7 { end = next } else { break }
+      }
+      end = min(script.count, end + 3)
+      let hunk = script[start..<end]
+      let oldCount = hunk.filter { $0.0 != "+" }.count, newCount = hunk.filter { $0.0 != "-" }.count
+      let oldStart = (hunk.first.map { $0.2 } ?? 0) + 1, newStart = (hunk.first.map { $0.3 } ?? 0) + 1
+      out += "@@ -\(oldCount == 0 ? oldStart - 1 : oldStart),\(oldCount) +\(newCount == 0 ? newStart - 1 : newStart),\(newCount) @@\n"
+      for line in hunk { out += "\(line.0)\(line.1)\n" }
+      index = end
+    }
+    return out
+  }
+
+  // MARK: Files
+
+  static func swiftFiles(in folder: URL) -> [URL] {
+    guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+    return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+  }
+
+  static func read(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+  static func relative(_ file: URL, to base: URL) -> String {
+    let path = file.standardizedFileURL.path, root = base.standardizedFileURL.path
+    return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+  }
+}

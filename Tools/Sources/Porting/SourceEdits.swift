@@ -1,0 +1,259 @@
+import Foundation
+
+/// One edit the port made to a file: where, what kind, the line before and after.
+public struct PortEdit: Equatable, Sendable, CustomStringConvertible {
+  /// The kinds of mechanical edits a porter makes, each named in the summary.
+  public enum Kind: String, Sendable, CaseIterable {
+    /// `@objc` (or `@objc(name)`, `@objcMembers`) removed: there is no Objective-C runtime.
+    case objcAttribute = "@objc"
+    /// An `@objc optional` protocol requirement made a requirement with an empty default.
+    case optionalRequirement = "@objc optional requirement"
+    /// A call of an optional requirement (`delegate?.method?(…)`) made a plain call.
+    case optionalCall = "optional-requirement call"
+    /// A `#selector` NotificationCenter observer made a block-based one.
+    case selectorObserver = "#selector observer"
+    /// An `os(iOS)`/`os(macOS)`/`canImport(UIKit)` condition extended with Linux.
+    case platformCondition = "platform condition"
+    /// `import UIKit`/`AppKit`/`SwiftUI` removed from a file that compiles without it.
+    case frameworkImport = "UIKit/AppKit/SwiftUI import"
+    /// An XCTest wait given the timeout swift-corelibs-xctest requires.
+    case xctestTimeout = "XCTest timeout"
+  }
+
+  public var kind: Kind
+  /// The file, relative to the package.
+  public var file: String
+  /// The line, 1-based, in the edited file.
+  public var line: Int
+  public var before: String
+  public var after: String
+
+  public init(kind: Kind, file: String, line: Int, before: String, after: String) {
+    (self.kind, self.file, self.line, self.before, self.after) = (kind, file, line, before, after)
+  }
+
+  public var description: String {
+    "\(file):\(line): \(kind.rawValue): \(before.trimmingCharacters(in: .whitespaces)) → \(after.trimmingCharacters(in: .whitespaces))"
+  }
+}
+
+/// The mechanical edits of a port, on a file's text: each returns the new text and the edits it
+/// made (file names are filled in by the caller). Nothing else is changed: where more is needed,
+/// the build's first error says so.
+public enum SourceEdits {
+  /// The timeout the port gives XCTest waits that have none (Apple's default is to wait for good;
+  /// swift-corelibs-xctest requires one): long enough that only a hang reaches it.
+  public static let xctestTimeout = 600
+
+  /// A requirement of a protocol declared `@objc optional`, and what its empty default returns.
+  public struct OptionalRequirement: Equatable, Sendable {
+    public var protocolName: String
+    public var name: String
+    /// The declaration without `@objc optional` (`func name(…) -> T`).
+    public var declaration: String
+    /// The default's body (`{}` for Void, `{ nil }` for an optional result), nil when none fits.
+    public var body: String?
+  }
+
+  // MARK: @objc and optional requirements
+
+  /// Finds the `@objc optional` requirements of the protocols in `text`.
+  public static func optionalRequirements(in text: String) -> [OptionalRequirement] {
+    var found: [OptionalRequirement] = []
+    var currentProtocol: String?
+    var depth = 0, protocolDepth = 0
+    for line in text.components(separatedBy: "\n") {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if currentProtocol == nil, let name = match(#"^(?:@objc\S*\s+)?(?:public\s+|internal\s+|fileprivate\s+|private\s+)?(?:@objc\S*\s+)?protocol\s+(\w+)"#, trimmed) {
+        currentProtocol = name
+        protocolDepth = depth
+      }
+      if let p = currentProtocol, trimmed.hasPrefix("@objc optional ") || trimmed.hasPrefix("optional @objc ") {
+        let declaration = trimmed.replacingOccurrences(of: "@objc optional ", with: "").replacingOccurrences(of: "optional @objc ", with: "")
+        let name = match(#"(?:func|var)\s+(\w+)"#, declaration) ?? ""
+        found.append(OptionalRequirement(protocolName: p, name: name, declaration: declaration, body: defaultBody(declaration)))
+      }
+      depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+      if currentProtocol != nil, depth <= protocolDepth, line.contains("}") { currentProtocol = nil }
+    }
+    return found
+  }
+
+  /// The body of an empty default for `declaration`: `{}` for a function with no result, `{ nil }`
+  /// for an optional result or property; nil when no empty default fits (a non-optional result).
+  static func defaultBody(_ declaration: String) -> String? {
+    if declaration.hasPrefix("var ") {
+      guard declaration.contains("?") else { return nil }
+      return "{ nil }"
+    }
+    guard let arrow = declaration.range(of: "->", options: .backwards) else { return "{}" }
+    let result = declaration[arrow.upperBound...].trimmingCharacters(in: .whitespaces)
+    if result == "Void" || result == "()" { return "{}" }
+    return result.hasSuffix("?") ? "{ nil }" : nil
+  }
+
+  /// Removes `@objc` attributes (`@objc optional` in protocols too) and, after each protocol
+  /// with optional requirements, adds an extension with their empty defaults; `requirements` are
+  /// those of the whole package, whose calls (`?.name?(`) become plain calls.
+  public static func removeObjC(_ text: String, requirements: [OptionalRequirement]) -> (String, [PortEdit]) {
+    var lines = text.components(separatedBy: "\n")
+    var edits: [PortEdit] = []
+    let optionalNames = Set(requirements.map(\.name))
+    for index in lines.indices {
+      let before = lines[index]
+      var line = before
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("@objc optional ") || trimmed.hasPrefix("optional @objc ") {
+        line = line.replacingOccurrences(of: "@objc optional ", with: "").replacingOccurrences(of: "optional @objc ", with: "")
+        if line != before { edits.append(PortEdit(kind: .optionalRequirement, file: "", line: index + 1, before: before, after: line)) }
+        lines[index] = line
+        continue
+      }
+      // `@objc`, `@objc(name)`, `@objcMembers` as attributes (not inside a string or comment).
+      if !trimmed.hasPrefix("//"), line.contains("@objc") {
+        let replaced = line.replacingOccurrences(of: #"@objc(Members)?(\([A-Za-z0-9_:]*\))?\s*"#, with: "", options: .regularExpression)
+        if replaced != line, !replaced.trimmingCharacters(in: .whitespaces).isEmpty || trimmed.hasPrefix("@objc") {
+          line = replaced
+          edits.append(PortEdit(kind: .objcAttribute, file: "", line: index + 1, before: before, after: line))
+        }
+      }
+      for name in optionalNames where line.contains(".\(name)?(") {
+        let called = line.replacingOccurrences(of: ".\(name)?(", with: ".\(name)(")
+        edits.append(PortEdit(kind: .optionalCall, file: "", line: index + 1, before: line, after: called))
+        line = called
+      }
+      lines[index] = line
+    }
+    // The defaults, after the protocols declared in this file.
+    let here = optionalRequirements(in: text)
+    if !here.isEmpty {
+      var byProtocol: [String: [OptionalRequirement]] = [:]
+      for requirement in here { byProtocol[requirement.protocolName, default: []].append(requirement) }
+      for (name, requirements) in byProtocol.sorted(by: { $0.key < $1.key }) {
+        let body = requirements.compactMap { r in r.body.map { "  public \(r.declaration) \($0)" } }
+        guard !body.isEmpty else { continue }
+        let block = ["", "// The optional requirements' defaults (added by locemu port: Linux has no optional requirements).", "extension \(name) {"] + body + ["}"]
+        edits.append(PortEdit(kind: .optionalRequirement, file: "", line: lines.count + 2, before: "", after: "extension \(name) { … \(body.count) default(s) }"))
+        lines += block
+      }
+    }
+    return (lines.joined(separator: "\n"), edits)
+  }
+
+  // MARK: #selector observers
+
+  /// `center.addObserver(self, selector: #selector(handler(_:)), name: N, object: O)` on one line
+  /// becomes `center.addObserver(forName: N, object: O, queue: nil) { [weak self] n in self?.handler(n) }`.
+  public static func selectorObservers(_ text: String) -> (String, [PortEdit]) {
+    var lines = text.components(separatedBy: "\n")
+    var edits: [PortEdit] = []
+    let pattern =
+      #"^(\s*)(.*?)\.addObserver\(\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*name:\s*(.+?)\s*,\s*object:\s*(.+?)\s*\)\s*$"#
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return (text, []) }
+    for index in lines.indices {
+      let line = lines[index]
+      let range = NSRange(line.startIndex..., in: line)
+      guard let m = regex.firstMatch(in: line, range: range) else { continue }
+      func group(_ i: Int) -> String { Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
+      let indent = group(1), center = group(2), handler = group(3), signature = group(4), name = group(5), object = group(6)
+      let method = handler.split(separator: ".").last.map(String.init) ?? handler
+      // `#selector(name)` names the method alone: its declaration says whether it takes the notification.
+      let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
+      let call = takesNothing ? "self?.\(method)()" : "self?.\(method)(notification)"
+      let argument = call.hasSuffix("(notification)") ? "notification" : "_"
+      let after = "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(argument) in \(call) }"
+      lines[index] = after
+      edits.append(PortEdit(kind: .selectorObserver, file: "", line: index + 1, before: line, after: after))
+    }
+    return (lines.joined(separator: "\n"), edits)
+  }
+
+  // MARK: XCTest
+
+  /// `fulfillment(of: …)` and `wait(for: …)` with no timeout get ``xctestTimeout``.
+  public static func xctestTimeouts(_ text: String) -> (String, [PortEdit]) {
+    var lines = text.components(separatedBy: "\n")
+    var edits: [PortEdit] = []
+    for index in lines.indices {
+      let line = lines[index]
+      guard line.contains("fulfillment(of:") || line.contains("wait(for:"), !line.contains("timeout:") else { continue }
+      guard let call = line.range(of: "fulfillment(of:") ?? line.range(of: "wait(for:") else { continue }
+      // The call's closing parenthesis; the timeout goes before `enforceOrder:` or at the end.
+      var depth = 0
+      var end: String.Index?
+      for index in line[call.lowerBound...].indices where line[index] == "(" || line[index] == ")" {
+        if line[index] == "(" { depth += 1 }
+        if line[index] == ")" {
+          depth -= 1
+          if depth == 0 {
+            end = index
+            break
+          }
+        }
+      }
+      guard let end else { continue }
+      var after = line
+      if let order = line.range(of: ", enforceOrder:", range: call.upperBound..<end) {
+        after.insert(contentsOf: ", timeout: \(xctestTimeout)", at: order.lowerBound)
+      } else {
+        after.insert(contentsOf: ", timeout: \(xctestTimeout)", at: end)
+      }
+      guard after != line else { continue }
+      lines[index] = after
+      edits.append(PortEdit(kind: .xctestTimeout, file: "", line: index + 1, before: line, after: after))
+    }
+    return (lines.joined(separator: "\n"), edits)
+  }
+
+  // MARK: Platform conditions and framework imports
+
+  /// The lines (1-based) of `#if`/`#elseif` conditions that test `os(iOS)`, `os(macOS)` or
+  /// `canImport(UIKit)` and are false on Linux, with the condition extended with Linux.
+  public static func platformConditions(_ text: String) -> [(line: Int, before: String, after: String)] {
+    var found: [(Int, String, String)] = []
+    for (index, line) in text.components(separatedBy: "\n").enumerated() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      guard trimmed.hasPrefix("#if ") || trimmed.hasPrefix("#elseif "), !trimmed.contains("os(Linux)"),
+        trimmed.contains("os(iOS)") || trimmed.contains("os(macOS)") || trimmed.contains("canImport(UIKit)")
+      else { continue }
+      guard !trimmed.contains("!"), !trimmed.contains("&&") else { continue }  // only plain disjunctions
+      let keyword = trimmed.hasPrefix("#if ") ? "#if " : "#elseif "
+      let condition = trimmed.dropFirst(keyword.count).split(separator: "//", maxSplits: 1)[0].trimmingCharacters(in: .whitespaces)
+      let indent = line.prefix { $0 == " " || $0 == "\t" }
+      found.append((index + 1, line, "\(indent)\(keyword)\(condition) || os(Linux)"))
+    }
+    return found
+  }
+
+  /// The lines of `import UIKit`, `import AppKit`, `import SwiftUI` (any form) in `text`.
+  public static func frameworkImports(_ text: String) -> [Int] {
+    text.components(separatedBy: "\n").enumerated().compactMap { index, line in
+      match(#"^\s*(?:@\w+\s+)*(?:public\s+|internal\s+|private\s+|fileprivate\s+|package\s+)?import\s+(?:\w+\s+)?(UIKit|AppKit|SwiftUI)\b"#, line)
+        .map { _ in index + 1 }
+    }
+  }
+
+  /// The modules `text` imports (any import form: `@preconcurrency import`, `import struct M.T`,
+  /// `import M.Sub`), by their top-level name.
+  public static func imports(_ text: String) -> Set<String> {
+    var modules: Set<String> = []
+    for line in text.components(separatedBy: "\n") {
+      if let module = match(
+        #"^\s*(?:@\w+\s+)*(?:public\s+|internal\s+|private\s+|fileprivate\s+|package\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)"#,
+        line)
+      {
+        modules.insert(module)
+      }
+    }
+    return modules
+  }
+
+  /// The first capture group of `pattern` in `text`.
+  static func match(_ pattern: String, _ text: String) -> String? {
+    guard let regex = try? NSRegularExpression(pattern: pattern),
+      let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), m.numberOfRanges > 1,
+      let range = Range(m.range(at: 1), in: text)
+    else { return nil }
+    return String(text[range])
+  }
+}

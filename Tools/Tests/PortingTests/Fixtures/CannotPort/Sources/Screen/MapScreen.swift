@@ -1,0 +1,6 @@
+import CoreLocation
+import UIKit
+
+public final class MapScreen: UIViewController {
+  let manager = CLLocationManager()
+}

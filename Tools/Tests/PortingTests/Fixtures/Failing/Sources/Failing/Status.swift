@@ -1,0 +1,3 @@
+import CoreLocation
+
+public func currentStatus() -> CLAuthorizationStatus { CLLocationManager().authorizationStatus }
