@@ -177,7 +177,13 @@ public enum Porter {
       build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
     }
     if let first = build.errors.first {
-      report.firstError = "\(relative(URL(fileURLWithPath: first.file), to: twin)):\(first.line): error: \(first.message)"
+      let file = relative(URL(fileURLWithPath: first.file), to: twin)
+      // The line in the original: the twin lacks the import lines the port removed above it.
+      var line = first.line
+      for removed in report.edits.filter({ $0.kind == .frameworkImport && $0.file == file }).map(\.line).sorted() where removed <= line {
+        line += 1
+      }
+      report.firstError = "\(file):\(line): error: \(first.message)"
       report.patch = try writePatch(original: original, twin: twin, edits: report.edits)
       return report
     } else if build.status != 0 {
@@ -493,7 +499,12 @@ public enum Porter {
       let oldCount = hunk.filter { $0.0 != "+" }.count, newCount = hunk.filter { $0.0 != "-" }.count
       let oldStart = (hunk.first.map { $0.2 } ?? 0) + 1, newStart = (hunk.first.map { $0.3 } ?? 0) + 1
       out += "@@ -\(oldCount == 0 ? oldStart - 1 : oldStart),\(oldCount) +\(newCount == 0 ? newStart - 1 : newStart),\(newCount) @@\n"
-      for line in hunk { out += "\(line.0)\(line.1)\n" }
+      for line in hunk {
+        out += "\(line.0)\(line.1)\n"
+        // The last line of a text with no final newline, as diff(1) marks it.
+        let last = line.0 == "+" ? line.3 == b.count - 1 && !new.hasSuffix("\n") : line.2 == a.count - 1 && !old.hasSuffix("\n")
+        if last, line.0 != " " || (!old.hasSuffix("\n") && !new.hasSuffix("\n")) { out += "\\ No newline at end of file\n" }
+      }
       index = end
     }
     return out

@@ -133,8 +133,10 @@ public enum SourceEdits {
         let body = requirements.compactMap { r in r.body.map { "  public \(r.declaration) \($0)" } }
         guard !body.isEmpty else { continue }
         let block = ["", "// The optional requirements' defaults (added by locemu port: Linux has no optional requirements).", "extension \(name) {"] + body + ["}"]
-        edits.append(PortEdit(kind: .optionalRequirement, file: "", line: lines.count + 2, before: "", after: "extension \(name) { … \(body.count) default(s) }"))
-        lines += block
+        // Before the empty element a final newline leaves, so that the file still ends with one.
+        let at = lines.last == "" ? lines.count - 1 : lines.count
+        edits.append(PortEdit(kind: .optionalRequirement, file: "", line: at + 2, before: "", after: "extension \(name) { … \(body.count) default(s) }"))
+        lines.insert(contentsOf: block, at: at)
       }
     }
     return (lines.joined(separator: "\n"), edits)
