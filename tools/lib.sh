@@ -102,10 +102,11 @@ sanitized_build() {
   env "$(test_index_store "$TOOLS_SCRATCH" Tools)" swift build --package-path Tools --build-tests --disable-index-store \
     "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH" "${STRICT[@]}"
   if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-    # After the tools, and the test product only: the library's os, simd and Combine modules,
-    # once in the folder, turn `#if canImport(os)` and `canImport(Combine)` on in the tools'
-    # dependencies (swift-argument-parser then links against os_unfair_lock, GRDB imports
-    # OpenCombine without its C module), which the tools' build must not see.
+    # After the tools, and the test product only: the library's Combine module, once in the
+    # folder, turns `#if canImport(Combine)` on in the tools' dependencies; GRDB then compiles its
+    # Combine publishers (the import resolves: Plugins/CombineModuleMap), which the tools'
+    # programs, linking no OpenCombine, could not link. (swift-argument-parser's os_unfair_lock
+    # under `canImport(os)` links either way: the os module emits it into its callers.)
     env "$(test_index_store "$SANITIZED")" swift build --product LocationEmulatorPackageTests --disable-index-store \
       --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED" "${STRICT[@]}"
   fi
