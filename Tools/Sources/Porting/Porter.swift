@@ -135,11 +135,11 @@ public enum Porter {
     // The manifest: LocationEmulator's products for the frameworks each target imports.
     var imports: [String: Set<String>] = [:]
     for target in targets { imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { $0.formUnion(SourceEdits.imports(read($1))) } }
-    try addLibrary(to: twin, imports: imports, options: options)
+    report.edits += try addLibrary(to: twin, imports: imports, options: options)
 
     // The mechanical edits, every file.
     let all = targets.flatMap { t in swiftFiles(in: t.folder).map { (t, $0) } }
-    let requirements = all.flatMap { SourceEdits.optionalRequirements(in: read($0.1)) }
+    let requirements = all.flatMap { SourceEdits.optionalRequirements(in: read($0.1)) } + SourceEdits.appleOptionalRequirements
     for (target, file) in all {
       var text = read(file)
       var edits: [PortEdit] = []
@@ -267,7 +267,9 @@ public enum Porter {
   /// Appends to the twin's manifest, on Linux only, the dependency on LocationEmulator and its
   /// products for what each target imports; a manifest older than tools 6.1 is moved to 6.1 with
   /// its language mode kept (Swift 5 unless it says otherwise), for the traits.
-  static func addLibrary(to twin: URL, imports: [String: Set<String>], options: PortOptions) throws {
+  @discardableResult
+  static func addLibrary(to twin: URL, imports: [String: Set<String>], options: PortOptions) throws -> [PortEdit] {
+    var edits: [PortEdit] = []
     let manifest = twin.appendingPathComponent("Package.swift")
     var text = read(manifest)
     var cases: [String] = []
@@ -281,11 +283,18 @@ public enum Porter {
       cases.append("    case \"\(target)\": target.dependencies += [\(list)]")
     }
     let served = options.environment["LOCEMU_SERVER"] != nil
-    if served, let first = text.components(separatedBy: "\n").first, let version = SourceEdits.match(#"swift-tools-version:\s*(\d+\.\d+)"#, first),
-      (Double(version) ?? 0) < 6.1
-    {
-      text = text.replacingOccurrences(of: first, with: "// swift-tools-version: 6.1")
-      text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }  // the mode of tools \(version)\n"
+    if let first = text.components(separatedBy: "\n").first, let version = SourceEdits.match(#"swift-tools-version:\s*(\d+\.\d+)"#, first) {
+      let number = Double(version) ?? 0
+      if served, number < 6.1 {
+        // The traits need tools 6.1; the language mode stays the old tools' (Swift 5).
+        text = text.replacingOccurrences(of: first, with: "// swift-tools-version: 6.1")
+        text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }  // the mode of tools \(version)\n"
+        edits.append(PortEdit(kind: .toolsVersion, file: "Package.swift", line: 1, before: first, after: "// swift-tools-version: 6.1"))
+      } else if number < 5.2 {
+        // `.package(name:path:)` needs tools 5.2; 5.9 keeps every 5.x manifest API and Swift 5.
+        text = text.replacingOccurrences(of: first, with: "// swift-tools-version:5.9")
+        edits.append(PortEdit(kind: .toolsVersion, file: "Package.swift", line: 1, before: first, after: "// swift-tools-version:5.9"))
+      }
     }
     let traits = served ? ", traits: [\"ServedPhone\"]" : ""
     text += """
@@ -304,6 +313,7 @@ public enum Porter {
 
       """
     try text.write(to: manifest, atomically: true, encoding: .utf8)
+    return edits
   }
 
   // MARK: Building
@@ -343,28 +353,51 @@ public enum Porter {
     return errors
   }
 
-  /// Extends every `os(iOS)`/`os(macOS)`/`canImport(UIKit)` condition with Linux, builds, and
-  /// rolls back each extension whose block holds an error, until the build has no error in an
-  /// extended block (at most five rounds).
+  /// Extends with Linux the `os(iOS)`/`os(macOS)`/`canImport(UIKit)` conditions whose blocks
+  /// declare a name the compiler says is missing, builds, rolls back each extension whose block
+  /// then holds an error, and goes on while the build finds more missing names so declared (at
+  /// most five rounds). A condition nothing missing is declared under stays as it is.
   static func extendPlatformConditions(
     _ twin: URL, targets: [Target], options: PortOptions, report: inout PortReport, build first: Build
   ) async throws -> Build {
     var extended: [(file: URL, line: Int, before: String, after: String)] = []
-    for target in targets {
-      for file in swiftFiles(in: target.folder) {
-        let text = read(file)
-        let found = SourceEdits.platformConditions(text)
-        guard !found.isEmpty else { continue }
-        var lines = text.components(separatedBy: "\n")
-        for f in found {
-          lines[f.line - 1] = f.after
-          extended.append((file, f.line, f.before, f.after))
+    var build = first
+    for _ in 0..<5 {
+      let missing = SourceEdits.missingNames(build.errors.map(\.message))
+      guard !missing.isEmpty else { break }
+      var added = 0
+      for target in targets {
+        for file in swiftFiles(in: target.folder) {
+          let text = read(file)
+          var lines = text.components(separatedBy: "\n")
+          var changed = false
+          for f in SourceEdits.platformConditions(text) {
+            let block = lines[f.line..<max(f.line, blockEnd(lines, from: f.line) - 1)].joined(separator: "\n")
+            guard missing.contains(where: { SourceEdits.declares($0, in: block) }),
+              !report.rolledBack.contains(where: { $0.line == f.line && $0.file == relative(file, to: twin) })
+            else { continue }
+            lines[f.line - 1] = f.after
+            extended.append((file, f.line, f.before, f.after))
+            changed = true
+            added += 1
+          }
+          if changed { try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8) }
         }
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
       }
+      guard added > 0 else { break }
+      build = try await Self.build(twin, options)
+      build = try await rollBackFailing(&extended, twin: twin, options: options, report: &report, build: build)
     }
-    guard !extended.isEmpty else { return first }
-    var build = try await Self.build(twin, options)
+    report.edits += extended.map { PortEdit(kind: .platformCondition, file: relative($0.file, to: twin), line: $0.line, before: $0.before, after: $0.after) }
+    return build
+  }
+
+  /// Rolls back each extension whose block holds an error, and builds again, until none does.
+  static func rollBackFailing(
+    _ extended: inout [(file: URL, line: Int, before: String, after: String)], twin: URL, options: PortOptions,
+    report: inout PortReport, build first: Build
+  ) async throws -> Build {
+    var build = first
     for _ in 0..<5 where !build.errors.isEmpty {
       var undone = 0
       for (index, e) in extended.enumerated().reversed() {
@@ -381,7 +414,6 @@ public enum Porter {
       guard undone > 0 else { break }
       build = try await Self.build(twin, options)
     }
-    report.edits += extended.map { PortEdit(kind: .platformCondition, file: relative($0.file, to: twin), line: $0.line, before: $0.before, after: $0.after) }
     return build
   }
 

@@ -18,6 +18,9 @@ public struct PortEdit: Equatable, Sendable, CustomStringConvertible {
     case frameworkImport = "UIKit/AppKit/SwiftUI import"
     /// An XCTest wait given the timeout swift-corelibs-xctest requires.
     case xctestTimeout = "XCTest timeout"
+    /// The manifest's tools version raised to one that can name this library (5.2 for
+    /// `.package(name:path:)`, 6.1 for its traits), the language mode kept.
+    case toolsVersion = "tools version"
   }
 
   public var kind: Kind
@@ -91,6 +94,18 @@ public enum SourceEdits {
     if result == "Void" || result == "()" { return "{}" }
     return result.hasSuffix("?") ? "{ nil }" : nil
   }
+
+  /// The `@objc optional` requirements of Apple's delegate protocols that this library declares
+  /// as plain requirements with defaults (CLLocationManagerDelegate, MKMapViewDelegate,
+  /// MKLocalSearchCompleterDelegate): code that calls them as optional (`delegate?.method?(…)`,
+  /// a mock manager's) calls them plainly here.
+  public static let appleOptionalRequirements: [OptionalRequirement] = [
+    "locationManager", "locationManagerDidChangeAuthorization", "locationManagerDidPauseLocationUpdates",
+    "locationManagerDidResumeLocationUpdates", "locationManagerShouldDisplayHeadingCalibration", "mapView",
+    "mapViewDidChangeVisibleRegion", "mapViewWillStartLoadingMap", "mapViewDidFinishLoadingMap", "mapViewDidFailLoadingMap",
+    "mapViewWillStartRenderingMap", "mapViewDidFinishRenderingMap", "mapViewWillStartLocatingUser", "mapViewDidStopLocatingUser",
+    "completerDidUpdateResults", "completer",
+  ].map { OptionalRequirement(protocolName: "", name: $0, declaration: "", body: nil) }
 
   /// Removes `@objc` attributes (`@objc optional` in protocols too) and, after each protocol
   /// with optional requirements, adds an extension with their empty defaults; `requirements` are
@@ -225,6 +240,23 @@ public enum SourceEdits {
       found.append((index + 1, line, "\(indent)\(keyword)\(condition) || os(Linux)"))
     }
     return found
+  }
+
+  /// The names the compiler says are missing in `messages` (`cannot find 'x' in scope`, `… has
+  /// no member 'x'`).
+  public static func missingNames(_ messages: [String]) -> Set<String> {
+    var names: Set<String> = []
+    for message in messages {
+      for pattern in [#"cannot find '(\w+)' in scope"#, #"cannot find type '(\w+)' in scope"#, #"has no member '(\w+)'"#] {
+        if let name = match(pattern, message) { names.insert(name) }
+      }
+    }
+    return names
+  }
+
+  /// Whether `text` declares `name` (a function, property, type, case or initializer of that name).
+  public static func declares(_ name: String, in text: String) -> Bool {
+    match(#"(?:func|var|let|case|class|struct|enum|protocol|typealias|actor)\s+("# + NSRegularExpression.escapedPattern(for: name) + #")\b"#, text) != nil
   }
 
   /// The lines of `import UIKit`, `import AppKit`, `import SwiftUI` (any form) in `text`.
