@@ -98,14 +98,18 @@ extension LocEmu {
       if path == nil, sources.isEmpty { throw ValidationError("give a package's PATH, or an app's --sources and --tests") }
       if path != nil, !sources.isEmpty || !tests.isEmpty { throw ValidationError("PATH and --sources/--tests are two ways: give one") }
       if trace != nil, server != nil { throw ValidationError("--trace starts a served phone; --server uses one: give one") }
-      if let permission, !["notDetermined", "whenInUse", "authorizedWhenInUse", "always", "authorizedAlways", "denied", "restricted"].contains(permission) {
+      if let permission,
+        !["notDetermined", "whenInUse", "authorizedWhenInUse", "always", "authorizedAlways", "denied", "restricted"].contains(permission)
+      {
         throw ValidationError("--permission \(permission): one of notDetermined, whenInUse, always, denied, restricted")
       }
       if let accuracy, !["full", "reduced"].contains(accuracy) { throw ValidationError("--accuracy \(accuracy): full or reduced") }
       if let services, !["on", "off"].contains(services) { throw ValidationError("--services \(services): on or off") }
       if let location {
         let parts = location.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else { throw ValidationError("--location \(location): LAT,LON in degrees") }
+        guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
+          throw ValidationError("--location \(location): LAT,LON in degrees")
+        }
       }
       if let promptAnswer, !["allowWhileUsing", "allowOnce", "allowAlways", "deny", "none"].contains(promptAnswer) {
         throw ValidationError("--prompt-answer \(promptAnswer): allowWhileUsing, allowOnce, allowAlways, deny or none")

@@ -134,7 +134,9 @@ public enum Porter {
 
     // The manifest: LocationEmulator's products for the frameworks each target imports.
     var imports: [String: Set<String>] = [:]
-    for target in targets { imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { $0.formUnion(SourceEdits.imports(read($1))) } }
+    for target in targets {
+      imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { $0.formUnion(SourceEdits.imports(read($1))) }
+    }
     report.edits += try addLibrary(to: twin, imports: imports, options: options)
 
     // The mechanical edits, every file.
@@ -155,18 +157,27 @@ public enum Porter {
       guard !edits.isEmpty else { continue }
       try text.write(to: file, atomically: true, encoding: .utf8)
       let name = relative(file, to: twin)
-      report.edits += edits.map { var e = $0; e.file = name; return e }
+      report.edits += edits.map {
+        var e = $0
+        e.file = name
+        return e
+      }
     }
 
     // Build; edits decided by compiling: framework imports, then platform conditions.
     var build = try await Self.build(twin, options)
     if !build.errors.isEmpty {
-      let missing = Set(build.errors.filter { $0.message.contains("no such module 'UIKit'") || $0.message.contains("no such module 'AppKit'") || $0.message.contains("no such module 'SwiftUI'") }.map(\.file))
+      let missing = Set(
+        build.errors.filter {
+          $0.message.contains("no such module 'UIKit'") || $0.message.contains("no such module 'AppKit'")
+            || $0.message.contains("no such module 'SwiftUI'")
+        }.map(\.file))
       for path in missing {
         let file = URL(fileURLWithPath: path)
         var lines = read(file).components(separatedBy: "\n")
         for line in SourceEdits.frameworkImports(lines.joined(separator: "\n")).reversed() {
-          report.edits.append(PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
+          report.edits.append(
+            PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
           lines.remove(at: line - 1)
         }
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
@@ -211,7 +222,9 @@ public enum Porter {
       let list = object["targets"] as? [[String: Any]]
     else { throw Failure.cannotRead("swift package dump-package gave no targets") }
     return list.compactMap { t in
-      guard let name = t["name"] as? String, let type = t["type"] as? String, ["regular", "test", "executable"].contains(type) else { return nil }
+      guard let name = t["name"] as? String, let type = t["type"] as? String, ["regular", "test", "executable"].contains(type) else {
+        return nil
+      }
       let path = t["path"] as? String ?? (type == "test" ? "Tests/\(name)" : "Sources/\(name)")
       return Target(name: name, isTest: type == "test", folder: twin.appendingPathComponent(path))
     }
@@ -219,7 +232,8 @@ public enum Porter {
 
   static func copyPackage(_ package: URL, to twin: URL) throws {
     let files = FileManager.default
-    for item in try files.contentsOfDirectory(atPath: package.path) where ![".build", ".git", ".swiftpm", "Package.resolved"].contains(item) {
+    for item in try files.contentsOfDirectory(atPath: package.path)
+    where ![".build", ".git", ".swiftpm", "Package.resolved"].contains(item) {
       if item.hasPrefix(".build") { continue }
       try files.copyItem(at: package.appendingPathComponent(item), to: twin.appendingPathComponent(item))
     }
@@ -345,7 +359,9 @@ public enum Porter {
     for line in output.components(separatedBy: "\n") {
       guard let m = SourceEdits.match(#"^(/[^:]+:\d+:\d+: error: .*)$"#, line) else { continue }
       let parts = m.split(separator: ":", maxSplits: 4).map(String.init)
-      guard parts.count == 5, let number = Int(parts[1]), parts[0].hasPrefix(twin.path) || parts[0].hasPrefix(twin.resolvingSymlinksInPath().path) else { continue }
+      guard parts.count == 5, let number = Int(parts[1]),
+        parts[0].hasPrefix(twin.path) || parts[0].hasPrefix(twin.resolvingSymlinksInPath().path)
+      else { continue }
       let message = parts[4].replacingOccurrences(of: " error: ", with: "").trimmingCharacters(in: .whitespaces)
       guard seen.insert("\(parts[0]):\(number):\(message)").inserted else { continue }
       errors.append(CompilerError(file: parts[0], line: number, message: message))
@@ -388,7 +404,9 @@ public enum Porter {
       build = try await Self.build(twin, options)
       build = try await rollBackFailing(&extended, twin: twin, options: options, report: &report, build: build)
     }
-    report.edits += extended.map { PortEdit(kind: .platformCondition, file: relative($0.file, to: twin), line: $0.line, before: $0.before, after: $0.after) }
+    report.edits += extended.map {
+      PortEdit(kind: .platformCondition, file: relative($0.file, to: twin), line: $0.line, before: $0.before, after: $0.after)
+    }
     return build
   }
 
@@ -403,11 +421,16 @@ public enum Porter {
       for (index, e) in extended.enumerated().reversed() {
         let lines = read(e.file).components(separatedBy: "\n")
         let end = blockEnd(lines, from: e.line)
-        guard build.errors.contains(where: { URL(fileURLWithPath: $0.file).standardizedFileURL == e.file.standardizedFileURL && $0.line > e.line && $0.line <= end }) else { continue }
+        guard
+          build.errors.contains(where: {
+            URL(fileURLWithPath: $0.file).standardizedFileURL == e.file.standardizedFileURL && $0.line > e.line && $0.line <= end
+          })
+        else { continue }
         var edited = lines
         edited[e.line - 1] = e.before
         try edited.joined(separator: "\n").write(to: e.file, atomically: true, encoding: .utf8)
-        report.rolledBack.append(PortEdit(kind: .platformCondition, file: relative(e.file, to: twin), line: e.line, before: e.before, after: e.after))
+        report.rolledBack.append(
+          PortEdit(kind: .platformCondition, file: relative(e.file, to: twin), line: e.line, before: e.before, after: e.after))
         extended.remove(at: index)
         undone += 1
       }
@@ -422,7 +445,9 @@ public enum Porter {
     var depth = 0
     for index in line..<lines.count {
       let t = lines[index].trimmingCharacters(in: .whitespaces)
-      if t.hasPrefix("#if ") { depth += 1 } else if t.hasPrefix("#endif") {
+      if t.hasPrefix("#if ") {
+        depth += 1
+      } else if t.hasPrefix("#endif") {
         if depth == 0 { return index + 1 }
         depth -= 1
       } else if depth == 0, t.hasPrefix("#else") {

@@ -67,12 +67,15 @@ public enum SourceEdits {
     var depth = 0, protocolDepth = 0
     for line in text.components(separatedBy: "\n") {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if currentProtocol == nil, let name = match(#"^(?:@objc\S*\s+)?(?:public\s+|internal\s+|fileprivate\s+|private\s+)?(?:@objc\S*\s+)?protocol\s+(\w+)"#, trimmed) {
+      if currentProtocol == nil,
+        let name = match(#"^(?:@objc\S*\s+)?(?:public\s+|internal\s+|fileprivate\s+|private\s+)?(?:@objc\S*\s+)?protocol\s+(\w+)"#, trimmed)
+      {
         currentProtocol = name
         protocolDepth = depth
       }
       if let p = currentProtocol, trimmed.hasPrefix("@objc optional ") || trimmed.hasPrefix("optional @objc ") {
-        let declaration = trimmed.replacingOccurrences(of: "@objc optional ", with: "").replacingOccurrences(of: "optional @objc ", with: "")
+        let declaration = trimmed.replacingOccurrences(of: "@objc optional ", with: "").replacingOccurrences(
+          of: "optional @objc ", with: "")
         let name = match(#"(?:func|var)\s+(\w+)"#, declaration) ?? ""
         found.append(OptionalRequirement(protocolName: p, name: name, declaration: declaration, body: defaultBody(declaration)))
       }
@@ -147,10 +150,14 @@ public enum SourceEdits {
       for (name, requirements) in byProtocol.sorted(by: { $0.key < $1.key }) {
         let body = requirements.compactMap { r in r.body.map { "  public \(r.declaration) \($0)" } }
         guard !body.isEmpty else { continue }
-        let block = ["", "// The optional requirements' defaults (added by locemu port: Linux has no optional requirements).", "extension \(name) {"] + body + ["}"]
+        let block =
+          ["", "// The optional requirements' defaults (added by locemu port: Linux has no optional requirements).", "extension \(name) {"]
+          + body + ["}"]
         // Before the empty element a final newline leaves, so that the file still ends with one.
         let at = lines.last == "" ? lines.count - 1 : lines.count
-        edits.append(PortEdit(kind: .optionalRequirement, file: "", line: at + 2, before: "", after: "extension \(name) { … \(body.count) default(s) }"))
+        edits.append(
+          PortEdit(
+            kind: .optionalRequirement, file: "", line: at + 2, before: "", after: "extension \(name) { … \(body.count) default(s) }"))
         lines.insert(contentsOf: block, at: at)
       }
     }
@@ -256,14 +263,19 @@ public enum SourceEdits {
 
   /// Whether `text` declares `name` (a function, property, type, case or initializer of that name).
   public static func declares(_ name: String, in text: String) -> Bool {
-    match(#"(?:func|var|let|case|class|struct|enum|protocol|typealias|actor)\s+("# + NSRegularExpression.escapedPattern(for: name) + #")\b"#, text) != nil
+    match(
+      #"(?:func|var|let|case|class|struct|enum|protocol|typealias|actor)\s+("# + NSRegularExpression.escapedPattern(for: name) + #")\b"#,
+      text) != nil
   }
 
   /// The lines of `import UIKit`, `import AppKit`, `import SwiftUI` (any form) in `text`.
   public static func frameworkImports(_ text: String) -> [Int] {
     text.components(separatedBy: "\n").enumerated().compactMap { index, line in
-      match(#"^\s*(?:@\w+\s+)*(?:public\s+|internal\s+|private\s+|fileprivate\s+|package\s+)?import\s+(?:\w+\s+)?(UIKit|AppKit|SwiftUI)\b"#, line)
-        .map { _ in index + 1 }
+      match(
+        #"^\s*(?:@\w+\s+)*(?:public\s+|internal\s+|private\s+|fileprivate\s+|package\s+)?import\s+(?:\w+\s+)?(UIKit|AppKit|SwiftUI)\b"#,
+        line
+      )
+      .map { _ in index + 1 }
     }
   }
 

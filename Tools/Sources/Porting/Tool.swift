@@ -40,6 +40,7 @@ enum Tool {
     try? stdout.close()
     try? stderr.close()
     return Result(
-      status: status, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "", stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+      status: status, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
   }
 }

@@ -13,7 +13,10 @@ struct PortCommandTests {
   func traceOnAServedPhone() async throws {
     // A real build of the fixture and its tests: the hang guard is far above a slow machine's few minutes.
     let run = try await DecodeCommandTests.run(
-      ["port", Self.fixture, "--scratch-path", Self.scratch, "--permission", "whenInUse", "--trace", repositoryFile("traces/city-walk.nmea")],
+      [
+        "port", Self.fixture, "--scratch-path", Self.scratch, "--permission", "whenInUse", "--trace",
+        repositoryFile("traces/city-walk.nmea"),
+      ],
       bound: .seconds(3600))
     #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
     #expect(run.stdout.contains("tests: 3 passed, 0 failed, 0 skipped"), "\(run.stdout)")

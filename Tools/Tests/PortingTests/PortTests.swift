@@ -32,13 +32,19 @@ struct PortTests {
     let report = try await port("EditKinds", environment: ["LOCEMU_PERMISSION": "authorizedWhenInUse", "LOCEMU_LOCATION": "60.17,24.94"])
     defer { try? FileManager.default.removeItem(at: report.twin) }
     #expect(report.firstError == nil, "\(report.summary)")
-    #expect(report.testsRan && report.testStatus == 0 && report.passed == 3 && report.failed == 0, "\(report.summary)\n\(report.testOutput)")
+    #expect(
+      report.testsRan && report.testStatus == 0 && report.passed == 3 && report.failed == 0, "\(report.summary)\n\(report.testOutput)")
     let kinds = Set(report.edits.map(\.kind))
     #expect(
-      kinds == [.objcAttribute, .optionalRequirement, .optionalCall, .selectorObserver, .xctestTimeout, .frameworkImport, .platformCondition],
+      kinds == [
+        .objcAttribute, .optionalRequirement, .optionalCall, .selectorObserver, .xctestTimeout, .frameworkImport, .platformCondition,
+      ],
       "\(report.summary)")
     #expect(report.edits.contains { $0.kind == .frameworkImport && $0.file == "Sources/PlaceKit/Haptics.swift" && $0.line == 3 })
-    #expect(report.edits.contains { $0.kind == .platformCondition && $0.file == "Sources/PlaceKit/Distance.swift" && $0.after.contains("os(Linux)") })
+    #expect(
+      report.edits.contains {
+        $0.kind == .platformCondition && $0.file == "Sources/PlaceKit/Distance.swift" && $0.after.contains("os(Linux)")
+      })
     #expect(report.summary.contains("tests: 3 passed, 0 failed, 0 skipped"))
 
     // The patch applies cleanly to a copy of the original and gives the twin's sources.

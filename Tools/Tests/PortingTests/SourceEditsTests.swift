@@ -51,7 +51,9 @@ struct SourceEditsTests {
       lines[0]
         == "center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: nil) { [weak self] notification in self?.didEnterBackground(notification) }"
     )
-    #expect(lines[1] == "    NotificationCenter.default.addObserver(forName: .refresh, object: store, queue: nil) { [weak self] _ in self?.refresh() }")
+    #expect(
+      lines[1]
+        == "    NotificationCenter.default.addObserver(forName: .refresh, object: store, queue: nil) { [weak self] _ in self?.refresh() }")
     #expect(lines[2] == "let unrelated = #selector(refresh)" && edits.count == 2)
   }
 
@@ -90,7 +92,8 @@ struct SourceEditsTests {
       """
     let found = SourceEdits.platformConditions(text)
     #expect(found.map(\.line) == [1, 2, 4])
-    #expect(found.map(\.after) == ["#if os(iOS) || os(Linux)", "#elseif os(macOS) || os(Linux)", "#if canImport(UIKit) || os(tvOS) || os(Linux)"])
+    #expect(
+      found.map(\.after) == ["#if os(iOS) || os(Linux)", "#elseif os(macOS) || os(Linux)", "#if canImport(UIKit) || os(tvOS) || os(Linux)"])
     #expect(SourceEdits.frameworkImports(text) == [10])
     #expect(SourceEdits.imports(text) == ["UIKit", "CoreLocation", "os"])
   }
@@ -100,21 +103,26 @@ struct SourceEditsTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("port-patch-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let original = folder.appendingPathComponent("a"), twin = folder.appendingPathComponent("b")
-    for base in [original, twin] { try FileManager.default.createDirectory(at: base.appendingPathComponent("Sources"), withIntermediateDirectories: true) }
+    for base in [original, twin] {
+      try FileManager.default.createDirectory(at: base.appendingPathComponent("Sources"), withIntermediateDirectories: true)
+    }
     let lines = (1...40).map { "let line\($0) = \($0)" }
     var edited = lines
     edited[2] = "let changed = 3"
     edited.remove(at: 20)
     edited.insert("let added = true", at: 30)
-    try (lines.joined(separator: "\n") + "\n").write(to: original.appendingPathComponent("Sources/File.swift"), atomically: true, encoding: .utf8)
-    try (edited.joined(separator: "\n") + "\n").write(to: twin.appendingPathComponent("Sources/File.swift"), atomically: true, encoding: .utf8)
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: original.appendingPathComponent("Sources/File.swift"), atomically: true, encoding: .utf8)
+    try (edited.joined(separator: "\n") + "\n").write(
+      to: twin.appendingPathComponent("Sources/File.swift"), atomically: true, encoding: .utf8)
     try "// manifest\n".write(to: original.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
     try "// manifest\n// added\n".write(to: twin.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
     let patch = try Porter.writePatch(
       original: original, twin: twin, edits: [PortEdit(kind: .objcAttribute, file: "Sources/File.swift", line: 3, before: "", after: "")])
     let applied = try await Tool.run("patch", ["-p1", "-d", original.path, "-i", patch.path])
     #expect(applied.status == 0, "\(applied.output)")
-    #expect(Porter.read(original.appendingPathComponent("Sources/File.swift")) == Porter.read(twin.appendingPathComponent("Sources/File.swift")))
+    #expect(
+      Porter.read(original.appendingPathComponent("Sources/File.swift")) == Porter.read(twin.appendingPathComponent("Sources/File.swift")))
     #expect(Porter.read(original.appendingPathComponent("Package.swift")) == "// manifest\n// added\n")
   }
 
