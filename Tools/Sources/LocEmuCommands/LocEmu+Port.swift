@@ -158,7 +158,13 @@ extension LocEmu {
       }
       let report: PortReport
       do {
-        report = try await Porter.port(options)
+        // SIGINT or SIGTERM stops the build or the tests it runs, and the served phone.
+        let ported = options
+        guard let finished = try await untilSignal({ try await Porter.port(ported) }) else {
+          printError("port: interrupted")
+          throw ExitCode(130)
+        }
+        report = finished
       } catch let failure as Porter.Failure {
         printError("port: \(failure)")
         throw ExitCode(2)

@@ -20,6 +20,9 @@ public struct PortOptions: Sendable {
   public var environment: [String: String] = [:]
   /// Arguments after `--`, for `swift test`.
   public var testArguments: [String] = []
+  /// Whether the twin turns on the library's Combine trait (set by the port when code uses
+  /// Combine's types with no `import Combine`, as Apple's Foundation lets it).
+  var combineTrait = false
   /// Where progress lines go (the command's standard error).
   public var log: @Sendable (String) -> Void = { _ in }
 
@@ -134,9 +137,19 @@ public enum Porter {
 
     // The manifest: LocationEmulator's products for the frameworks each target imports.
     var imports: [String: Set<String>] = [:]
+    var usesCombineUnimported = false
     for target in targets {
-      imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { $0.formUnion(SourceEdits.imports(read($1))) }
+      imports[target.name] = swiftFiles(in: target.folder).reduce(into: Set()) { found, file in
+        let text = read(file)
+        let modules = SourceEdits.imports(text)
+        found.formUnion(modules)
+        // Apple's Foundation makes Combine's ObservableObject and @Published visible: code that
+        // uses them with no `import Combine` needs the library's Combine trait.
+        if !modules.contains("Combine"), SourceEdits.usesCombine(text) { usesCombineUnimported = true }
+      }
     }
+    var options = options
+    options.combineTrait = usesCombineUnimported
     report.edits += try addLibrary(to: twin, imports: imports, options: options)
 
     // The mechanical edits, every file.
@@ -184,9 +197,7 @@ public enum Porter {
       }
       if !missing.isEmpty { build = try await Self.build(twin, options) }
     }
-    if !build.errors.isEmpty {
-      build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
-    }
+    build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
     if let first = build.errors.first {
       let file = relative(URL(fileURLWithPath: first.file), to: twin)
       // The line in the original: the twin lacks the import lines the port removed above it.
@@ -297,9 +308,10 @@ public enum Porter {
       cases.append("    case \"\(target)\": target.dependencies += [\(list)]")
     }
     let served = options.environment["LOCEMU_SERVER"] != nil
+    let traitNames = (served ? ["ServedPhone"] : []) + (options.combineTrait ? ["Combine"] : [])
     if let first = text.components(separatedBy: "\n").first, let version = SourceEdits.match(#"swift-tools-version:\s*(\d+\.\d+)"#, first) {
       let number = Double(version) ?? 0
-      if served, number < 6.1 {
+      if !traitNames.isEmpty, number < 6.1 {
         // The traits need tools 6.1; the language mode stays the old tools' (Swift 5).
         text = text.replacingOccurrences(of: first, with: "// swift-tools-version: 6.1")
         text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }  // the mode of tools \(version)\n"
@@ -310,7 +322,7 @@ public enum Porter {
         edits.append(PortEdit(kind: .toolsVersion, file: "Package.swift", line: 1, before: first, after: "// swift-tools-version:5.9"))
       }
     }
-    let traits = served ? ", traits: [\"ServedPhone\"]" : ""
+    let traits = traitNames.isEmpty ? "" : ", traits: [\(traitNames.map { "\"\($0)\"" }.joined(separator: ", "))]"
     text += """
 
       // Added by `locemu port`: on Linux, LocationEmulator's CoreLocation, MapKit, Combine, os,
@@ -347,7 +359,9 @@ public enum Porter {
   static func build(_ twin: URL, _ options: PortOptions) async throws -> Build {
     options.log("building (swift build --build-tests)")
     var arguments = ["build", "--build-tests", "--package-path", twin.path]
-    if let scratch = options.scratchPath { arguments += ["--scratch-path", scratch.path] }
+    // A build folder shared between ports holds the last package's build manifest: SwiftPM would
+    // reuse it for another package (seen: a port built the previous twin's targets).
+    if let scratch = options.scratchPath { arguments += ["--scratch-path", scratch.path, "--disable-build-manifest-caching"] }
     let run = try await Tool.run("swift", arguments)
     return Build(status: run.status, output: run.output, errors: compilerErrors(run.output, under: twin))
   }
@@ -369,15 +383,37 @@ public enum Porter {
     return errors
   }
 
-  /// Extends with Linux the `os(iOS)`/`os(macOS)`/`canImport(UIKit)` conditions whose blocks
-  /// declare a name the compiler says is missing, builds, rolls back each extension whose block
-  /// then holds an error, and goes on while the build finds more missing names so declared (at
-  /// most five rounds). A condition nothing missing is declared under stays as it is.
+  /// Extends with Linux every `os(iOS)`/`canImport(UIKit)` condition whose code then compiles,
+  /// and any other platform condition (`os(macOS)`) whose block declares a name the compiler says
+  /// is missing; each extension whose block then holds an error is rolled back (at most five
+  /// rounds each).
   static func extendPlatformConditions(
     _ twin: URL, targets: [Target], options: PortOptions, report: inout PortReport, build first: Build
   ) async throws -> Build {
     var extended: [(file: URL, line: Int, before: String, after: String)] = []
     var build = first
+    // Linux plays the iPhone: the iOS branches (`os(iOS)`, `canImport(UIKit)`) are the code the
+    // tests are about, so each is taken where it compiles. Without it, an iOS-only delegate
+    // method would be left out and the library's default implementation called instead, and a
+    // test waiting for that callback would wait for good (seen: SwiftLocation's region tests).
+    for target in targets {
+      for file in swiftFiles(in: target.folder) {
+        let text = read(file)
+        var lines = text.components(separatedBy: "\n")
+        var changed = false
+        for f in SourceEdits.platformConditions(text) where f.before.contains("os(iOS)") || f.before.contains("canImport(UIKit)") {
+          lines[f.line - 1] = f.after
+          extended.append((file, f.line, f.before, f.after))
+          changed = true
+        }
+        if changed { try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8) }
+      }
+    }
+    if !extended.isEmpty {
+      build = try await Self.build(twin, options)
+      build = try await rollBackFailing(&extended, twin: twin, options: options, report: &report, build: build)
+    }
+    // Any other condition (`os(macOS)`) only where its block declares a name the compiler misses.
     for _ in 0..<5 {
       let missing = SourceEdits.missingNames(build.errors.map(\.message))
       guard !missing.isEmpty else { break }
@@ -387,7 +423,7 @@ public enum Porter {
           let text = read(file)
           var lines = text.components(separatedBy: "\n")
           var changed = false
-          for f in SourceEdits.platformConditions(text) {
+          for f in SourceEdits.platformConditions(text) where !extended.contains(where: { $0.file == file && $0.line == f.line }) {
             let block = lines[f.line..<max(f.line, blockEnd(lines, from: f.line) - 1)].joined(separator: "\n")
             guard missing.contains(where: { SourceEdits.declares($0, in: block) }),
               !report.rolledBack.contains(where: { $0.line == f.line && $0.file == relative(file, to: twin) })

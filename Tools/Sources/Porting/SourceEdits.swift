@@ -249,6 +249,11 @@ public enum SourceEdits {
     return found
   }
 
+  /// Whether `text` uses Combine's types that Apple's Foundation makes visible without an import.
+  public static func usesCombine(_ text: String) -> Bool {
+    match(#"\b(ObservableObject|@Published|AnyCancellable|PassthroughSubject|CurrentValueSubject)\b"#, text) != nil
+  }
+
   /// The names the compiler says are missing in `messages` (`cannot find 'x' in scope`, `… has
   /// no member 'x'`).
   public static func missingNames(_ messages: [String]) -> Set<String> {

@@ -35,7 +35,9 @@ enum Tool {
         }
       }
     } onCancel: {
-      if process.isRunning { process.terminate() }
+      // SIGINT, as a terminal's ^C: `swift build` and `swift test` then stop their own children
+      // (the test process leads a process group of its own, out of reach of a signal to ours).
+      if process.isRunning { process.interrupt() }
     }
     try? stdout.close()
     try? stderr.close()
