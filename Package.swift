@@ -155,6 +155,8 @@ let package = Package(
     .library(name: "simd", targets: ["simd"]),
   ]
   package.dependencies += [.package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0")]
+  // Before every build with the emulator: its C module findable from every target (see the plugin).
+  package.targets.first { $0.name == "Emulator" }?.plugins = ["CombineModuleMap"]
   package.targets += [
     // The Apple-only API beside CoreLocation that swift-corelibs-foundation lacks
     // (`NotificationCenter.notifications(named:object:)`, Darwin's `NSEC_PER_SEC`…,
@@ -176,7 +178,10 @@ let package = Package(
         // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
         // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
         .target(name: "Combine", condition: .when(traits: ["Combine"])),
-      ]
+      ],
+      // Before every build with CoreLocation, trait on or off: Combine's modules importable, or
+      // gone when OpenCombine left the graph (see the plugin).
+      plugins: ["CombineModuleMap"]
     ),
     // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
     .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "MapRendering"]),

@@ -47,7 +47,7 @@ MODULE_MAPS = {"CoreLocationModuleMap", "osModuleMap"}
 # Imports a target makes without declaring them, on purpose: Examples/GuardedCombine holds packages
 # in the shape of third-party libraries that import Combine or os under `#if canImport(…)` without
 # depending on them, and the test command checks that such imports resolve and link.
-UNDECLARED_ON_PURPOSE = {"GuardedCombine": {"Combine"}, "GuardedLock": {"os"}}
+UNDECLARED_ON_PURPOSE = {"GuardedCombine": {"Combine"}, "GuardedLock": {"os"}, "GuardedLocation": {"CoreLocation"}}
 
 # The only modules that may re-export others, and what each may re-export.
 FACADES = {

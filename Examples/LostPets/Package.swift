@@ -6,7 +6,10 @@
 import PackageDescription
 
 var appDependencies: [Target.Dependency] = []
-var testDependencies: [Target.Dependency] = ["LostPets", .product(name: "GuardedCombine", package: "GuardedCombine")]
+var testDependencies: [Target.Dependency] = [
+  "LostPets", .product(name: "GuardedCombine", package: "GuardedCombine"),
+  .product(name: "GuardedLocation", package: "GuardedCombine"),
+]
 #if os(Linux)
   // On Apple platforms the system's CoreLocation, MapKit and Combine are used.
   appDependencies = [

@@ -61,7 +61,9 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Write the twin here and keep it (a new or empty folder).", valueName: "DIR"))
     var keep: String?
 
-    @Option(help: ArgumentHelp("A build folder to share between ports (the library compiles once).", valueName: "DIR"))
+    @Option(
+      help: ArgumentHelp(
+        "Build folders under DIR, one per package, kept between runs (the library compiles once per package).", valueName: "DIR"))
     var scratchPath: String?
 
     @Option(help: ArgumentHelp("The LocationEmulator package (default: this repository).", valueName: "DIR"))

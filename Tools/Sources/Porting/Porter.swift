@@ -14,7 +14,8 @@ public struct PortOptions: Sendable {
   public var keep: URL?
   /// The LocationEmulator package the twin depends on.
   public var library: URL
-  /// A build folder to use (shared between ports, so the library compiles once).
+  /// A folder for the builds: each package builds in a folder of its own under it, kept between
+  /// ports (the library compiles once per package).
   public var scratchPath: URL?
   /// The phone under the tests: LOCEMU_* variables for the test process.
   public var environment: [String: String] = [:]
@@ -119,6 +120,7 @@ public enum Porter {
     // The twin: the package's files, or a package made of the app's folders.
     let original: URL
     let targets: [Target]
+    let packageName: String
     if let package = options.package {
       guard files.fileExists(atPath: package.appendingPathComponent("Package.swift").path) else {
         throw Failure.cannotRead("\(package.path): no Package.swift (for an app's folders, use --sources and --tests)")
@@ -128,12 +130,22 @@ public enum Porter {
       let dump = try await Tool.run("swift", ["package", "dump-package", "--package-path", package.path])
       guard dump.status == 0 else { throw Failure.tool("swift package dump-package failed:\n\(dump.output)") }
       targets = try Self.targets(fromDump: dump.stdout, in: twin)
+      packageName =
+        (try? JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])?["name"] as? String ?? package.lastPathComponent
       try copyPackage(package, to: twin)
     } else {
       guard !options.sources.isEmpty else { throw Failure.cannotRead("nothing to port: give a package's PATH, or --sources and --tests") }
       original = twin.appendingPathComponent(".original")
       targets = try makeAppPackage(options, at: twin, original: original)
+      packageName = options.moduleName
     }
+
+    // A build folder of its own for each package under the one given: packages built in one
+    // folder see each other's modules (a module named CoreLocation or Combine left by the last
+    // package's build, made with other traits, is imported under `canImport` by the next one's
+    // dependencies before it is rebuilt). The same package ported again reuses its folder.
+    var options = options
+    if let shared = options.scratchPath { options.scratchPath = shared.appendingPathComponent(packageName) }
 
     // The manifest: LocationEmulator's products for the frameworks each target imports.
     var imports: [String: Set<String>] = [:]
@@ -148,7 +160,6 @@ public enum Porter {
         if !modules.contains("Combine"), SourceEdits.usesCombine(text) { usesCombineUnimported = true }
       }
     }
-    var options = options
     options.combineTrait = usesCombineUnimported
     report.edits += try addLibrary(to: twin, imports: imports, options: options)
 
@@ -209,7 +220,8 @@ public enum Porter {
       report.patch = try writePatch(original: original, twin: twin, edits: report.edits)
       return report
     } else if build.status != 0 {
-      report.firstError = "the build failed:\n\(build.output.suffix(2000))"
+      let errors = build.output.components(separatedBy: "\n").filter { $0.contains("error:") }.prefix(5)
+      report.firstError = "the build failed:\n" + (errors.isEmpty ? String(build.output.suffix(2000)) : errors.joined(separator: "\n"))
       return report
     }
 
@@ -294,8 +306,18 @@ public enum Porter {
   /// its language mode kept (Swift 5 unless it says otherwise), for the traits.
   @discardableResult
   static func addLibrary(to twin: URL, imports: [String: Set<String>], options: PortOptions) throws -> [PortEdit] {
+    // Every manifest: SwiftPM reads a version-specific one (`Package@swift-6.0.swift`) when the
+    // toolchain is new enough, Package.swift otherwise.
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: twin.path)) ?? [])
+      .filter { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) }.sorted()
     var edits: [PortEdit] = []
-    let manifest = twin.appendingPathComponent("Package.swift")
+    for name in names { edits += try addLibrary(manifest: twin.appendingPathComponent(name), imports: imports, options: options) }
+    return edits
+  }
+
+  static func addLibrary(manifest: URL, imports: [String: Set<String>], options: PortOptions) throws -> [PortEdit] {
+    var edits: [PortEdit] = []
+    let file = manifest.lastPathComponent
     var text = read(manifest)
     var cases: [String] = []
     for (target, modules) in imports.sorted(by: { $0.key < $1.key }) {
@@ -315,11 +337,11 @@ public enum Porter {
         // The traits need tools 6.1; the language mode stays the old tools' (Swift 5).
         text = text.replacingOccurrences(of: first, with: "// swift-tools-version: 6.1")
         text += "\nif package.swiftLanguageModes == nil { package.swiftLanguageModes = [.v5] }  // the mode of tools \(version)\n"
-        edits.append(PortEdit(kind: .toolsVersion, file: "Package.swift", line: 1, before: first, after: "// swift-tools-version: 6.1"))
+        edits.append(PortEdit(kind: .toolsVersion, file: file, line: 1, before: first, after: "// swift-tools-version: 6.1"))
       } else if number < 5.2 {
         // `.package(name:path:)` needs tools 5.2; 5.9 keeps every 5.x manifest API and Swift 5.
         text = text.replacingOccurrences(of: first, with: "// swift-tools-version:5.9")
-        edits.append(PortEdit(kind: .toolsVersion, file: "Package.swift", line: 1, before: first, after: "// swift-tools-version:5.9"))
+        edits.append(PortEdit(kind: .toolsVersion, file: file, line: 1, before: first, after: "// swift-tools-version:5.9"))
       }
     }
     let traits = traitNames.isEmpty ? "" : ", traits: [\(traitNames.map { "\"\($0)\"" }.joined(separator: ", "))]"
@@ -491,116 +513,6 @@ public enum Porter {
       }
     }
     return lines.count
-  }
-
-  // MARK: Results
-
-  /// Passed, failed and skipped tests from `swift test`'s output: XCTest's last summary line and
-  /// Swift Testing's run line, added.
-  static func testCounts(_ output: String) -> (Int, Int, Int) {
-    var passed = 0, failed = 0, skipped = 0
-    let lines = output.components(separatedBy: "\n")
-    if let line = lines.last(where: { $0.contains("Executed ") && $0.contains(" test") }) {
-      let executed = Int(SourceEdits.match(#"Executed (\d+) tests?"#, line) ?? "") ?? 0
-      let failures = Int(SourceEdits.match(#"(\d+) failures?"#, line) ?? "") ?? 0
-      let skips = Int(SourceEdits.match(#"(\d+) tests? skipped"#, line) ?? "") ?? 0
-      // XCTest counts failures (assertions), not failed tests: count the failed tests instead.
-      let failedTests = Set(lines.filter { $0.contains("' failed (") && $0.hasPrefix("Test Case") }).count
-      failed += failures > 0 ? max(failedTests, 1) : 0
-      skipped += skips
-      passed += executed - skips - (failures > 0 ? max(failedTests, 1) : 0)
-    }
-    if let line = lines.last(where: { $0.contains("Test run with ") }) {
-      let total = Int(SourceEdits.match(#"Test run with (\d+) tests?"#, line) ?? "") ?? 0
-      let failedTests = lines.filter { $0.hasPrefix("✘ Test ") && $0.contains(" failed after ") && !$0.contains("Test run with") }.count
-      let skippedTests = lines.filter { $0.hasPrefix("➜ Test ") && $0.contains(" skipped") }.count
-      failed += failedTests
-      skipped += skippedTests
-      passed += total - failedTests - skippedTests
-    }
-    return (max(passed, 0), failed, skipped)
-  }
-
-  /// The edits as a unified diff of the original against the twin, for the files edited and the
-  /// manifest (`a/` the original, `b/` the twin).
-  static func writePatch(original: URL, twin: URL, edits: [PortEdit]) throws -> URL {
-    let names = (Set(edits.map(\.file)).union(["Package.swift"])).sorted()
-    var patch = ""
-    for name in names {
-      let before = original.appendingPathComponent(name), after = twin.appendingPathComponent(name)
-      patch += unifiedDiff(name: name, old: FileManager.default.fileExists(atPath: before.path) ? read(before) : "", new: read(after))
-    }
-    let url = twin.appendingPathComponent("port.patch")
-    try patch.write(to: url, atomically: true, encoding: .utf8)
-    return url
-  }
-
-  /// A unified diff of two texts (one hunk per run of changes, three lines of context).
-  static func unifiedDiff(name: String, old: String, new: String) -> String {
-    func lines(_ text: String) -> [String] {
-      guard !text.isEmpty else { return [] }
-      var lines = text.components(separatedBy: "\n")
-      if text.hasSuffix("\n") { lines.removeLast() }
-      return lines
-    }
-    let a = lines(old), b = lines(new)
-    let difference = b.difference(from: a)
-    guard !difference.isEmpty else { return "" }
-    // Line-by-line alignment from the collection difference.
-    var removed = Set<Int>(), inserted = Set<Int>()
-    for change in difference {
-      switch change {
-      case .remove(let offset, _, _): removed.insert(offset)
-      case .insert(let offset, _, _): inserted.insert(offset)
-      }
-    }
-    // Walk both, emitting hunks.
-    var script: [(Character, String, Int, Int)] = []  // (kind, text, old index, new index)
-    var i = 0, j = 0
-    while i < a.count || j < b.count {
-      if i < a.count, removed.contains(i) {
-        script.append(("-", a[i], i, j))
-        i += 1
-      } else if j < b.count, inserted.contains(j) {
-        script.append(("+", b[j], i, j))
-        j += 1
-      } else {
-        if i < a.count { script.append((" ", a[i], i, j)) }
-        i += 1
-        j += 1
-      }
-    }
-    var out = "--- a/\(name)\n+++ b/\(name)\n"
-    var index = 0
-    while index < script.count {
-      guard script[index].0 != " " else {
-        index += 1
-        continue
-      }
-      let start = max(0, index - 3)
-      var end = index
-      while end < script.count {
-        if script[end].0 != " " {
-          end += 1
-          continue
-        }
-        let next = script[end...].prefix(7).firstIndex { $0.0 != " " }
-        if let next, next - end < 7 { end = next } else { break }
-      }
-      end = min(script.count, end + 3)
-      let hunk = script[start..<end]
-      let oldCount = hunk.filter { $0.0 != "+" }.count, newCount = hunk.filter { $0.0 != "-" }.count
-      let oldStart = (hunk.first.map { $0.2 } ?? 0) + 1, newStart = (hunk.first.map { $0.3 } ?? 0) + 1
-      out += "@@ -\(oldCount == 0 ? oldStart - 1 : oldStart),\(oldCount) +\(newCount == 0 ? newStart - 1 : newStart),\(newCount) @@\n"
-      for line in hunk {
-        out += "\(line.0)\(line.1)\n"
-        // The last line of a text with no final newline, as diff(1) marks it.
-        let last = line.0 == "+" ? line.3 == b.count - 1 && !new.hasSuffix("\n") : line.2 == a.count - 1 && !old.hasSuffix("\n")
-        if last, line.0 != " " || (!old.hasSuffix("\n") && !new.hasSuffix("\n")) { out += "\\ No newline at end of file\n" }
-      }
-      index = end
-    }
-    return out
   }
 
   // MARK: Files

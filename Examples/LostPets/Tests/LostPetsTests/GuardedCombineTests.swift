@@ -1,5 +1,6 @@
 import Foundation
 import GuardedCombine
+import GuardedLocation
 import Testing
 
 /// A package that never names LocationEmulator and guards `import Combine` with `canImport`
@@ -17,6 +18,17 @@ struct GuardedCombineTests {
       #expect(GuardedCombine.publishedCounts(upTo: 3) == [0, 1, 2, 3])
     } else {
       #expect(GuardedCombine.publishedCounts(upTo: 3) == nil)
+    }
+  }
+
+  @Test("a package guarding import CoreLocation with canImport builds, and measures as CoreLocation does")
+  func aPackageGuardingCoreLocationBuildsAndWorks() throws {
+    if ProcessInfo.processInfo.environment["LOCEMU_GUARDED_COMBINE_REBUILT"] != nil {
+      #expect(GuardedLocation.sawCoreLocation, "built after the CoreLocation module was, the package saw no CoreLocation")
+    }
+    if GuardedLocation.sawCoreLocation {
+      let metres = try #require(GuardedLocation.metres(from: (60, 25), to: (61, 25)))
+      #expect(abs(metres - 111_421) < 20)
     }
   }
 }
