@@ -4,7 +4,7 @@
 // GuardedLock locks with `os_unfair_lock` under `#if canImport(os)` (swift-argument-parser does),
 // GuardedLocation measures with CoreLocation under `#if canImport(CoreLocation)` (swift-custom-dump
 // and others guard their CoreLocation support so);
-// neither has a dependency of its own. GuardedLock is linked into NearbyPets' tests, a program
+// neither has a dependency of its own. GuardedLock is linked into LostPets' tests, a program
 // that does not depend on LocationEmulator's `os` product, in a build that has its module. On Linux a module named Combine exists
 // in a build once LocationEmulator's Combine product or trait is in it, and this package sees it
 // without asking; CoreLocationCompat (the trait on) and LostPets (the product, the trait off)

@@ -8,7 +8,7 @@ import PackageDescription
 var appDependencies: [Target.Dependency] = []
 var testDependencies: [Target.Dependency] = [
   "LostPets", .product(name: "GuardedCombine", package: "GuardedCombine"),
-  .product(name: "GuardedLocation", package: "GuardedCombine"),
+  .product(name: "GuardedLocation", package: "GuardedCombine"), .product(name: "GuardedLock", package: "GuardedCombine"),
 ]
 #if os(Linux)
   // On Apple platforms the system's CoreLocation, MapKit and Combine are used.

@@ -6,11 +6,7 @@ import PackageDescription
 
 let package = Package(
   name: "NearbyPets",
-  dependencies: [
-    .package(name: "LocationEmulator", path: "../.."),
-    // A package that locks with os_unfair_lock under canImport(os), linked here without the os product.
-    .package(path: "../GuardedCombine"),
-  ],
+  dependencies: [.package(name: "LocationEmulator", path: "../..")],
   targets: [
     .target(
       name: "NearbyPets",
@@ -29,7 +25,6 @@ let package = Package(
         .product(name: "PhoneSources", package: "LocationEmulator"),
         .product(name: "SampleTraces", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "GuardedLock", package: "GuardedCombine"),
       ]
     ),
   ],
