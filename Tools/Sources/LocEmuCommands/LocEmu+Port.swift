@@ -1,5 +1,7 @@
 import ArgumentParser
+import Emulator
 import Foundation
+import LocationServices
 import Porting
 
 #if canImport(Glibc)
@@ -73,16 +75,16 @@ extension LocEmu {
     var permission: String?
 
     @Option(help: ArgumentHelp("Precise location: full (default) or reduced.", valueName: "full|reduced"))
-    var accuracy: String?
+    var accuracy: LocationAccuracyAuthorization?
 
     @Option(help: ArgumentHelp("Location Services: on (default) or off.", valueName: "on|off"))
-    var services: String?
+    var services: ScenarioOptions.OnOff?
 
     @Option(help: ArgumentHelp("Where the device stands (a fix every second); none by default.", valueName: "LAT,LON"))
     var location: String?
 
     @Option(help: ArgumentHelp("How the user answers the prompt (default allowWhileUsing).", valueName: "ANSWER"))
-    var promptAnswer: String?
+    var promptAnswer: PromptAnswer?
 
     @Option(help: ArgumentHelp("Replay this trace (any format) on a served phone for the run.", valueName: "FILE"))
     var trace: String?
@@ -100,22 +102,20 @@ extension LocEmu {
       if path == nil, sources.isEmpty { throw ValidationError("give a package's PATH, or an app's --sources and --tests") }
       if path != nil, !sources.isEmpty || !tests.isEmpty { throw ValidationError("PATH and --sources/--tests are two ways: give one") }
       if trace != nil, server != nil { throw ValidationError("--trace starts a served phone; --server uses one: give one") }
-      if let permission,
-        !["notDetermined", "whenInUse", "authorizedWhenInUse", "always", "authorizedAlways", "denied", "restricted"].contains(permission)
-      {
+      if let permission, Self.status(permission) == nil {
         throw ValidationError("--permission \(permission): one of notDetermined, whenInUse, always, denied, restricted")
       }
-      if let accuracy, !["full", "reduced"].contains(accuracy) { throw ValidationError("--accuracy \(accuracy): full or reduced") }
-      if let services, !["on", "off"].contains(services) { throw ValidationError("--services \(services): on or off") }
       if let location {
         let parts = location.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, abs(parts[0]) <= 90, abs(parts[1]) <= 180 else {
           throw ValidationError("--location \(location): LAT,LON in degrees")
         }
       }
-      if let promptAnswer, !["allowWhileUsing", "allowOnce", "allowAlways", "deny", "none"].contains(promptAnswer) {
-        throw ValidationError("--prompt-answer \(promptAnswer): allowWhileUsing, allowOnce, allowAlways, deny or none")
-      }
+    }
+
+    /// The status `--permission` names: a status's own name, or `whenInUse`/`always` for short.
+    static func status(_ name: String) -> LocationPermissionStatus? {
+      LocationPermissionStatus(rawValue: ["whenInUse": "authorizedWhenInUse", "always": "authorizedAlways"][name] ?? name)
     }
 
     /// This repository, from where this file was compiled (the tools live in its Tools/).
@@ -135,12 +135,11 @@ extension LocEmu {
       options.testArguments = testArguments
       options.log = { printError("port: \($0)") }
       var environment: [String: String] = [:]
-      let aliases = ["whenInUse": "authorizedWhenInUse", "always": "authorizedAlways"]
-      if let permission { environment["LOCEMU_PERMISSION"] = aliases[permission] ?? permission }
-      if let accuracy { environment["LOCEMU_ACCURACY"] = accuracy }
-      if let services { environment["LOCEMU_SERVICES"] = services }
+      if let permission, let status = Self.status(permission) { environment["LOCEMU_PERMISSION"] = status.rawValue }
+      if let accuracy { environment["LOCEMU_ACCURACY"] = accuracy.rawValue }
+      if let services { environment["LOCEMU_SERVICES"] = services.rawValue }
       if let location { environment["LOCEMU_LOCATION"] = location }
-      if let promptAnswer { environment["LOCEMU_PROMPT_ANSWER"] = promptAnswer }
+      if let promptAnswer { environment["LOCEMU_PROMPT_ANSWER"] = promptAnswer.rawValue }
       var served: Process?
       if let trace {
         guard FileManager.default.isReadableFile(atPath: trace) else {
@@ -184,9 +183,9 @@ extension LocEmu {
       process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
       var arguments = ["serve", "--listen", "127.0.0.1:0", "--trace", trace, "--now"]
       if let permission = environment["LOCEMU_PERMISSION"] { arguments += ["--permission", permission] }
-      if let accuracy { arguments += ["--accuracy", accuracy] }
-      if let services { arguments += ["--services", services] }
-      if let promptAnswer { arguments += ["--prompt-answer", promptAnswer] }
+      if let accuracy { arguments += ["--accuracy", accuracy.rawValue] }
+      if let services { arguments += ["--services", services.rawValue] }
+      if let promptAnswer { arguments += ["--prompt-answer", promptAnswer.rawValue] }
       process.arguments = arguments
       let errors = Pipe()
       process.standardError = errors
