@@ -400,12 +400,20 @@ public enum JSONText {
 }
 
 extension FixRecord {
+  /// The members a fix record may have, gpsd's TPV names. An object with none of them (`{}`, or
+  /// only members of another kind) is not a fix record, unless gpsd labels it `"class":"TPV"`.
+  public static let members: Set<String> = [
+    "time", "mode", "lat", "lon", "altMSL", "altHAE", "speed", "track", "eph", "epv", "status", "climb",
+    "geoidSep", "magvar", "epx", "epy", "eps", "epd", "epc", "ept", "sep",
+  ]
+
   /// The fix a fix record describes (a JSON object: time, mode, lat, lon, altMSL, altHAE,
   /// speed, track, eph, epv, status, climb, geoidSep, magvar, epx, epy, eps, epd, epc, ept,
-  /// sep, each optional); nil when a member has the wrong type or range.
-  /// gpsd's mode 0 ("not seen yet") is no fix. A record without a mode (written by hand, or by
+  /// sep, each optional, at least one of them there); nil when a member has the wrong type or
+  /// range, or when the object has none of ``members``. gpsd's mode 0 ("not seen yet") is no fix. A record without a mode (written by hand, or by
   /// a tool that is not gpsd) is a fix where it has a place: 3D with an altitude, else 2D.
   public static func fix(_ object: [String: JSONValue]) -> LocationFix? {
+    guard object["class"]?.string == "TPV" || object.keys.contains(where: members.contains) else { return nil }
     func number(_ key: String) -> Double?? {
       guard let value = object[key] else { return .some(nil) }
       guard let d = value.number, d.isFinite else { return nil }

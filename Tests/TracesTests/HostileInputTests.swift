@@ -59,6 +59,31 @@ struct HostileInputTests {
     #expect(reader.summary == "2 fix records, 1 corrupt lines skipped (line 2)")
   }
 
+  /// Random bytes hold short lines that are JSON objects (`{}` is two bytes between line breaks):
+  /// an object with none of a fix record's members is corrupt, not a no-fix epoch, so noise
+  /// with a few of them is still no trace (seen once in 4 MB from /dev/urandom sent to
+  /// `locemu serve`, which played it).
+  @Test func anObjectWithoutAFixRecordsMembersIsCorruptNotAnEpoch() throws {
+    let dir = try Self.scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("objects.jsonl")
+    let lines = ["{}", " { }\r", #"{"pad":1}"#, Self.record, #"{"class":"TPV"}"#, #"{"mode":0}"#]
+    try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    let reader = try FixRecordTraceReader(path: file.path)
+    var modes: [LocationFix.Mode] = []
+    while let epoch = try reader.next() { modes.append(epoch.fix.mode) }
+    #expect(modes == [.twoD, .noFix, .noFix])
+    #expect(reader.summary == "3 fix records, 3 corrupt lines skipped (line 1, 2, 3)")
+
+    var generator = SeededRandom(seed: 0x5EED)
+    var noise = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    for at in stride(from: 1000, to: noise.count - 4, by: 50_000) { noise.replaceSubrange(at..<(at + 4), with: Array("\n{}\n".utf8)) }
+    let noisy = dir.appendingPathComponent("noise.jsonl")
+    try Data(noise).write(to: noisy)
+    let (epochs, _) = Self.readAll(try Trace(path: noisy.path, format: .jsonl))
+    #expect(epochs.isEmpty)
+  }
+
   /// A file with no line break at all (here 64 MB of one byte): the JSON-lines and NMEA
   /// readers give up after ``TraceLimits/junkBytes`` with a message, whatever its length.
   @Test func aFileWithoutLineBreaksEndsWithOneError() throws {
