@@ -199,7 +199,7 @@ let package = Package(
     .plugin(name: "CombineModuleMap", capability: .buildTool()),
     .testTarget(name: "AppleCompatTests", dependencies: ["AppleCompat", "os", "simd"]),
     // The documentation's code, whole: each file is quoted byte for byte by an article or the
-    // README (tools/check-readme-snippets.sh), so a snippet that drifts from the API fails here.
+    // README (scripts/check-readme-snippets.sh), so a snippet that drifts from the API fails here.
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
@@ -227,9 +227,9 @@ for target in package.targets where ![.system, .plugin].contains(target.type) &&
 }
 package.swiftLanguageModes = [.v6]
 
-// tools/test.sh builds with --disable-index-store (indexing is about an eighth of the compile
+// scripts/test.sh builds with --disable-index-store (indexing is about an eighth of the compile
 // time) and indexes only the test targets, whose index SwiftPM's test discovery on Linux reads.
-// Set by tools/test.sh alone; without it the manifest is as above.
+// Set by scripts/test.sh alone; without it the manifest is as above.
 if let store = Context.environment["LOCEMU_TEST_INDEX_STORE"] {
   for target in package.targets where target.type == .test {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-index-store-path", store])]

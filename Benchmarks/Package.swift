@@ -4,9 +4,9 @@ import PackageDescription
 // Benchmarks of the library (path: "..") and the tools (path: "../Tools"), apart from both so
 // that neither resolves the benchmark harness. Two kinds:
 // - package-benchmark suites (Benchmarks/LocationEmulatorBenchmarks) with thresholds checked by
-//   `tools/bench-check.sh`: the decoder's core, the clock and a fleet's events, fan-out to
+//   `scripts/bench-check.sh`: the decoder's core, the clock and a fleet's events, fan-out to
 //   observers, fix-record JSON, a snapshot's rendering;
-// - executables that print the README's figures (tools/bench-*.sh): whole runs at scale.
+// - executables that print the README's figures (scripts/bench-*.sh): whole runs at scale.
 let package = Package(
   name: "LocationEmulatorBenchmarks",
   dependencies: [
@@ -66,7 +66,7 @@ let package = Package(
       ],
       path: "Sources/BasemapBenchmark"
     ),
-    // The city traces in traces/ (tools/make-city-traces.sh): streets of a basemap walked and driven.
+    // The city traces in traces/ (scripts/make-city-traces.sh): streets of a basemap walked and driven.
     .executableTarget(
       name: "make-city-traces",
       dependencies: [
@@ -76,7 +76,7 @@ let package = Package(
       ],
       path: "Sources/MakeCityTraces"
     ),
-    // Figures for the README (tools/bench-serve.sh, tools/bench-sources.sh, tools/bench-petmap.sh):
+    // Figures for the README (scripts/bench-serve.sh, scripts/bench-sources.sh, scripts/bench-petmap.sh):
     // the real server under load, trace sources against gpsd and gpspipe, the map preview
     // against the real announcements server, with the tools' test helpers.
     .executableTarget(

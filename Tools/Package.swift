@@ -28,7 +28,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     // Servers, phones and feeds as services of one group, with graceful shutdown on SIGINT/SIGTERM.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-    // The basemap: OpenStreetMap's PBF blocks decoded by generated messages (tools/generate-osm-proto.sh).
+    // The basemap: OpenStreetMap's PBF blocks decoded by generated messages (scripts/generate-osm-proto.sh).
     .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     // The basemap file: SQLite with an R*Tree index over the features (and MBTiles files).
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -202,9 +202,9 @@ for target in package.targets where target.type != .system && target.name != "CL
 }
 package.swiftLanguageModes = [.v6]
 
-// tools/test.sh builds with --disable-index-store (indexing is about an eighth of the compile
+// scripts/test.sh builds with --disable-index-store (indexing is about an eighth of the compile
 // time) and indexes only the test targets, whose index SwiftPM's test discovery on Linux reads.
-// Set by tools/test.sh alone; without it the manifest is as above.
+// Set by scripts/test.sh alone; without it the manifest is as above.
 if let store = Context.environment["LOCEMU_TEST_INDEX_STORE"] {
   for target in package.targets where target.type == .test {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-index-store-path", store])]

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the NMEA framer and decoder. Compiled into the NMEA
-// module's sources by tools/fuzz.sh (so it sees internal API); not part of the package.
+// module's sources by scripts/fuzz.sh (so it sees internal API); not part of the package.
 
 /// Feeds the input to a decoder twice, in one chunk and in chunks whose sizes come
 /// from the input's first byte, and traps if the two decodings differ: the framer

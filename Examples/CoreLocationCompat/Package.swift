@@ -5,7 +5,7 @@
 // singleton, a geofence manager, reverse geocoding, retroactive conformances, associated
 // objects); ModernApp is Swift 6 code (an async wrapper over the delegate, live updates, CLMonitor,
 // service sessions, @Observable); CorpusShapes holds one file in the shape of each failure that
-// real open-source location code showed when built against the library. tools/test.sh builds
+// real open-source location code showed when built against the library. scripts/test.sh builds
 // them with warnings as errors.
 import PackageDescription
 

@@ -8,7 +8,7 @@
 // that does not depend on LocationEmulator's `os` product, in a build that has its module. On Linux a module named Combine exists
 // in a build once LocationEmulator's Combine product or trait is in it, and this package sees it
 // without asking; CoreLocationCompat (the trait on) and LostPets (the product, the trait off)
-// depend on it, and tools/test.sh rebuilds it after the Combine module exists, so that its
+// depend on it, and scripts/test.sh rebuilds it after the Combine module exists, so that its
 // `import Combine` must resolve from a package that never named LocationEmulator.
 import PackageDescription
 

@@ -2,7 +2,7 @@
 // The lost-pets app's location code written the iOS way — `import CoreLocation`, `import
 // MapKit`, `import Combine`, an actor over CLLocationManager with continuations — as it would be
 // in an iOS target, unchanged; on Linux those modules are LocationEmulator's, and the tests run
-// the app on an emulated phone on virtual time. tools/test.sh builds and tests it.
+// the app on an emulated phone on virtual time. scripts/test.sh builds and tests it.
 import PackageDescription
 
 var appDependencies: [Target.Dependency] = []

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // An app's package that depends on LocationEmulator, as a user's would: a small view model and
-// its tests on an emulated phone, through the library's public API only. tools/test.sh builds
+// its tests on an emulated phone, through the library's public API only. scripts/test.sh builds
 // and tests it.
 import PackageDescription
 

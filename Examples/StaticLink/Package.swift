@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // A program linked with --static-swift-stdlib (the Swift runtime and Foundation inside the
 // executable, as `locemu`'s release build is): its virtual clock must still settle the tasks iOS
-// code starts, which rests on the Swift runtime's task hooks. tools/test.sh links it statically
+// code starts, which rests on the Swift runtime's task hooks. scripts/test.sh links it statically
 // and runs it.
 import PackageDescription
 

@@ -1,7 +1,7 @@
 // The pool canary: a thread of its own that watches the threads of Swift's cooperative pool and
 // reports one that sits in a blocking system call (poll, read, waitpid, a sleep...) for longer
 // than a limit, with its stack. Started when the program loads, only when LOCEMU_POOL_CANARY is
-// set (to a file to append reports to, or to "stderr"); tools/test.sh sets it for every suite.
+// set (to a file to append reports to, or to "stderr"); scripts/test.sh sets it for every suite.
 //
 // Which threads are the pool's: on Linux Swift's tasks run on Dispatch's worker threads (a task
 // of default priority runs where DispatchQueue.global() work runs), so a thread of the pool is a
@@ -15,7 +15,7 @@
 //
 // A report: "pool canary: thread TID of the cooperative pool blocked in SYSCALL for N s", then
 // candidate frames of that thread's stack as "  #i 0xOFFSET FILE" (read in place, below);
-// tools/pool-canary-report.sh turns them into function names.
+// scripts/pool-canary-report.sh turns them into function names.
 #define _GNU_SOURCE
 #include "CPoolCanary.h"
 

@@ -84,7 +84,7 @@ struct PhoneEndTests {
   @Test("LOC-CL-58: withEmulatedPhone returns while a wrapper still waits for a fix that the end cancelled")
   func withEmulatedPhoneReturnsWhileAWrapperWaits() async throws {
     // No real-time bound here: a regression hangs this test, and the test command's bound
-    // (tools/test.sh's run_bounded) ends the suite with a message. The clock's stall timeout
+    // (scripts/test.sh's run_bounded) ends the suite with a message. The clock's stall timeout
     // is a hang guard too: 600 s, not the library's 30 s, which a starved pool can outlast.
     let clock = EmulatorClock(stallTimeout: .seconds(600))
     try await withEmulatedPhone(authorizedPhone(), clock: clock) { phone in

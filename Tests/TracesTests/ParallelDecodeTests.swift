@@ -79,7 +79,7 @@ struct ParallelDecodeTests {
     // Which guesses are right depends on the threads' timing: a chunk starts from the state last
     // known right when it is begun, and gpsd's learned reporting cycle grows at a receiver's
     // irregular epochs, so a chunk begun before such an epoch was taken guesses wrong. (How many
-    // chunks of a large log are kept: `tools/bench-nmea.sh` prints it.)
+    // chunks of a large log are kept: `scripts/bench-nmea.sh` prints it.)
     #expect(got.report.decodedAgain < got.report.chunks, "\(String(describing: got.report.differences))")
   }
 

@@ -1,6 +1,6 @@
 // Micro-benchmarks of the library's hot paths (package-benchmark), with thresholds: run by
-// tools/bench-check.sh, which fails when one regresses past its tolerance against the stored
-// thresholds in Benchmarks/Thresholds (update them with tools/bench-check.sh --update).
+// scripts/bench-check.sh, which fails when one regresses past its tolerance against the stored
+// thresholds in Benchmarks/Thresholds (update them with scripts/bench-check.sh --update).
 //
 // Allocation counts are the same on every machine, so their tolerance is tight; wall-clock time
 // depends on the machine, so its tolerance only catches a gross regression (twice as slow).

@@ -1,4 +1,4 @@
-// CoreLocation benchmark (prints figures; run by tools/bench-corelocation.sh):
+// CoreLocation benchmark (prints figures; run by scripts/bench-corelocation.sh):
 //
 //   corelocation-benchmark [MANAGERS] [SECONDS]
 //

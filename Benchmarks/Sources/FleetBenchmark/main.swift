@@ -1,4 +1,4 @@
-// Fleet benchmark (prints figures; run by tools/bench-fleet.sh):
+// Fleet benchmark (prints figures; run by scripts/bench-fleet.sh):
 //
 //   fleet-benchmark [PHONES] [TRACE] [PROFILE]
 //

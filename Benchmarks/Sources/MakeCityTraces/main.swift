@@ -1,5 +1,5 @@
 // make-city-traces: a walk and a drive along a city's real streets, from its basemap
-// (tools/make-helsinki-traces.sh). The walk follows footways and streets, the drive the
+// (scripts/make-helsinki-traces.sh). The walk follows footways and streets, the drive the
 // streets cars use, each the shortest way between two points (Dijkstra over the network the
 // basemap's lines make where they share a node); fixes once a second at walking (1.4 m/s) or
 // driving (8.3 m/s, 30 km/h) speed, with a stretch without a fix (under a roof, in a tunnel),

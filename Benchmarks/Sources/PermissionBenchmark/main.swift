@@ -1,4 +1,4 @@
-// Status-change fan-out benchmark (prints figures; run by tools/bench-permissions.sh):
+// Status-change fan-out benchmark (prints figures; run by scripts/bench-permissions.sh):
 //
 //   permission-benchmark [SUBSCRIBERS] [CHANGES]
 //

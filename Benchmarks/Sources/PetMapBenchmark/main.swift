@@ -1,4 +1,4 @@
-// Map-features benchmark (prints figures; run by tools/bench-petmap.sh):
+// Map-features benchmark (prints figures; run by scripts/bench-petmap.sh):
 //
 //   petmap-benchmark [LOADS] [ANNOUNCEMENTS]
 //

@@ -5,7 +5,7 @@
 //   source-benchmark replay-memory TRACE           replay as fast as possible: speed and peak memory
 //   source-benchmark make-gpx PATH MEGABYTES       write a timed GPX track of that size
 //
-// tools/bench-sources.sh runs both with the figures quoted in the README.
+// scripts/bench-sources.sh runs both with the figures quoted in the README.
 import Foundation
 import GPSD
 import Geo

@@ -6,7 +6,7 @@ import Foundation
 /// on Earth shows where the sea is.
 ///
 /// The input is what GMT prints for `gmt coast -Rd -D<resolution> -W -M` (GMT reads GSHHG's
-/// binned netCDF files; Debian's `gmt` and `gmt-gshhg-*` packages; `tools/make-shoreline.sh`):
+/// binned netCDF files; Debian's `gmt` and `gmt-gshhg-*` packages; `scripts/make-shoreline.sh`):
 /// the shorelines cut into pieces at the edges of GSHHG's bins, each piece under a
 /// `> … Level N` header, one `longitude latitude` pair a line. The pieces are joined end to
 /// start into GSHHG's closed polygons (across the antimeridian too; the one that goes round the

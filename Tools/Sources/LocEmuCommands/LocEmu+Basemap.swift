@@ -21,7 +21,7 @@ extension LocEmu {
         basemap of land, lakes, islands in lakes and ponds, cut into 1° cells, drawn over the \\
         sea under a city's streets: give it first, 'locemu preview --basemap SHORE \\
         --basemap CITY'. GMT_DUMP is what 'gmt coast -Rd -Di -W -M' prints (GMT reads \\
-        GSHHG's binned files; '-' reads standard input). tools/make-shoreline.sh runs both \\
+        GSHHG's binned files; '-' reads standard input). scripts/make-shoreline.sh runs both \\
         for the whole world or a region; the project bundles the Gulf of Finland's, \\
         data/shoreline/gulf-of-finland.basemap (GSHHG is LGPL).
 

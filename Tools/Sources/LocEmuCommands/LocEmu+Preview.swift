@@ -49,7 +49,7 @@ extension LocEmu {
         --announcements traces/announcements.json --snapshot preview.svg \
         --at 1=authorize --at 4=tap --duration 8
 
-        Land and sea anywhere, the streets of a city over them (tools/run.sh): \
+        Land and sea anywhere, the streets of a city over them (scripts/run.sh): \
         --basemap data/shoreline/gulf-of-finland.basemap --basemap helsinki.basemap \
         --snapshot preview.svg --snapshot-fullscreen fullscreen.svg \
         --snapshot-fullscreen-zoom 16 --at 1=authorize --at 4=tap
@@ -85,7 +85,7 @@ extension LocEmu {
       help: ArgumentHelp(
         "Draw streets, water, parks and labels from this basemap under the snapshot ('locemu basemap build'); repeat to stack "
           + "them, a shoreline first (land and sea: data/shoreline/gulf-of-finland.basemap, or any region's or the world's "
-          + "from tools/make-shoreline.sh), then a city's streets.",
+          + "from scripts/make-shoreline.sh), then a city's streets.",
         valueName: "FILE"))
     var basemap: [String] = []
 

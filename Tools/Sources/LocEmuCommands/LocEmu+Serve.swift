@@ -111,7 +111,7 @@ extension LocEmu {
     @Option(
       help: ArgumentHelp(
         "Draw this basemap ('locemu basemap build') over the bundled maps; repeat to stack them, "
-          + "a shoreline first (tools/make-shoreline.sh's), then a city's streets.",
+          + "a shoreline first (scripts/make-shoreline.sh's), then a city's streets.",
         valueName: "FILE"))
     var basemap: [String] = []
 

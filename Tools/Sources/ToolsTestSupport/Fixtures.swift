@@ -63,10 +63,10 @@ private func runToEnd(
   )
 }
 
-/// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `tools/png-pixels.py`).
+/// A snapshot's pixels as a real SVG renderer draws them (rsvg-convert, then `scripts/png-pixels.py`).
 /// Blocking (two child processes): call it through `offPool`.
 public enum SVGPixels {
-  /// rsvg-convert (Debian's librsvg2-bin; tools/test.sh installs it), if there.
+  /// rsvg-convert (Debian's librsvg2-bin; scripts/test.sh installs it), if there.
   public static let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }
@@ -95,7 +95,7 @@ public enum SVGPixels {
     pixels: [[Int]], counts: [Int], total: Int
   ) {
     guard let rsvg else {
-      throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; tools/test.sh installs it)")
+      throw LoopbackError(description: "rsvg-convert is missing (apt package librsvg2-bin; scripts/test.sh installs it)")
     }
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-snapshot-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -107,7 +107,7 @@ public enum SVGPixels {
     let colours = counting.map { (String($0.0.dropFirst()).uppercased(), $0.1) }
     let read = try runToEnd(
       "/usr/bin/env",
-      ["python3", repositoryFile("tools/png-pixels.py"), pngPath] + colours.flatMap { ["--count", "\($0.0)/\($0.1)"] }
+      ["python3", repositoryFile("scripts/png-pixels.py"), pngPath] + colours.flatMap { ["--count", "\($0.0)/\($0.1)"] }
         + points.map { "\($0.0),\($0.1)" }, bound: .seconds(600))
     guard read.status == 0 else { throw LoopbackError(description: "png-pixels.py failed: \(read.stderr)") }
     let json = JSONValue(parsing: Data(read.stdout.utf8))

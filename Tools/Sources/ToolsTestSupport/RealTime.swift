@@ -8,7 +8,7 @@ import Geo
 /// `locemu serve` under ThreadSanitizer taking more than a minute to print its port while twenty
 /// others started beside a build on two cores (2026-11-22); ten times that is 600 s. The steps
 /// that take seconds on a quiet machine (a process start under ThreadSanitizer, 10–16 s at worst
-/// measured) are far below it, on one busy core too (`tools/slow.sh`, four times slower).
+/// measured) are far below it, on one busy core too (`scripts/slow.sh`, four times slower).
 
 /// Waits on the real clock, at most `limit`, until `condition` holds; returns whether it did.
 ///

@@ -168,7 +168,7 @@ struct ShorelineTests {
     #expect(throws: BasemapError.self) { try ShorelineBuilder.build(gmtDump: "/nonexistent/dump.txt", output: "/tmp/x.basemap") }
   }
 
-  /// The main job's preview (tools/run.sh): 10 km around the walk in Helsinki, the bundled
+  /// The main job's preview (scripts/run.sh): 10 km around the walk in Helsinki, the bundled
   /// shoreline under the city's streets. More than a third of it is sea, and the sea and the
   /// land are where the city's are.
   @Test func snapshot_FR002_thePreviewOfHelsinkiShowsTheSeaWhereItIs() async throws {

@@ -55,7 +55,7 @@ struct PreviewCommandTests {
     #expect(Self.lines(records, "log").contains { $0.message == "map preview tapped" })
   }
 
-  /// The main job of tools/run.sh (issue 15): Helsinki's walk, announcements and basemap; the
+  /// The main job of scripts/run.sh (issue 15): Helsinki's walk, announcements and basemap; the
   /// same transcript every run, the five newest pins around the walk, the streets under them.
   @Test func preview_theHelsinkiMainJobDrawsTheStreetsUnderThePins() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("main-job-\(UUID())")
@@ -215,7 +215,7 @@ struct PreviewCommandTests {
     // starts), and gpsd's connection has all the time a hang leaves it.
     let preview = try LiveProcess(
       [
-        Self.path("tools/with-gpsd.sh"), "--loop", Self.path("traces/city-walk.nmea"), "--",
+        Self.path("scripts/with-gpsd.sh"), "--loop", Self.path("traces/city-walk.nmea"), "--",
         "sh", "-c",
         "\"$LOCEMU\" preview --json --gpsd 127.0.0.1:$GPSD_PORT --gpsd-timeout 86400 --permission authorizedWhenInUse "
           + "--announcements \"$ANNOUNCEMENTS\" --control stdin --request-timeout 3600",

@@ -162,7 +162,7 @@ struct ServeCommandTests {
     /// queue behind long-running processes of other tests).
     func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
       // The client's timeout a hang guard: a long `clock advance` under ThreadSanitizer on a busy
-      // core took more than the default 30 s to answer (tools/slow.sh).
+      // core took more than the default 30 s to answer (scripts/slow.sh).
       try await DecodeCommandTests.runInBackground(
         ["ctl", "--server", url, "--timeout", "600"] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? [])
           + arguments)

@@ -196,7 +196,7 @@ struct SourceCommandTests {
     #expect(pids.allSatisfy { kill($0, 0) != 0 })
   }
 
-  /// `tools/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, looping (it never runs out,
+  /// `scripts/with-gpsd.sh`: a real gpsd fed `trace` at `speed`, looping (it never runs out,
   /// however late the script's commands start), and the shell `script` run against it (`$LOCEMU`,
   /// `$GPSD_PORT` in its environment); its output once everything has stopped. Its end is
   /// awaited, not waited for on a thread; not ended after 900 s (a hang guard above the 600 s
@@ -207,7 +207,7 @@ struct SourceCommandTests {
   ) async throws -> Run {
     let process = try LiveProcess(
       [
-        root.appendingPathComponent("tools/with-gpsd.sh").path, "--speed", String(speed), "--loop", Self.trace(trace), "--", "sh", "-c",
+        root.appendingPathComponent("scripts/with-gpsd.sh").path, "--speed", String(speed), "--loop", Self.trace(trace), "--", "sh", "-c",
         script,
       ],
       executable: URL(fileURLWithPath: "/bin/bash"), environment: ["LOCEMU": locemuBinary.path])

@@ -104,7 +104,7 @@ struct WebPageTests {
     var value: JSON?
   }
 
-  /// Debian's Leaflet (libjs-leaflet; tools/test.sh installs it), which /map loads from the server.
+  /// Debian's Leaflet (libjs-leaflet; scripts/test.sh installs it), which /map loads from the server.
   static var leaflet: Bool { FileManager.default.fileExists(atPath: "/usr/share/javascript/leaflet/leaflet.js") }
 
   /// Issue 32 item 4: `/map` is a real web map of a fresh server (no options): Leaflet from the

@@ -4,7 +4,7 @@ import Testing
 
 /// A package that never names LocationEmulator and guards `import Combine` with `canImport`
 /// builds beside LocationEmulator's Combine module (the Combine trait on), and its Combine code runs when it saw the
-/// module. tools/test.sh rebuilds it once that module exists and sets
+/// module. scripts/test.sh rebuilds it once that module exists and sets
 /// LOCEMU_GUARDED_COMBINE_REBUILT, so that the package must have seen it.
 @Suite("A package guarding import Combine with canImport (the Combine trait on)")
 struct GuardedCombineTests {

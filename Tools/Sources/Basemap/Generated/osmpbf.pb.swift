@@ -14,7 +14,7 @@
 /// format's description; field numbers are the format's. Fields not listed (metadata: versions,
 /// timestamps, users, changesets) are skipped by the decoder as unknown fields.
 ///
-/// Swift code generated once by tools/generate-osm-proto.sh into ../Generated and committed.
+/// Swift code generated once by scripts/generate-osm-proto.sh into ../Generated and committed.
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
