@@ -7,21 +7,30 @@
 # preview.png); a tap opens the fullscreen map (fullscreen.svg and fullscreen.png, drawn at
 # street zoom where the extract fills the frame), back returns.
 # Any arguments replace the default ones given to locemu.
+#
+# locemu is built as the debug build (what the demo needs, built fastest: the job itself takes
+# under a second on a virtual clock). --release first builds the optimized, statically linked
+# locemu the benchmarks use instead (several minutes more on a first build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+build=(--package-path Tools)
+if [ "${1:-}" = --release ]; then
+  build=("${LOCEMU_RELEASE[@]}")
+  shift
+fi
 ensure_swift
 # librsvg2-bin: rsvg-convert turns the map snapshots into the PNGs the job promises.
 ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev pkg-config librsvg2-bin libjs-leaflet "${LOCEMU_RELEASE_APT[@]}"
-echo "==> building locemu (release)" >&2
-swift build "${LOCEMU_RELEASE[@]}" --product locemu >&2
-bin="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/locemu"
+echo "==> building locemu (${build[*]})" >&2
+swift build "${build[@]}" --product locemu >&2
+bin="$(swift build "${build[@]}" --show-bin-path)/locemu"
 if [ $# -gt 0 ]; then
   echo "==> locemu $*" >&2
   exec "$bin" "$@"
 fi
 # The basemap of the bundled Helsinki extract (a fraction of a second), then the job.
-basemap="$(swift build "${LOCEMU_RELEASE[@]}" --show-bin-path)/helsinki.basemap"
+basemap="$(swift build "${build[@]}" --show-bin-path)/helsinki.basemap"
 echo "==> locemu basemap build data/helsinki/Helsinki.osm.pbf $basemap" >&2
 "$bin" basemap build data/helsinki/Helsinki.osm.pbf "$basemap"
 set -- preview --virtual-time --trace traces/helsinki-walk.nmea --announcements traces/helsinki-announcements.json \

@@ -17,8 +17,8 @@ extension LocEmu {
         The server is --server or $LOCEMU_SERVER (default http://127.0.0.1:8947); the phone \
         is --phone or $LOCEMU_PHONE (default 1); the token --token or $LOCEMU_TOKEN: the same \
         variables a program bound to the served phone reads, so ctl drives that program's phone. \
-        Options go before the verb. A southern or western coordinate needs no '--': \
-        locemu ctl location set -33.8688,151.2093.
+        Options go before the verb. A southern or western coordinate needs no '--' \
+        (locemu ctl location set -33.8688,151.2093), and one is accepted where options end.
 
         Example: locemu ctl privacy revoke && locemu ctl status
 
@@ -113,7 +113,7 @@ extension LocEmu {
         // Taken as it comes, so that a southern latitude (-33.87,151.21) is not read as an option.
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Where, e.g. 52.2297,21.0122 or -33.8688,151.2093.", valueName: "LAT,LON"))
         var points: [String]
-        var point: Point { Point(argument: points[0])! }
+        var point: Point { Point.positional(points).compactMap(Point.init(argument:))[0] }
         @Option(help: ArgumentHelp("Metres above mean sea level.", valueName: "M")) var altitude: Double?
         @Option(help: ArgumentHelp("Horizontal accuracy, metres (5 by default).", valueName: "M")) var accuracy: Double?
         @Option(help: ArgumentHelp("Speed, m/s.", valueName: "MPS")) var speed: Double?
@@ -142,7 +142,7 @@ extension LocEmu {
         @Option(help: ArgumentHelp("Seconds between fixes.", valueName: "S")) var interval: Double?
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The waypoints (negative ones as they are).", valueName: "LAT,LON"))
         var points: [String]
-        var waypoints: [Point] { points.compactMap(Point.init(argument:)) }
+        var waypoints: [Point] { Point.positional(points).compactMap(Point.init(argument:)) }
 
         func validate() throws {
           if try Point.parse(points, command: self).isEmpty { throw ValidationError("give the waypoints: LAT,LON LAT,LON …") }
@@ -509,15 +509,25 @@ struct Point: ExpressibleByArgument {
 
   /// The points of arguments taken as they come (`.allUnrecognized`, so that a negative
   /// latitude is not read as an option): `--help` or `-h` among them asks for `command`'s help.
+  /// A `--` ends the options as in every Unix tool (`location set -- -33.8,151.2`): it is
+  /// dropped, and a `--help` after it is not a request for help.
   /// - Throws: `CleanExit` for help; `ValidationError` naming the first that is not `LAT,LON`.
   static func parse(_ arguments: [String], command: some ParsableCommand) throws -> [Point] {
-    if arguments.contains(where: { $0 == "--help" || $0 == "-h" }) { throw CleanExit.helpRequest(command) }
-    return try arguments.map { argument in
+    let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+    if arguments[..<end].contains(where: { $0 == "--help" || $0 == "-h" }) { throw CleanExit.helpRequest(command) }
+    return try positional(arguments).map { argument in
       guard let point = Point(argument: argument) else {
         throw ValidationError("'\(argument)' is not LAT,LON (e.g. 52.2297,21.0122 or -33.8688,151.2093)")
       }
       return point
     }
+  }
+
+  /// The arguments without the first `--`, the end of the options.
+  static func positional(_ arguments: [String]) -> [String] {
+    var arguments = arguments
+    if let end = arguments.firstIndex(of: "--") { arguments.remove(at: end) }
+    return arguments
   }
 
   init?(argument: String) {

@@ -1,4 +1,5 @@
 package import ArgumentParser
+import Emulator
 
 #if canImport(Glibc)
   import Glibc
@@ -24,8 +25,8 @@ package struct LocEmu: AsyncParsableCommand {
     ]
   )
 
-  /// The version `locemu --version` prints.
-  static let version = "0.1.0"
+  /// The version `locemu --version` prints: the library's (``LocationEmulator/version``).
+  static let version = LocationEmulator.version
 
   /// Parses `arguments` (the process's own by default), runs the command, and exits with its status.
   package static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {

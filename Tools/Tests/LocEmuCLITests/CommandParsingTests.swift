@@ -47,6 +47,19 @@ struct CommandParsingTests {
     #expect(bad.status == 64 && bad.message.contains("'Sydney' is not LAT,LON"), "\(bad.message)")
   }
 
+  /// `--` ends the options, as in every Unix tool: scripts written `location set -- LAT,LON`
+  /// (as the help once advised) keep working, and the point is the one after it.
+  @Test func aDoubleDashEndsTheOptionsBeforeACoordinate() throws {
+    #expect(Self.parse(["ctl", "location", "set", "--", "60.15,24.95"]).status == 0)
+    #expect(Self.parse(["ctl", "location", "set", "--", "-33.8688,151.2093"]).status == 0)
+    #expect(Self.parse(["ctl", "location", "start", "--", "60.15,24.95", "-33.8,151.2"]).status == 0)
+    #expect(Self.parse(["ctl", "location", "set", "--"]).status == 64)
+    let set = try #require(try LocEmu.parseAsRoot(["ctl", "location", "set", "--", "-33.8688,151.2093"]) as? LocEmu.Ctl.Location.Set)
+    #expect(set.point.latitude == -33.8688 && set.point.longitude == 151.2093)
+    let start = try #require(try LocEmu.parseAsRoot(["ctl", "location", "start", "--", "1,2", "3,4"]) as? LocEmu.Ctl.Location.Start)
+    #expect(start.waypoints.map(\.latitude) == [1, 3])
+  }
+
   @Test func seekTakesAFixOrATime() {
     #expect(Self.parse(["ctl", "location", "seek", "--fix", "3"]).status == 0)
     #expect(Self.parse(["ctl", "location", "seek", "--seconds", "2.5"]).status == 0)

@@ -53,6 +53,18 @@ struct HelpTests {
     #expect(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
   }
 
+  /// The version is written once (`LocationEmulator.version`): `--version` prints it, and the
+  /// newest release of CHANGELOG.md and the API's description (openapi.yaml) say the same.
+  @Test func theVersionIsTheChangelogsNewestRelease() async throws {
+    let printed = try await DecodeCommandTests.runInProcess(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let changelog = try String(contentsOfFile: repositoryFile("CHANGELOG.md"), encoding: .utf8)
+    let released = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+    #expect(released?.hasPrefix("## [\(printed)] - ") == true, "CHANGELOG.md's newest release: \(released ?? "none")")
+    #expect(changelog.contains("## [Unreleased]"))
+    let api = try String(contentsOfFile: repositoryFile("openapi.yaml"), encoding: .utf8)
+    #expect(api.contains("\n  version: \(printed)\n"), "openapi.yaml's info.version is not \(printed)")
+  }
+
   /// The commands that run until interrupted end cleanly on the signal, as the help says:
   /// the server stops and the process exits 0 (it used to die by the signal).
   @Test func anInterruptedServerEndsAsTheHelpSays() async throws {
