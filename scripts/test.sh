@@ -210,6 +210,9 @@ plain_lane() {
   step "the pool canary names a test that blocks the pool" canary_catches_a_blocked_pool
   step "CoreLocation/MapKit declarations against Apple's (scripts/data/apple-corelocation-mapkit-api.tsv)" \
     env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" scripts/corelocation-api-coverage.sh --at-least 90
+  # With the plain build's flags, SwiftPM finds the current code built: the digester's dumps only.
+  step "the API products against the last release (scripts/check-api.sh; CHANGELOG.md names each break)" \
+    run_bounded 1200 scripts/check-api.sh
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
     # GuardedCombine compiled after the library's Combine module (the library builds first).
