@@ -11,7 +11,7 @@ upload is answered for what it holds (400), never for how fast a loaded server r
 and one with a --body-timeout of 2 s (6 s under ThreadSanitizer) for the 1,000 slow clients,
 whose answer is that timeout's 408.
 
-Usage: scripts/hostile-serve.py LOCEMU   (scripts/hostile-serve.sh builds it and runs this)
+Usage: scripts/hostile-serve.py LOCEMU   (scripts/test.sh runs it with the locemu it built)
 
 Cases: trace names leading outside the --traces directory (.., absolute paths, a link out,
 a link to /dev/zero), a FIFO in the directory, the old "path" member, /dev/zero and
