@@ -63,7 +63,10 @@ extension LocEmu {
         GET /tiles/Z/X/Y.svg serves the same map as 256-pixel Web Mercator tiles (OpenStreetMap's \
         numbering) for any tile client; http://HOST:PORT/map shows every phone on a web map \
         over them (Leaflet, from Debian's libjs-leaflet on this machine): pan and zoom from \
-        the world to a street, a click sets the chosen phone's location.
+        the world to a street, a click sets the chosen phone's location. With a network, \
+        --tiles URL_TEMPLATE (an OpenStreetMap-style tile server, e.g. \
+        'https://tile.openstreetmap.org/{z}/{x}/{y}.png', with --tiles-attribution as its terms \
+        ask) puts its street map under both pages' maps; the offline map stays the default.
 
         Listens on loopback by default. Any other address needs a token: --token, or one \
         is made and printed ('token …' on standard error); then every request must carry \
@@ -122,6 +125,15 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Traces that requests may play by name (regular files inside DIR only).", valueName: "DIR"))
     var traces: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "A tile server's street map under the pages' maps (OpenStreetMap-style {z}/{x}/{y}); the offline map stays a click away.",
+        valueName: "URL_TEMPLATE"))
+    var tiles: String?
+
+    @Option(help: ArgumentHelp("The credit --tiles' terms ask for (plain text).", valueName: "TEXT"))
+    var tilesAttribution = "© OpenStreetMap contributors"
+
     @Flag(
       help: "Phone 1 runs the lost-pets app's map features, as 'locemu preview' does (POST /phones: \"mapFeatures\": true).")
     var mapFeatures = false
@@ -167,6 +179,7 @@ extension LocEmu {
       if !options.steps.isEmpty || options.duration != nil || options.control != nil {
         throw ValidationError("--at, --duration and --control script a run; a served phone is driven by requests")
       }
+      if let tiles, let problem = StreetTiles.problem(url: tiles) { throw ValidationError("--tiles: \(problem)") }
       if let token, token.count < 16 || token.contains(where: { $0.isWhitespace }) {
         throw ValidationError("--token must be at least 16 characters without spaces")
       }
@@ -203,6 +216,7 @@ extension LocEmu {
       server.limits.maxPhones = maxPhones
       server.limits.maxEventClientsPerPhone = maxEventClients
       server.limits.bodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+      server.streetTiles = tiles.map { StreetTiles(url: $0, attribution: tilesAttribution) }
       do {
         if !noBundledBasemaps { server.basemaps = try BundledBasemaps.open() }
       } catch {

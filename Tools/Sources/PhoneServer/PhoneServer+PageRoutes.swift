@@ -26,7 +26,7 @@ extension PhoneServer {
   func pageRoutes(_ body: JSONBody) -> RouteCollection<BasicRequestContext> {
     let routes = RouteCollection(context: BasicRequestContext.self)
     let hub = self.hub, basemaps = self.basemaps
-    let page = WebPage.html(defaultCenter: StreetMap.center(basemaps: basemaps))
+    let page = WebPage.html(defaultCenter: StreetMap.center(basemaps: basemaps), streetTiles: streetTiles)
     routes.get("/") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
@@ -47,7 +47,7 @@ extension PhoneServer {
           body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
       }
     }
-    let worldPage = WorldMapPage.html(defaultCenter: StreetMap.center(basemaps: basemaps))
+    let worldPage = WorldMapPage.html(defaultCenter: StreetMap.center(basemaps: basemaps), streetTiles: streetTiles)
     routes.get("map") { _, _ in
       Response(
         status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],

@@ -61,6 +61,9 @@ package struct PhoneServer: Sendable {
   package var token: String?
   /// Streets, water and parks under the phones' maps (`/phones/{id}/map.svg`, the web page), or nil.
   package var basemaps: [Basemap] = []
+  /// A tile server whose tiles the web pages' maps show under the phones (`serve --tiles`),
+  /// the server's own offline tiles one choice away; nil: the offline tiles only.
+  package var streetTiles: StreetTiles?
   /// How often every event stream gets a keep-alive comment.
   package var keepAliveInterval: Duration = .seconds(15)
   /// How long a shutdown (SIGINT, SIGTERM) waits for the phones and the requests in flight

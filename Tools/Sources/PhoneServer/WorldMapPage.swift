@@ -39,8 +39,9 @@ enum WorldMapPage {
 
   /// The page, opening at `defaultCenter` at city zoom (the world's tiles only when zoomed out:
   /// they are the costliest to draw).
-  static func html(defaultCenter: Coordinate) -> String {
+  static func html(defaultCenter: Coordinate, streetTiles: StreetTiles? = nil) -> String {
     WebPage.page(
-      html: PackageResources.map_html, style: PackageResources.map_css, script: PackageResources.map_js, defaultCenter: defaultCenter)
+      html: PackageResources.map_html, style: PackageResources.map_css, script: PackageResources.map_js, defaultCenter: defaultCenter,
+      streetTiles: streetTiles)
   }
 }

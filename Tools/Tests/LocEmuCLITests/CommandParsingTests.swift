@@ -60,6 +60,15 @@ struct CommandParsingTests {
     #expect(start.waypoints.map(\.latitude) == [1, 3])
   }
 
+  /// `serve --tiles` takes an http(s) URL template with {z}, {x} and {y}, and says which is missing.
+  @Test func serveTilesIsATileURLTemplate() {
+    #expect(Self.parse(["serve", "--tiles", "https://tile.example.org/{z}/{x}/{y}.png"]).status == 0)
+    let missing = Self.parse(["serve", "--tiles", "https://tile.example.org/{z}/{x}.png"])
+    #expect(missing.status == 64 && missing.message.contains("{y}"), "\(missing.message)")
+    let file = Self.parse(["serve", "--tiles", "file:///tiles/{z}/{x}/{y}.png"])
+    #expect(file.status == 64 && file.message.contains("not an http(s) URL"), "\(file.message)")
+  }
+
   @Test func seekTakesAFixOrATime() {
     #expect(Self.parse(["ctl", "location", "seek", "--fix", "3"]).status == 0)
     #expect(Self.parse(["ctl", "location", "seek", "--seconds", "2.5"]).status == 0)

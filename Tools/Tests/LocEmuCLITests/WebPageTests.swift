@@ -152,6 +152,34 @@ struct WebPageTests {
     #expect(foreign.array?.isEmpty == true, "\(foreign)")
   }
 
+  /// Issue 50 item 8: `serve --tiles` puts a tile server's street map under both pages' maps,
+  /// credited as given, with the offline map one click away. The tile server is a second
+  /// `locemu serve` on loopback (its `/tiles` are numbered as OpenStreetMap's), so the test never
+  /// leaves the machine.
+  @Test(.enabled(if: WebPageTests.available && WebPageTests.leaflet)) func aTileServersStreetMapGoesUnderTheMaps() async throws {
+    let tileServer = try await Server.start()
+    defer { tileServer.stop() }
+    let server = try await Server.start([
+      "--permission", "authorizedWhenInUse", "--tiles", tileServer.url + "/tiles/{z}/{x}/{y}.svg", "--tiles-attribution", "Tiles <local> & co",
+    ])
+    defer { server.stop() }
+    _ = try await server.state(["location", "set", "60.1699,24.9384"])
+    let browser = try await Browser.launch()
+    defer { browser.stop() }
+    let loaded = "[...document.querySelectorAll('img.leaflet-tile-loaded')]"
+    for page in ["/map", "/"] {
+      try await browser.open(server.url + page)
+      #expect(try await browser.waitFor("\(loaded).filter(i => i.src.startsWith('\(tileServer.url)/tiles/')).length >= 4"), "\(page)")
+      #expect(
+        try await browser.waitFor(
+          "[...document.querySelectorAll('.leaflet-control-attribution')].some(e => e.textContent.includes('Tiles <local> & co'))"),
+        "\(page)")
+      // The offline map, chosen in the layers control: the server's own tiles load.
+      _ = try await browser.run("document.querySelectorAll('.leaflet-control-layers-base input')[1].click()")
+      #expect(try await browser.waitFor("\(loaded).filter(i => i.src.startsWith(location.origin + '/tiles/')).length >= 4"), "\(page)")
+    }
+  }
+
   /// Issue 32 item 5 on `/map`: a place search (a name on the bundled maps, then a coordinate
   /// typed as degrees, minutes and seconds) moves the map; a saved point survives a reload and,
   /// clicked, moves the phone there.

@@ -1,5 +1,7 @@
 // Where a phone without a fix is shown: the middle of the server's city map, else --fixed's default.
 const defaultCenter = __DEFAULT_CENTER__;
+// A tile server's street map under the phones (serve --tiles): {url, attribution}, or null.
+const streetTiles = __STREET_TILES__;
 const token = new URLSearchParams(location.search).get("token");
 const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
 
@@ -16,11 +18,19 @@ async function api(method, path, body) {
   return json;
 }
 
-// The server's tiles (from the world to the street) and a scale bar on a Leaflet map.
+// The server's tiles (from the world to the street) and a scale bar on a Leaflet map; with a
+// tile server (serve --tiles), its street map shown first, the offline map one click away.
 function addServerTiles(map) {
-  L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
+  const offline = L.tileLayer(withToken("tiles/{z}/{x}/{y}.svg"), {
     maxZoom: 20, tileSize: 256, attribution: "GSHHG (Wessel &amp; Smith, LGPL); &copy; OpenStreetMap contributors",
-  }).addTo(map);
+  });
+  if (streetTiles) {
+    const street = L.tileLayer(streetTiles.url, {maxZoom: 19, tileSize: 256, attribution: streetTiles.attribution, className: "street-tiles"});
+    street.addTo(map);
+    L.control.layers({"Street map": street, "Offline map": offline}, {}, {collapsed: false}).addTo(map);
+  } else {
+    offline.addTo(map);
+  }
   L.control.scale({imperial: false}).addTo(map);
 }
 
