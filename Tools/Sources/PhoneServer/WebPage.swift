@@ -39,7 +39,9 @@ enum WebPage {
   /// `__SHARED_SCRIPT__`, `defaultCenter` in place of `__DEFAULT_CENTER__`, and `streetTiles` as
   /// JSON (or `null`) in place of `__STREET_TILES__`. The files are plain HTML, CSS and
   /// JavaScript (`node --check` reads the scripts in the test command).
-  static func page(html: [UInt8], style: [UInt8], script: [UInt8], defaultCenter: Coordinate, streetTiles: StreetTiles? = nil)
+  static func page(
+    html: [UInt8], style: [UInt8], script: [UInt8], defaultCenter: Coordinate, streetTiles: StreetTiles? = nil
+  )
     -> String
   {
     func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -160,7 +160,8 @@ struct WebPageTests {
     let tileServer = try await Server.start()
     defer { tileServer.stop() }
     let server = try await Server.start([
-      "--permission", "authorizedWhenInUse", "--tiles", tileServer.url + "/tiles/{z}/{x}/{y}.svg", "--tiles-attribution", "Tiles <local> & co",
+      "--permission", "authorizedWhenInUse", "--tiles", tileServer.url + "/tiles/{z}/{x}/{y}.svg", "--tiles-attribution",
+      "Tiles <local> & co",
     ])
     defer { server.stop() }
     _ = try await server.state(["location", "set", "60.1699,24.9384"])
