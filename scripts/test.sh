@@ -213,6 +213,8 @@ plain_lane() {
   # With the plain build's flags, SwiftPM finds the current code built: the digester's dumps only.
   step "the API products against the last release (scripts/check-api.sh; CHANGELOG.md names each break)" \
     run_bounded 1200 scripts/check-api.sh
+  step "the documentation site (scripts/docs.sh: docc, warnings as errors; opened in chromium)" \
+    env SYMBOL_GRAPHS="$SYMBOL_GRAPHS" scripts/docs.sh --check
   local example
   for example in "${SHARED_EXAMPLES[@]}"; do
     # GuardedCombine compiled after the library's Combine module (the library builds first).

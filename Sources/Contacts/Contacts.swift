@@ -5,7 +5,7 @@
 public import CoreLocation
 public import Foundation
 
-/// A postal address (Apple's `CNPostalAddress`): immutable; ``mutableCopy()`` makes a
+/// A postal address (Apple's `CNPostalAddress`): immutable; ``mutableCopy(with:)`` makes a
 /// ``CNMutablePostalAddress``.
 open class CNPostalAddress: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
   open internal(set) var street = ""

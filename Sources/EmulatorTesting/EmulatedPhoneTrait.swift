@@ -2,7 +2,7 @@ public import Emulator
 public import Testing
 
 /// A Swift Testing trait that runs a test on an emulated phone of its own, made with
-/// ``Emulator/withEmulatedPhone(_:clock:binding:isolation:_:)``; the test reads it as
+/// `withEmulatedPhone(_:clock:binding:isolation:_:)`; the test reads it as
 /// `EmulatedPhone.current`.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ public import Testing
 /// }
 /// ```
 ///
-/// With ``Emulator/PhoneBinding/process`` (the trait's default) the phone is the process's
+/// With `PhoneBinding.process` (the trait's default) the phone is the process's
 /// while the test runs, so code that leaves the task tree (`Task.detached`, `DispatchQueue`,
 /// threads) reads it too; such tests run one at a time, the others in parallel beside them.
 public struct EmulatedPhoneTrait: TestTrait, SuiteTrait, TestScoping {

@@ -2,7 +2,7 @@ public import Emulator
 import Geo
 public import LocationServices
 
-/// Records everything an ``Emulator/EmulatedPhone`` reports, synchronously and in order, for
+/// Records everything an `EmulatedPhone` reports, synchronously and in order, for
 /// a test to check right after an advance (it observes the phone: no task, no waiting).
 ///
 /// ```swift

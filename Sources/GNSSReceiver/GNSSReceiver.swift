@@ -53,7 +53,7 @@ public struct GNSSReceiver: Sendable {
     public var assisted: Bool
     /// The satellites: each of the profile's systems (``ReceiverProfile/systems``) from the
     /// entries given for it here (a YUMA or SEM almanac gives GPS's), else from its nominal
-    /// constellation (``NominalConstellation``).
+    /// constellation (`NominalConstellation`).
     public var almanac: [AlmanacEntry]
     /// How often the sky and signals are recomputed, seconds (satellites move about 0.5° a minute).
     public var skyInterval: Double
@@ -72,7 +72,7 @@ public struct GNSSReceiver: Sendable {
     }
   }
 
-  /// The receiver's setting (its seed and phone, and its shared ``Setting``).
+  /// The receiver's setting (its seed and phone, and its shared `Setting`).
   public var options: Options {
     Options(
       profile: setting.profile, seed: random.seed, phone: random.phone, start: setting.start, assisted: setting.assisted,

@@ -4,13 +4,13 @@ public import Geo
 import Synchronization
 public import LocationServices
 
-/// Positions from a running gpsd, through libgps: a ``LocationSource``.
+/// Positions from a running gpsd, through libgps: a `LocationSource`.
 ///
 /// Each iteration opens its own libgps session on a dedicated thread (libgps
 /// blocks; it never runs on Swift's cooperative pool). The session:
 ///
 /// - asks gpsd for JSON reports (`?WATCH={"enable":true,"json":true}`);
-/// - turns TPV reports into ``LocationFix`` values, no-fix reports as mode 1;
+/// - turns TPV reports into `LocationFix` values, no-fix reports as mode 1;
 /// - collapses the several TPVs gpsd may send for one epoch (newer gpsd reports
 ///   after nearly every sentence) into one fix: reports that arrive together are
 ///   merged, and a later report for an epoch already delivered is passed on only

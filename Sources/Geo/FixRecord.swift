@@ -12,7 +12,7 @@ public import LocationServices
 /// (seconds, 3), `sep` (3), and `magtrack`, `dgpsAge`, `dgpsSta`, `velN`, `velE`, `velD` where a writer has them
 /// (decoded NMEA, ``GPSDMembers``). A member that is unknown is left out, never `null`.
 public enum FixRecord {
-  /// Members gpsd reports that a ``LocationFix`` does not hold, for writers that have them (a
+  /// Members gpsd reports that a `LocationFix` does not hold, for writers that have them (a
   /// decoded NMEA fix): `magtrack` (degrees magnetic, 4 decimals, after the track) and the
   /// velocity `velN`, `velE` (both or neither) and `velD` (m/s, 3 decimals, at the end; a value
   /// within 0.0005 of zero is written 0.000, as gpsd writes it), and the differential
@@ -51,7 +51,11 @@ public enum FixRecord {
   /// making a `String`, for writers of many records (`locemu decode` writes one per epoch).
   ///
   /// The record is written into a buffer on the stack and appended to `out` in one copy.
-  /// - Parameter gpsd: members gpsd reports that a ``LocationFix`` does not hold (``GPSDMembers``).
+  /// - Parameters:
+  ///   - fix: the fix to write.
+  ///   - gpsd: members gpsd reports that a `LocationFix` does not hold (``GPSDMembers``).
+  ///   - extra: members to append after the fix's, each a name and an already JSON-encoded value.
+  ///   - out: the bytes to append the record to.
   public static func append(
     _ fix: LocationFix, gpsd: GPSDMembers = GPSDMembers(), extra: [(String, String)] = [], to out: inout [UInt8]
   ) {

@@ -2,11 +2,11 @@ public import Foundation
 public import LocationServices
 
 /// Anything that delivers positions the way a phone's location API does: an
-/// asynchronous sequence of ``LocationFix`` values, ending when the source has
+/// asynchronous sequence of `LocationFix` values, ending when the source has
 /// nothing more (a replayed trace ran out) and throwing when it fails for good
 /// (gpsd could not be reached within its timeout).
 ///
-/// A no-fix report is a fix with mode ``LocationFix/Mode/noFix``; sources
+/// A no-fix report is a fix with mode `LocationFix.Mode.noFix`; sources
 /// deliver it rather than going silent, so consumers can tell "lost fix" from
 /// "nothing happened". Each iteration is independent: iterating a trace
 /// source twice replays the trace twice.
@@ -33,6 +33,7 @@ public struct FixedPointSource<C: Clock>: LocationSource where C.Duration == Dur
   ///   - interval: time between reports; the first comes at once.
   ///   - count: how many reports before the sequence ends (nil: until cancelled).
   ///   - start: the timestamp of the first report.
+  ///   - clock: the clock that paces the reports and whose elapsed time stamps them.
   public init(
     coordinate: Coordinate, horizontalAccuracy: Double? = nil, altitude: Double? = nil,
     interval: Duration = .seconds(1), count: Int? = nil, start: Date = Date(), clock: C

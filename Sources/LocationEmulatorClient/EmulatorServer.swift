@@ -15,8 +15,11 @@ public struct EmulatorServer: Sendable {
   /// How long one request may take.
   public var timeout: TimeInterval
 
-  /// - Parameter url: the server's base URL (`listening on …`); default `$LOCEMU_SERVER`, else
-  ///   `http://127.0.0.1:8947`. The token defaults to `$LOCEMU_TOKEN`.
+  /// - Parameters:
+  ///   - url: the server's base URL (`listening on …`); default `$LOCEMU_SERVER`, else
+  ///     `http://127.0.0.1:8947`.
+  ///   - token: the server's token (``token``); default `$LOCEMU_TOKEN`.
+  ///   - timeout: how long one request may take, in seconds.
   public init(url: URL? = nil, token: String? = nil, timeout: TimeInterval = 30) {
     let environment = ProcessInfo.processInfo.environment
     self.url = url ?? URL(string: environment["LOCEMU_SERVER"] ?? "http://127.0.0.1:8947") ?? URL(string: "http://127.0.0.1:8947")!

@@ -5,7 +5,7 @@ public import LocationServices
 
 /// A phone of a `locemu serve` process, from another process: what a test script sets
 /// (location, permission, Location Services, accuracy, app state, the prompt's answer) and
-/// what the app reads — a ``LocationServiceProtocol`` and an ``AppLifecycleProviding``, so a
+/// what the app reads — a `LocationServiceProtocol` and an `AppLifecycleProviding`, so a
 /// `LocationPermissionHandler(service: phone, lifecycle: phone)` runs the app's permission
 /// logic against a phone that the test drives.
 ///
@@ -123,10 +123,12 @@ public final class RemotePhone: Sendable {
   /// played: `contents` (NMEA, GPX or JSON lines of fix records, as read from a file here) go
   /// to the server in the request; the server reads no file of its machine for it.
   /// - Parameters:
+  ///   - contents: the trace, as read from a file here.
   ///   - name: what the phone's state calls the trace.
   ///   - format: nil to tell from `name`'s extension, else from the first bytes.
-  ///   - speed: trace seconds per clock second; `loop`: start again at the end; `offset`:
-  ///     seconds of the trace to skip.
+  ///   - speed: trace seconds per clock second.
+  ///   - loop: start again at the end.
+  ///   - offset: seconds of the trace to skip.
   /// - Throws: ``EmulatorClientError``: `.refused` with 400 (not a trace), 413 (over the
   ///   server's `--max-trace-bytes`).
   @discardableResult
@@ -204,7 +206,7 @@ extension RemotePhone {
   /// Makes `phone` (an in-process phone, on the real clock) follow this one until the served
   /// phone's transcript ends or the task is cancelled: its permission, Location Services,
   /// accuracy and app state as they change, and every fix it delivers to its app. Code that
-  /// needs an ``EmulatedPhone`` (the map features, say) then runs against a phone that another
+  /// needs an `EmulatedPhone` (the map features, say) then runs against a phone that another
   /// process drives.
   /// - Throws: ``EmulatorClientError``, also when the transcript ends (the phone was deleted
   ///   or the server stopped); nothing when cancelled.

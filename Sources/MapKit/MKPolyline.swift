@@ -1,7 +1,7 @@
 public import CoreLocation
 public import Foundation
 
-/// A shape that is drawn over a map, with MapKit's names: its place (``coordinate``, the centre
+/// A shape that is drawn over a map, with MapKit's names: its place (``MKAnnotation/coordinate``, the centre
 /// of its bounds) and its bounds in map points. The SDK's `intersects(_:)` and
 /// `canReplaceMapContent` are `@objc optional`; here they have implementations (the bounds
 /// meet; false).

@@ -77,7 +77,7 @@ public struct SnapshotProjection: Sendable, Hashable {
   public var center: Coordinate
   public var width: Double
   public var height: Double
-  /// Pixels per world unit (see ``WebMercator``).
+  /// Pixels per world unit (see `WebMercator`).
   public var scale: Double
 
   public init(region: MapRegion, width: Int, height: Int) {
@@ -110,7 +110,7 @@ public struct SnapshotProjection: Sendable, Hashable {
     WebMercator.coordinate(x: origin.x + x / scale, y: origin.y + y / scale)
   }
 
-  /// The world coordinates (``WebMercator``) of the top-left pixel.
+  /// The world coordinates (`WebMercator`) of the top-left pixel.
   public var origin: (x: Double, y: Double) {
     let c = WebMercator.project(center)
     return (c.x - width / 2 / scale, c.y - height / 2 / scale)

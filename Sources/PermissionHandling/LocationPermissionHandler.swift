@@ -2,11 +2,11 @@ import Foundation
 import Geo
 public import LocationServices
 
-/// The reusable permission flow of the iOS app, on any ``LocationServiceProtocol``.
+/// The reusable permission flow of the iOS app, on any `LocationServiceProtocol`.
 ///
 /// - ``requestLocationWithPermissions()``: prompts when the status is `notDetermined`, then
 ///   asks for one location; the result carries the whole fix and the accuracy it was given
-///   under, or the reason there is none (``LocationUnavailableReason/revoked`` when permission
+///   under, or the reason there is none (`LocationUnavailableReason.revoked` when permission
 ///   went while it waited).
 /// - ``checkPermissionStatusChange()``: the status now, and whether it became authorized since
 ///   the last check.
@@ -14,16 +14,16 @@ public import LocationServices
 ///   of the status or of Location Services, *and* re-checks whenever the app returns to the
 ///   foreground, so a change made in Settings while the app was away is caught on return.
 ///   Location Services off is reported as not authorized with reason
-///   ``LocationUnavailableReason/servicesDisabled``. Only changes are reported;
+///   `LocationUnavailableReason.servicesDisabled`. Only changes are reported;
 ///   `didBecomeAuthorized` is true whenever the app goes from not authorized to authorized.
 /// - ``stopObservingLocationPermissionChanges()``: idempotent; no callback starts once it has
 ///   returned.
 ///
-/// On a service that reports changes synchronously (``PermissionObserving``: an emulated phone's
+/// On a service that reports changes synchronously (`PermissionObserving`: an emulated phone's
 /// service does) the handler observes it that way: the callback runs on the phone's clock, in
 /// order with everything else, before the call that changed the permission (or the advance that
 /// fired it) returns. On another service it observes the service's streams from tasks of its own,
-/// on the scheduler of the code that started the observation (``CurrentScheduler``: a phone's
+/// on the scheduler of the code that started the observation (`CurrentScheduler`: a phone's
 /// clock when that code runs on one).
 public final class LocationPermissionHandler: Sendable {
   public let service: any LocationServiceProtocol
@@ -45,7 +45,7 @@ public final class LocationPermissionHandler: Sendable {
   /// - Parameters:
   ///   - service: where permission and locations come from.
   ///   - lifecycle: the app's lifecycle, for the return-to-foreground re-check (not needed on a
-  ///     ``PermissionObserving`` service, whose changes include the app's return).
+  ///     `PermissionObserving` service, whose changes include the app's return).
   public init(service: any LocationServiceProtocol, lifecycle: (any AppLifecycleProviding)? = nil) {
     self.service = service
     self.lifecycle = lifecycle

@@ -6,7 +6,7 @@ public import LocationServices
 /// viewport the gestures move.
 ///
 /// - The first region is 10 km around the user's location when there is one and permission
-///   is granted (FR-005), else ``defaultRegion`` (FR-006).
+///   is granted (FR-005), else `defaultRegion` (FR-006).
 /// - The legend shows Missing and Found with their pin colours (FR-007, FR-009), localized.
 /// - Pinch, pan and double tap move ``viewport`` (FR-002–FR-004), clamped to sane spans.
 /// - Going to the background saves the viewport to ``store``, and returning restores it
@@ -31,6 +31,7 @@ public final class FullscreenMapViewModel: Sendable {
   ///   - permissionGranted: whether location is authorized now.
   ///   - defaultRegion: where to open without a location or permission.
   ///   - size: the map view's size in points.
+  ///   - strings: the user-facing strings of the title and legend (their language).
   ///   - store: where the viewport is kept across background/foreground; when it already
   ///     holds one, the map opens there.
   public init(
@@ -65,8 +66,12 @@ public final class FullscreenMapViewModel: Sendable {
   /// The map as the screen shows it now: the viewport's region at its zoom and size (points as
   /// pixels), `pins` and the user on it, the legend in its corner, drawn by `renderer` (with its
   /// basemap or tiles, if any).
-  /// - Parameter zoom: draw at this zoom around the viewport's centre instead of the viewport's
-  ///   own (a closer look in the same frame; the viewport does not change).
+  /// - Parameters:
+  ///   - renderer: the snapshotter that draws the map, with its basemap or tiles, if any.
+  ///   - pins: the pins to draw.
+  ///   - userLocation: the user's location to draw (nil: none).
+  ///   - zoom: draw at this zoom around the viewport's centre instead of the viewport's
+  ///     own (a closer look in the same frame; the viewport does not change).
   public func snapshot(
     with renderer: SVGMapSnapshotter, pins: [PinModel], userLocation: Coordinate?, zoom: Double? = nil
   ) throws

@@ -83,9 +83,9 @@ public enum MapPreviewError: Error, Sendable, Hashable, CustomStringConvertible 
 }
 
 /// The landing page's map preview (FR-001…FR-013 of the landing-page spec): the runtime of a
-/// ``MapPreviewStateMachine`` on an ``AppScheduler`` (an emulated phone's clock in a test).
+/// `MapPreviewStateMachine` on an `AppScheduler` (an emulated phone's clock in a test).
 ///
-/// - Reads and observes permission through a ``LocationPermissionHandler`` (FR-005, FR-007)
+/// - Reads and observes permission through a `LocationPermissionHandler` (FR-005, FR-007)
 ///   and never asks for it (FR-013): not authorized, or Location Services off, shows
 ///   ``MapPreviewState/permissionRequired(message:)``; a later grant loads the map by itself.
 /// - A load captures the user's location once (no live following), makes the region of
@@ -130,7 +130,12 @@ public final class MapPreviewModel: Sendable {
   ///     the location comes from).
   ///   - repository: where pins come from; nil: a map without pins.
   ///   - snapshotter: renders the preview image; nil: no image is made.
+  ///   - loadTimeout: how long a load may take; past it the state is `error`.
+  ///   - radiusMeters: the radius of the region around the user's location, in metres.
+  ///   - strings: the user-facing strings of the preview's messages (their language).
+  ///   - onStateChange: called with every change of state, in order, on the scheduler.
   ///   - onTap: called when the loaded map is tapped (the landing page's callback).
+  ///   - onGoToSettings: called when the user taps "Go to Settings" in the permission state.
   ///   - log: debugging output (the tap is logged, FR-004b; so are backend errors).
   public init(
     scheduler: any AppScheduler, handler: LocationPermissionHandler, repository: (any AnnouncementRepository)? = nil,

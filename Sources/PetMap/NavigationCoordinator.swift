@@ -137,6 +137,9 @@ public final class NavigationCoordinator: Sendable {
   }
 
   /// - Parameters:
+  ///   - landing: the landing page's view model, kept across pushes and pops.
+  ///   - scheduler: where the push transition's timer runs (an emulated phone's clock in a test).
+  ///   - transitionDuration: how long a push animates.
   ///   - makeFullscreenMap: builds the fullscreen map's view model on each push (from the
   ///     location the landing page captured).
   ///   - onChange: told of every push and pop.

@@ -63,12 +63,12 @@ final class ReplayTimeline: PhoneTimeline {
 }
 
 /// A trace's replay worked out once — its pacing, start offset, gap fills and time base — and
-/// shared by every phone that plays it (``PhoneSource/replay(_:)``): each phone's timeline is
+/// shared by every phone that plays it (`PhoneSource.replay(_:)`): each phone's timeline is
 /// an index into one array, so a fleet on one trace pays for the replay once, not per phone.
-/// The phones get the same fixes at the same times as from ``PhoneSource/replay(options:makeReader:)``
+/// The phones get the same fixes at the same times as from `PhoneSource.replay(options:makeReader:)`
 /// with the same options.
 public final class ReplaySchedule: Sendable {
-  /// A replay that never ends (``ReplayOptions/loop`` without a ``ReplayOptions/count``).
+  /// A replay that never ends (`ReplayOptions.loop` without a `ReplayOptions.count`).
   public struct Endless: Error, CustomStringConvertible {
     public var description: String { "a looping replay without a count has no end to schedule" }
   }

@@ -72,7 +72,7 @@ public protocol ScenarioApp: Sendable {
   func stop() async
 }
 
-/// Runs a ``Scenario`` on an ``EmulatedPhone`` and a ``LocationPermissionHandler``, and reports
+/// Runs a `Scenario` on an `EmulatedPhone` and a `LocationPermissionHandler`, and reports
 /// everything as transcript lines, in the phone's order.
 ///
 /// The scenario's steps are timers on the phone's clock, set before the source starts, so at
@@ -101,9 +101,14 @@ public final class ScenarioRunner: Sendable {
   private let observation = Locked<PhoneObservation?>(nil)
 
   /// - Parameters:
+  ///   - scenario: the timeline of events to run, with the permission state it starts from.
   ///   - source: where the phone's positions come from (started when the run starts).
   ///   - clock: a virtual clock (instant, deterministic) or a real-time one.
+  ///   - requestTimeout: how long a one-shot location request waits for a fix.
+  ///   - reducedAccuracy: what reduced accuracy does to the phone's locations.
+  ///   - reportFixes: whether `fix` lines are written for the fixes the app's stream gets.
   ///   - startDate: the phone's date at the start (fixed and scripted fixes are stamped from it).
+  ///   - emit: called with every transcript line, in the phone's order.
   public init(
     scenario: Scenario, source: PhoneSource, clock: EmulatorClock, requestTimeout: Duration = .seconds(10),
     reducedAccuracy: ReducedAccuracy = ReducedAccuracy(), reportFixes: Bool = true,
@@ -126,12 +131,12 @@ public final class ScenarioRunner: Sendable {
   }
 
   /// Runs the scenario's timeline, and `control`'s events (applied as they arrive, on a
-  /// real-time clock) until it ends; stops at ``Scenario/end`` (or when `control` ends, if later).
+  /// real-time clock) until it ends; stops at `Scenario.end` (or when `control` ends, if later).
   ///
   /// With an `app`, the app is started after the handler observes and before the first event,
   /// handles every event after the runner, and is stopped before the `end` line.
   ///
-  /// - Throws: ``EmulatorClockError`` when the virtual clock stalls (a task of the app awaited
+  /// - Throws: `EmulatorClockError` when the virtual clock stalls (a task of the app awaited
   ///   something other than the phone).
   public func run(control: AsyncStream<ScenarioEvent>? = nil, app: (any ScenarioApp)? = nil) async throws(EmulatorClockError) {
     let start = phone.startedAt
@@ -199,7 +204,7 @@ public final class ScenarioRunner: Sendable {
   /// Ends what ``begin(app:startSource:)`` started: the app stops, observers go, calls still
   /// waiting (a prompt never answered, a request for a fix) are cancelled and report, then
   /// the `end` line.
-  /// - Throws: ``EmulatorClockError`` when the virtual clock stalls while they finish.
+  /// - Throws: `EmulatorClockError` when the virtual clock stalls while they finish.
   public func finish() async throws(EmulatorClockError) {
     await app.withLock { $0 }?.stop()
     handler.stopObservingLocationPermissionChanges()

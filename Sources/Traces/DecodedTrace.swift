@@ -19,6 +19,7 @@ public struct DecodedTrace: Sendable {
 
   /// Reads the whole of `trace`.
   /// - Parameters:
+  ///   - trace: the trace to read.
   ///   - maxEpochs: more epochs than this end the read with a ``TraceFileError``.
   ///   - deadline: checked as the read goes; past it the read ends with a ``TraceFileError``
   ///     (a bound in time for input a server did not choose).

@@ -13,7 +13,7 @@ import LocationServices
 ///
 /// Members are gpsd's names: `time`, `mode`, `lat`, `lon`, `altMSL`, `altHAE`, `speed`,
 /// `track`, `eph`, `epv` and gpsd's other TPV members (`status`, `climb`, `geoidSep`,
-/// `magvar`, `epx`, `epy`, `eps`, `epd`, `epc`, `ept`, `sep`; see ``FixRecord``). Other gpsd reports (`VERSION`, `SKY`, …) are
+/// `magvar`, `epx`, `epy`, `eps`, `epd`, `epc`, `ept`, `sep`; see `FixRecord`). Other gpsd reports (`VERSION`, `SKY`, …) are
 /// skipped and counted; a line that is not a JSON object, a fix record with a bad member, or
 /// a line longer than ``TraceLimits/jsonLineBytes`` (skipped as it is read, never held) is
 /// counted as corrupt and skipped. ``TraceLimits/junkBytes`` read without one JSON object

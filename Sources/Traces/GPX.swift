@@ -352,6 +352,6 @@ final class GPXPointStream {
 
 /// GPX's `xsd:dateTime`: `2024-05-01T10:00:00Z`, optional fraction, `Z` or `±hh:mm`.
 public enum GPXTime {
-  /// Parses an ISO 8601 / xsd:dateTime time stamp (see ``ISO8601Time/parse(_:)``).
+  /// Parses an ISO 8601 / xsd:dateTime time stamp (see `ISO8601Time.parse(_:)`).
   public static func parse(_ text: String) -> Date? { ISO8601Time.parse(text) }
 }

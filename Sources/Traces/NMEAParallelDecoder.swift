@@ -18,7 +18,7 @@ extension NMEAFileDecoder {
   /// the chunk. What lasts (a date, the reporting cycle gpsd learned, error members gpsd carries
   /// from fix to fix) then comes from the state known right, and what changes every epoch from
   /// the bytes just before. The chunks are then taken in order: a chunk whose guessed state is
-  /// the state the previous chunk ended in (``NMEADecoder`` compared member by member, counts
+  /// the state the previous chunk ended in (`NMEADecoder` compared member by member, counts
   /// aside) is kept as decoded; any other chunk is decoded again, on the calling thread, from the
   /// previous chunk's end, and later chunks warm up on twice as many bytes. A log whose state
   /// keeps changing in ways a warm-up cannot learn is decoded in the time of one thread, never

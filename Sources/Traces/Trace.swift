@@ -49,8 +49,13 @@ public struct Trace: Sendable, Hashable {
   /// Whether NMEA epochs keep their raw sentences (for the feed).
   public var keepSentences: Bool
 
-  /// - Parameter format: nil to tell from the name (`.gpx`, `.kml`, `.geojson`, `.jsonl`, `.nmea`)
-  ///   or else the first bytes (as ``detectFormat(_:)`` does); standard input (`-`) by its first bytes.
+  /// - Parameters:
+  ///   - path: the file's path; `-` for standard input.
+  ///   - format: nil to tell from the name (`.gpx`, `.kml`, `.geojson`, `.jsonl`, `.nmea`)
+  ///     or else the first bytes (as ``detectFormat(_:)`` does); standard input (`-`) by its first bytes.
+  ///   - nmeaOptions: for NMEA logs without dates.
+  ///   - pace: for GPX points without times.
+  ///   - keepSentences: whether NMEA epochs keep their raw sentences (for the feed).
   public init(
     path: String, format: Format? = nil, nmeaOptions: NMEAEpochAssembler.Options = .init(), pace: TracePace = .walk,
     keepSentences: Bool = false
@@ -64,8 +69,12 @@ public struct Trace: Sendable, Hashable {
 
   /// A trace held in memory (uploaded to a server, say), read as a file would be.
   /// - Parameters:
+  ///   - bytes: the trace's bytes.
   ///   - name: what messages and summaries call it.
   ///   - format: nil to tell from the name's extension, else from the first bytes.
+  ///   - nmeaOptions: for NMEA logs without dates.
+  ///   - pace: for GPX points without times.
+  ///   - keepSentences: whether NMEA epochs keep their raw sentences (for the feed).
   public init(
     bytes: TraceBytes, name: String, format: Format? = nil, nmeaOptions: NMEAEpochAssembler.Options = .init(),
     pace: TracePace = .walk, keepSentences: Bool = false

@@ -18,7 +18,7 @@ public struct TraceEpoch: Sendable, Hashable {
   public var traceTime: Double?
   /// The epoch's NMEA sentences as read, without line endings (empty unless kept).
   public var sentences: [String]
-  /// What the receiver said of the fix beyond ``LocationFix`` (NMEA's GGA, GPX's `<sat>`
+  /// What the receiver said of the fix beyond `LocationFix` (NMEA's GGA, GPX's `<sat>`
   /// and `<fix>`), kept so that a conversion writes it on; nil members were not said.
   public var receiver: ReceiverDetails
 
@@ -83,7 +83,8 @@ public final class NMEATraceReader: TraceReader {
 
   /// Opens `path` (`-` for standard input).
   /// - Parameters:
-  ///   - options: date resolution for logs without dates, see ``NMEAEpochAssembler/Options``.
+  ///   - path: the log's path; `-` for standard input.
+  ///   - options: date resolution for logs without dates, see `NMEAEpochAssembler.Options`.
   ///   - keepSentences: whether to keep each epoch's raw sentences (for feeding them on).
   public convenience init(path: String, options: NMEAEpochAssembler.Options = .init(), keepSentences: Bool = false) throws {
     self.init(input: try ByteInput(path: path), options: options, keepSentences: keepSentences)

@@ -22,6 +22,7 @@ public final class TraceRecorder: @unchecked Sendable {
   private let now: @Sendable () -> Date
 
   /// - Parameters:
+  ///   - file: where the recording is written.
   ///   - format: `.gpx` for a GPX track; any other format writes NMEA.
   ///   - name: the GPX track's name.
   ///   - now: the date and time now, for a fix without a time and a recording without a date.
@@ -41,8 +42,10 @@ public final class TraceRecorder: @unchecked Sendable {
 
   /// A raw sentence. The header's date is the first one a sentence (RMC, ZDA) gives, or
   /// today's (UTC) when 20 sentences came without one.
-  /// - Parameter epochLimit: when given, a sentence that would begin an epoch past it is not
-  ///   written.
+  /// - Parameters:
+  ///   - sentence: the sentence, without its line ending.
+  ///   - epochLimit: when given, a sentence that would begin an epoch past it is not
+  ///     written.
   /// - Returns: false when `epochLimit` kept the sentence out.
   @discardableResult
   public func write(sentence: String, epochLimit: Int? = nil) -> Bool {

@@ -106,7 +106,7 @@ public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
     self.makeReader = makeReader
   }
 
-  /// The replayed fixes alone, as a ``LocationSource``.
+  /// The replayed fixes alone, as a `LocationSource`.
   public var fixes: TraceReplayFixes<C> { TraceReplayFixes(replay: self) }
 
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(replay: self) }
@@ -284,7 +284,7 @@ public struct TraceReplayCursor {
   }
 }
 
-/// The fixes of a ``TraceReplay``, as a ``LocationSource``.
+/// The fixes of a ``TraceReplay``, as a `LocationSource`.
 public struct TraceReplayFixes<C: Clock>: LocationSource where C.Duration == Duration {
   public var replay: TraceReplay<C>
 

@@ -10,8 +10,10 @@ public import LocationServices
 /// trace a start time first (see ``ReplayOptions/TimeBase``).
 public enum NMEAWriter {
   /// The GGA and RMC sentences for `fix`, each with `*hh` checksum, without line endings; empty without a timestamp.
-  /// - Parameter receiver: GGA's satellites used and fix quality as the source said them
-  ///   (8 satellites and quality 1 for a fix, 0 and 0 without one, where it did not).
+  /// - Parameters:
+  ///   - fix: the fix to write.
+  ///   - receiver: GGA's satellites used and fix quality as the source said them
+  ///     (8 satellites and quality 1 for a fix, 0 and 0 without one, where it did not).
   public static func sentences(for fix: LocationFix, receiver: ReceiverDetails = .init()) -> [String] {
     sentences(for: fix, receiver: receiver, talker: "GP")
   }
@@ -145,7 +147,9 @@ public struct GPXWriter {
   }
 
   /// The markup for one fix (a segment break for a no-fix).
-  /// - Parameter receiver: written as `<sat>` and, for differential or PPS fixes, `<fix>`.
+  /// - Parameters:
+  ///   - fix: the fix to write.
+  ///   - receiver: written as `<sat>` and, for differential or PPS fixes, `<fix>`.
   public mutating func append(_ fix: LocationFix, receiver: ReceiverDetails = .init()) -> String {
     guard fix.hasFix, let c = fix.coordinate else {
       defer { inSegment = false }

@@ -71,7 +71,9 @@ extension EmulatorClock {
 
   /// Moves time as far as `task` needs to finish, and no further, then returns its result.
   ///
-  /// - Parameter limit: how far time may move at most.
+  /// - Parameters:
+  ///   - task: the task to run to its end, one started with ``spawn(_:_:)``.
+  ///   - limit: how far time may move at most.
   /// - Throws: ``EmulatorClockError/Code/taskWaiting`` when nothing scheduled before the
   ///   limit can wake the task; ``EmulatorClockError/Code/stalled`` as ``advance(to:)``.
   @discardableResult

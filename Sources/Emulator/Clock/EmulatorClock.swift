@@ -22,7 +22,7 @@ import LocationServices
 ///    (the permission prompt, request timeouts, replay pacing, the map preview's load
 ///    timeout, the navigation's transition) keep their timers here rather than in tasks
 ///    that sleep, so a timer can never miss an advance that came before it started.
-/// 2. **Effects** (``enqueue(_:)``): synchronous work that must happen after the current
+/// 2. **Effects** (`enqueue(_:)`): synchronous work that must happen after the current
 ///    step, in the order it was queued (callbacks, stream deliveries).
 /// 3. **Tasks** (``spawn(_:_:)``): asynchronous code, such as an app's flow that awaits a
 ///    prompt and then a location. The clock runs one such task at a time: when it wakes a

@@ -16,7 +16,7 @@ extension EmulatedPhone {
 
   /// What `CLLocationManager.requestAlwaysAuthorization()` does, and waits for its outcome: the
   /// prompt for a provisional Always from `notDetermined`, the upgrade prompt from when in use,
-  /// once per app and in the foreground (see ``PermissionStateMachine``); the status at once otherwise.
+  /// once per app and in the foreground (see `PermissionStateMachine`); the status at once otherwise.
   public func requestAlwaysAuthorization() async -> LocationPermissionStatus {
     await requestAuthorization(always: true)
   }
@@ -51,7 +51,7 @@ extension EmulatedPhone {
   }
 
   /// One fresh location: the next fix that reaches the app within the request timeout; at once
-  /// when the app may not have one; ``LocationUnavailableReason/revoked`` when permission goes
+  /// when the app may not have one; `LocationUnavailableReason.revoked` when permission goes
   /// while it waits.
   public func requestLocationResult() async -> LocationRequestResult {
     let waiter = clock.makeWaiter(of: LocationRequestResult.self)
@@ -121,7 +121,7 @@ extension EmulatedPhone {
   /// The fixes that reach the app from now on (reduced accuracy applied); buffers the newest
   /// 256 for a consumer that lags; ends as ``statusUpdates()``.
   public func locations() -> AsyncStream<LocationFix> { subscribe(\.locations, limit: 256, current: nil) }
-  /// Everything that happens from now on, as ``observe(_:)`` sees it; buffers the newest 4,096.
+  /// Everything that happens from now on, as ``observe(_:_:)`` sees it; buffers the newest 4,096.
   public func events() -> AsyncStream<PhoneEvent> { subscribe(\.events, limit: 4096, current: nil) }
 
   func subscribe<Value: Sendable>(

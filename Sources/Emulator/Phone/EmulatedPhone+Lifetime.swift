@@ -129,7 +129,7 @@ extension EmulatedPhone {
   }
 
   /// Ends the phone: the prompt and every request return (requests with
-  /// ``LocationUnavailableReason/cancelled``), streams finish, observers stop, timers are
+  /// `LocationUnavailableReason.cancelled`), streams finish, observers stop, timers are
   /// cancelled, the source's file is closed, tasks started with ``start(_:_:)`` are cancelled.
   /// Later calls return at once. Idempotent.
   public func shutdown() {

@@ -85,9 +85,9 @@ public final class PhoneObservation: Sendable {
 ///
 /// - **The operating system**: authorization, Location Services, precise/approximate accuracy,
 ///   the permission prompt answered by a scripted user, "Allow Once", the app's lifecycle
-///   (``PermissionStateMachine``). Settings change with ``setAuthorization(_:)``,
+///   (`PermissionStateMachine`). Settings change with ``setAuthorization(_:)``,
 ///   ``setServicesEnabled(_:)``, ``setAccuracy(_:)``, ``setAppState(_:)``, or ``apply(_:)``.
-/// - **The location service** (``LocationGateStateMachine``): one-shot requests with a
+/// - **The location service** (`LocationGateStateMachine`): one-shot requests with a
 ///   timeout, a continuous stream while authorized, reduced accuracy, a lost fix.
 /// - **The app's view**: ``service`` (the seed's `LocationServiceProtocol`), which the
 ///   `LocationPermissionHandler` and the map features use.
@@ -207,7 +207,7 @@ public final class EmulatedPhone: Sendable {
 
   /// Subscribers of the phone's streams now, over all streams (for tests that check cleanup).
   public var subscriberCount: Int { core.withLock { $0.subscriberCount } }
-  /// Observers registered with ``observe(_:)`` now.
+  /// Observers registered with ``observe(_:_:)`` now.
   public var observerCount: Int { core.withLock { $0.observers.count } }
   /// Tasks started with ``start(_:_:)`` that have not finished.
   public var taskCount: Int { core.withLock { $0.tasks.count } }

@@ -45,10 +45,13 @@ public struct LocationService: LocationServiceProtocol, AppLifecycleProviding {
 /// fire, and a live source is read.
 ///
 /// - Parameters:
+///   - configuration: how the phone starts (``EmulatedPhone/Configuration``).
 ///   - clock: the clock to run on; a new virtual clock of the phone's own when nil.
 ///   - binding: which code the phone belongs to: the body's task tree (``PhoneBinding/task``,
 ///     the default), or the whole process (``PhoneBinding/process``) for code under test that
 ///     leaves the task tree (`Task.detached`, `DispatchQueue`), one such body at a time.
+///   - isolation: the actor the body runs on; the caller's by default.
+///   - body: the code to run with the phone; what it returns, this returns.
 public func withEmulatedPhone<Result>(
   _ configuration: EmulatedPhone.Configuration = EmulatedPhone.Configuration(), clock: EmulatorClock? = nil,
   binding: PhoneBinding = .task, isolation: isolated (any Actor)? = #isolation, _ body: (EmulatedPhone) async throws -> Result

@@ -23,7 +23,12 @@ public struct PhoneSource: Sendable {
 
   /// A device standing still: `coordinate` every `interval` from the start (the first at
   /// once), stamped with the phone's start date plus the time elapsed.
-  /// - Parameter count: how many fixes (nil: no end).
+  /// - Parameters:
+  ///   - coordinate: where the device stands.
+  ///   - horizontalAccuracy: each fix's horizontal accuracy, in metres (nil: none).
+  ///   - altitude: each fix's altitude above mean sea level, in metres (nil: a 2D fix).
+  ///   - interval: the time between fixes.
+  ///   - count: how many fixes (nil: no end).
   public static func fixed(
     _ coordinate: Coordinate, horizontalAccuracy: Double? = 5, altitude: Double? = nil, interval: Duration = .seconds(1),
     count: Int? = nil
@@ -52,7 +57,7 @@ public struct PhoneSource: Sendable {
     PhoneSource(kind: .timeline(make))
   }
 
-  /// Any ``LocationSource`` (a `GPSDSource`, say), read while the phone's `run()` runs.
+  /// Any `LocationSource` (a `GPSDSource`, say), read while the phone's `run()` runs.
   public static func live(_ source: any LocationSource) -> PhoneSource { PhoneSource(kind: .live(source)) }
 
   /// The timeline a phone would play from this source, to step yourself, as fast as you read

@@ -3,7 +3,7 @@ import Foundation
 /// The height of the geoid above the WGS 84 ellipsoid, as gpsd computes it where a receiver gives none.
 ///
 /// gpsd fills a fix's geoid separation from a 5° × 5° grid of EGM2008 values
-/// (``separationCentimetres``), interpolated bilinearly between the four grid points around the
+/// (`separationCentimetres`), interpolated bilinearly between the four grid points around the
 /// position, and derives the height above the ellipsoid from the altitude above sea level with it.
 /// The grid is coarse (it differs from EGM2008 by up to about 12 m); it is used here for
 /// agreement with gpsd, not for surveying.
@@ -17,7 +17,7 @@ public enum WGS84Geoid {
 
 /// The magnetic variation (declination) where a receiver gives none, as gpsd computes it.
 ///
-/// gpsd fills it from a 5° × 5° grid of WMM2015 values (``hundredthsOfADegree``), interpolated
+/// gpsd fills it from a 5° × 5° grid of WMM2015 values (`hundredthsOfADegree`), interpolated
 /// bilinearly, and derives a true track from a magnetic one with it.
 public enum MagneticVariation {
   /// Degrees, east positive, at a position in degrees; 0 off the grid or for a position not finite.

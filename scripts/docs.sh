@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The documentation site: every library product's DocC catalog and symbols, built with the
+# toolchain's docc (no dependency for users), warnings as errors, into one static site.
+#
+#   scripts/docs.sh              build the site into .build/docs (after a build of the library
+#                                that emits symbol graphs: scripts/test.sh's plain build, or the
+#                                one this script runs when SYMBOL_GRAPHS is not set)
+#   scripts/docs.sh --open       then serve it on a loopback port and print its address
+#   scripts/docs.sh --check      then open the site's index and one article in a real browser
+#                                (chromium, headless) and check their text (the test command)
+#
+# Environment: SYMBOL_GRAPHS, the folder of the library's symbol graphs (scripts/lib.sh's
+# test_build_settings names the plain build's).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+mode="${1:-}"
+if [ -z "${SYMBOL_GRAPHS:-}" ]; then
+  ensure_swift
+  test_build_settings
+  echo "==> building the library with its symbol graphs" >&2
+  swift build --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}" >&2
+fi
+site=.build/docs
+graphs_root=$(cd "$SYMBOL_GRAPHS" && pwd)
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The library's products (Package.swift's .library entries), each a module of the same name.
+mapfile -t modules < <(sed -n 's/^ *\.library(name: "\([A-Za-z]*\)".*/\1/p' Package.swift | sort -u)
+rm -rf "$site"
+mkdir -p "$site"
+failed=()
+for module in "${modules[@]}"; do
+  [ -e "$graphs_root/$module.symbols.json" ] || { echo "docs: no symbol graph for $module (build the library first)" >&2; exit 1; }
+  # The module's graph and its extensions of others' types (Module@Other), nothing else.
+  graphs="$work/graphs/$module"
+  mkdir -p "$graphs"
+  for graph in "$graphs_root/$module".symbols.json "$graphs_root/$module"@*.symbols.json; do
+    if [ -e "$graph" ]; then ln -s "$graph" "$graphs/"; fi
+  done
+  catalog=$(ls -d "Sources/$module"/*.docc 2>/dev/null | head -1 || true)
+  lower=$(tr '[:upper:]' '[:lower:]' <<< "$module")
+  # Combine's symbols are OpenCombine's (re-exported), with OpenCombine's comments: its warnings
+  # are that project's to fix, so they are shown but do not fail the site.
+  strict=(--warnings-as-errors)
+  [ "$module" != Combine ] || strict=()
+  if ! docc convert ${catalog:+"$catalog"} --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.locationemulator.$module" \
+    --output-path "$site/$module" --transform-for-static-hosting --hosting-base-path "$module" \
+    "${strict[@]}" > "$work/$module.log" 2>&1; then
+    failed+=("$module")
+    sed "s|^|$module: |" "$work/$module.log" >&2
+  fi
+  echo "<li><a href=\"$module/documentation/$lower/\">$module</a></li>" >> "$work/index-items.html"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "docs: docc found problems in ${#failed[@]} module(s): ${failed[*]}" >&2
+  exit 1
+fi
+{
+  echo '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>LocationEmulator documentation</title></head><body>'
+  echo '<h1>LocationEmulator documentation</h1><p>One page per library product: its guides and its symbols.</p><ul>'
+  cat "$work/index-items.html"
+  echo '</ul></body></html>'
+} > "$site/index.html"
+echo "docs: ${#modules[@]} modules, no warning: $site/index.html" >&2
+
+case "$mode" in
+  --open)
+    echo "docs: serving $site; press Ctrl-C to stop" >&2
+    exec python3 -m http.server --bind 127.0.0.1 --directory "$site" 0
+    ;;
+  --check)
+    # A real browser on a real server: the index, a module's page and one of its articles,
+    # rendered (DocC's pages are drawn by JavaScript from the site's JSON), each with the text its
+    # source gives.
+    cat > "$work/check.py" <<'PY'
+import functools, html, http.server, re, subprocess, sys, threading
+site = sys.argv[1]
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=site))
+threading.Thread(target=server.serve_forever, daemon=True).start()
+base = f"http://127.0.0.1:{server.server_address[1]}"
+
+def text(path):
+    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=20000",
+                          "--dump-dom", base + path], capture_output=True, text=True, timeout=240).stdout
+    dom = re.sub(r"<(script|style)[^>]*>.*?</\1>", "", dom, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", dom)))
+
+def summary(markdown):
+    # The article's first paragraph after its title, as DocC shows it (code spans without backticks).
+    lines = open(markdown).read().split("\n\n")[1]
+    return re.sub(r"\s+", " ", lines.replace("`", "")).strip()
+
+failures = []
+pages = [("/", ["LocationEmulator documentation", "NMEA", "CoreLocation"]),
+         ("/NMEA/documentation/nmea/", ["NMEA", "Decoding NMEA"]),
+         ("/NMEA/documentation/nmea/decoding/", ["Decoding NMEA", summary("Sources/NMEA/Documentation.docc/Decoding.md")[:60]])]
+for path, wanted in pages:
+    shown = text(path)
+    missing = [w for w in wanted if w not in shown]
+    print(f"docs: {path}: {'ok' if not missing else 'MISSING ' + repr(missing)}")
+    if missing:
+        failures.append(path)
+server.shutdown()
+sys.exit(1 if failures else 0)
+PY
+    # Bounded: a browser that never answers ends the check with a message, not a hang.
+    run_bounded 600 python3 "$work/check.py" "$site"
+    ;;
+esac
