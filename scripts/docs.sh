@@ -74,6 +74,7 @@ echo "docs: ${#modules[@]} modules, no warning: $site/index.html" >&2
 case "$mode" in
   --open)
     echo "docs: serving $site; press Ctrl-C to stop" >&2
+    rm -rf "$work"
     exec python3 -m http.server --bind 127.0.0.1 --directory "$site" 0
     ;;
   --check)
