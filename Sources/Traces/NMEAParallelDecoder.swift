@@ -45,6 +45,30 @@ extension NMEAFileDecoder {
       .statistics
   }
 
+  /// ``decodeInParallel(path:options:threads:chunkSize:render:write:)``, telling `progress` how
+  /// far it got: the bytes of the file whose records were written, and the file's size, after
+  /// each chunk, on the calling thread. Input decoded from start to end (standard input, a pipe,
+  /// a small file, or one thread) has no chunks to count: `progress` is not called.
+  /// - Parameters:
+  ///   - path: the NMEA log.
+  ///   - options: how epochs are assembled and reported.
+  ///   - threads: the decoding threads, by default one per processor core up to eight.
+  ///   - chunkSize: the bytes a thread decodes at a time.
+  ///   - render: turns each fix into bytes, on the decoding threads.
+  ///   - write: gets the bytes, in the file's order, on the calling thread.
+  ///   - progress: the bytes done and the file's size, after each chunk.
+  /// - Returns: what the decoder counted.
+  @discardableResult
+  public static func decodeInParallel(
+    path: String, options: NMEAEpochAssembler.Options = .init(), threads: Int? = nil, chunkSize: Int = 2 << 20,
+    render: @escaping @Sendable (NMEAFix, inout [UInt8]) -> Void, write: ([UInt8]) throws -> Void,
+    progress: (_ done: Int64, _ total: Int64) -> Void
+  ) throws -> NMEADecoderStatistics {
+    try decodeInParallelReporting(
+      path: path, options: options, threads: threads, chunkSize: chunkSize, render: render, write: write, progress: progress
+    ).statistics
+  }
+
   /// How a parallel decoding went: the chunks decoded, and those whose guessed starting state
   /// was wrong and were decoded again from the previous chunk's end.
   package struct ParallelReport: Sendable, Hashable {
@@ -58,17 +82,20 @@ extension NMEAFileDecoder {
   }
 
   /// ``decodeInParallel(path:options:threads:chunkSize:render:write:)``, and how it went;
-  /// `warmUp` is the bytes a chunk's decoder first reads before the chunk.
+  /// `warmUp` is the bytes a chunk's decoder first reads before the chunk; `progress` is told the
+  /// bytes of the file written out so far and the file's size, after each chunk of a file
+  /// decoded in parallel (not for input read from start to end).
   package static func decodeInParallelReporting(
     path: String, options: NMEAEpochAssembler.Options = .init(), threads: Int? = nil, chunkSize: Int = 2 << 20,
     warmUp: Int = 64 << 10,
-    render: @escaping @Sendable (NMEAFix, inout [UInt8]) -> Void, write: ([UInt8]) throws -> Void
+    render: @escaping @Sendable (NMEAFix, inout [UInt8]) -> Void, write: ([UInt8]) throws -> Void,
+    progress: (_ done: Int64, _ total: Int64) -> Void = { _, _ in }
   ) throws -> (statistics: NMEADecoderStatistics, report: ParallelReport) {
     let threads = threads ?? min(ProcessInfo.processInfo.activeProcessorCount, 8)
     if path != "-", threads > 1, let file = try RegularFile(path: path), file.size >= 2 * Int64(max(chunkSize, 1)) {
       let decoding = ParallelDecoding(
         file: file, options: options, chunkSize: max(chunkSize, 1), warmUp: max(warmUp, 0), render: render)
-      return try decoding.run(threads: threads, write: write)
+      return try decoding.run(threads: threads, write: write, progress: progress)
     }
     var output: [UInt8] = []
     let statistics = try decodePipelined(path: path, options: options) { batch in
@@ -278,7 +305,7 @@ private final class ParallelDecoding: @unchecked Sendable {
   }
 
   func run(
-    threads: Int, write: ([UInt8]) throws -> Void
+    threads: Int, write: ([UInt8]) throws -> Void, progress: (_ done: Int64, _ total: Int64) -> Void
   ) throws -> (statistics: NMEADecoderStatistics, report: NMEAFileDecoder.ParallelReport) {
     condition.lock()
     running = threads
@@ -326,6 +353,7 @@ private final class ParallelDecoding: @unchecked Sendable {
         blockBytes = 0
       }
       if !chunk.output.isEmpty { try write(chunk.output) }
+      progress(position, file.size)
       statistics.add(from: chunk.start.counts, to: chunk.end.counts)
       decoder = chunk.end
       let input = chunk.bytes, output = chunk.output

@@ -39,6 +39,9 @@ extension LocEmu {
 
         Example: locemu decode --all receiver.log > fixes.jsonl
 
+        On a terminal, standard error shows the bytes of a large file decoded so far (--quiet: \
+        not).
+
         Exit status: 0 when the input was read (even if it held no fix), \
         1 when it could not be read, 64 for bad options.
         """
@@ -58,6 +61,9 @@ extension LocEmu {
     @Argument(help: "The NMEA log, or - for standard input.", completion: .file(extensions: ["nmea", "log", "txt"]))
     var file: String
 
+    @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+    var quiet = false
+
     func validate() throws {
       guard chunkBytes >= 1024 else { throw ValidationError("--chunk-bytes must be at least 1024") }
     }
@@ -68,6 +74,8 @@ extension LocEmu {
       // to the byte, as decoding and writing on one thread (see the library's parallel decoder).
       let output = StandardStreams.current.output
       StandardStreams.widenPipe(output)
+      var progress: ProgressLine?
+      let quiet = self.quiet
       let decoded = Result {
         try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions, chunkSize: chunkBytes) { fix, bytes in
           guard all || fix.mode >= .twoD else { return }
@@ -76,8 +84,12 @@ extension LocEmu {
         } write: { bytes in
           // stdout closed (e.g. a pipe to head): the rest is dropped.
           bytes.withUnsafeBytes { _ = StandardStreams.write($0, to: output) }
+        } progress: { done, total in
+          if progress == nil { progress = ProgressLine("decode", total: total, unit: .bytes, quiet: quiet) }
+          progress?.update(done)
         }
       }
+      progress?.finish()
       switch decoded {
       case .success(let statistics): printError("locemu decode: \(file): \(statistics.summary)")
       case .failure(let error as TraceFileError): throw CommandFailure("\(error)")

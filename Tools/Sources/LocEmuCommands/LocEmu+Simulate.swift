@@ -40,6 +40,8 @@ extension LocEmu {
         Example: locemu simulate --fixed 60.17,24.94 --realism urban-canyon --seed 7 --duration 600 out.nmea
         (a place with a minus sign: --fixed=-33.87,151.21)
 
+        On a terminal, standard error shows the seconds simulated as they go (--quiet: not).
+
         Exit status: 0, 1 when a file cannot be read or written, 64 for bad options.
         """
     )
@@ -92,6 +94,9 @@ extension LocEmu {
     @Option(help: ArgumentHelp("Seconds to simulate (a trace: at most this much of it).", valueName: "S"))
     var duration: Double?
 
+    @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+    var quiet = false
+
     @Option(help: ArgumentHelp("Epochs per second for a point or a route.", valueName: "HZ"))
     var rate = 1.0
 
@@ -143,8 +148,12 @@ extension LocEmu {
       do { sink = try FileSink(path: outputPath ?? "-") } catch { throw CommandFailure("\(error)") }
       var receiver = GNSSReceiver(options: options)
       var summary = Summary()
+      // Seconds of the truth simulated, of --duration when given.
+      let progress = ProgressLine("simulate", total: duration.map { Int64($0.rounded(.up)) }, unit: .seconds, quiet: quiet)
+      defer { progress.finish() }
       do {
         try truth { fix in
+          if let time = fix.timestamp { progress.update(Int64(time.timeIntervalSince(first))) }
           let epoch = receiver.measure(fix)
           summary.add(epoch, truth: fix)
           if to == "nmea" {
@@ -164,6 +173,7 @@ extension LocEmu {
       } catch {
         throw CommandFailure("\(error)")
       }
+      progress.finish()
       printError("locemu simulate: " + summary.description(timeToFirstFix: summary.firstFix))
     }
 

@@ -1,0 +1,97 @@
+import EmulatorTesting
+import Foundation
+import Testing
+import ToolsTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 50 item 7: a long command shows on standard error, when it is a terminal, what it has
+/// done and how much is left, redrawn in place and erased at the end; nothing when standard error
+/// is a pipe or with --quiet. The terminal is a real pseudo-terminal.
+@Suite("Progress on a terminal")
+struct ProgressLineTests {
+  /// Runs locemu with standard error on a new pseudo-terminal (standard output to /dev/null) and
+  /// returns its exit status and all it wrote on the terminal.
+  static func onTerminal(_ arguments: [String]) async throws -> (status: Int32, terminal: String) {
+    try await offPool {
+      // Linux's pseudo-terminal multiplexer: unlock the new terminal (TIOCSPTLCK), then find its
+      // number (TIOCGPTN) and open it as /dev/pts/N.
+      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+      guard master >= 0 else { throw POSIXError(.ENOTTY) }
+      defer { close(master) }
+      var unlock: Int32 = 0, number: UInt32 = 0
+      guard ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
+        throw POSIXError(.ENOTTY)
+      }
+      let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+      guard slave >= 0 else { throw POSIXError(.ENOTTY) }
+      let process = Process()
+      process.executableURL = locemuBinary
+      process.arguments = arguments
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+      try process.run()
+      close(slave)
+      // A hang guard only: a child still running after 600 s is ended, and the test says so.
+      let guardItem = DispatchWorkItem { if process.isRunning { process.terminate() } }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: guardItem)
+      var bytes: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let n = read(master, &buffer, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }  // EIO: the child's end of the terminal is closed
+        bytes += buffer[0..<n]
+      }
+      process.waitUntilExit()
+      guardItem.cancel()
+      return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+    }
+  }
+
+  /// The frames a progress line drew: the text after each carriage return and erase (a terminal
+  /// shows a line break as CR LF, so a CR alone does not mark a frame).
+  static func frames(_ terminal: String) -> [String] {
+    terminal.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0 }
+  }
+
+  @Test func simulateShowsTheSecondsDoneOfTheDurationAndErasesTheLine() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("out.nmea").path
+    let args = ["simulate", "--fixed", "60.17,24.94", "--duration", "300", "--seed", "1"]
+    let run = try await Self.onTerminal(args + [out])
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    #expect(frames.first?.hasPrefix("simulate: 0:00:00 of 0:05:00 (0 %)") == true, "\(frames.prefix(3))")
+    #expect(frames.contains { $0.hasPrefix("simulate: 0:02:30 of 0:05:00 (50 %)") }, "\(frames.count) frames")
+    // Redrawn per percent, not per epoch; the last frame erased before the summary.
+    #expect(frames.count <= 102, "\(frames.count) frames")
+    let last = try #require(frames.last)
+    #expect(last.hasPrefix("locemu simulate: "), "the summary follows an erased line: \(last.prefix(80))")
+
+    let quiet = try await Self.onTerminal(args + ["--quiet", out])
+    #expect(quiet.status == 0 && !quiet.terminal.contains("\u{1B}[K"), "\(quiet.terminal)")
+    // Not a terminal: nothing but the lines it always wrote.
+    let piped = try await offPool { try runProcess(locemuBinary.path, args + [out]) }
+    #expect(piped.status == 0 && !piped.stderr.contains("\r") && !piped.stderr.contains("\u{1B}"), "\(piped.stderr)")
+  }
+
+  /// A large file decoded in parallel: the bytes done of the file's size. (One core decodes
+  /// from start to end, without chunks to count: nothing is drawn there.)
+  @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1))
+  func decodeShowsTheBytesDoneOfTheFile() async throws {
+    let log = repositoryFile("traces/city-walk.nmea")
+    let run = try await Self.onTerminal(["decode", "--chunk-bytes", "1024", log])
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+    #expect(frames.contains { $0.hasPrefix("decode: ") && $0.contains(" (100 %)") }, "\(frames.suffix(3)) of \(size) bytes")
+    #expect(frames.last?.hasPrefix("locemu decode: ") == true, "\(frames.last ?? "")")
+    let quiet = try await Self.onTerminal(["decode", "--quiet", "--chunk-bytes", "1024", log])
+    #expect(!quiet.terminal.contains("\u{1B}[K"), "\(quiet.terminal.prefix(200))")
+  }
+}
