@@ -32,14 +32,19 @@ public enum BasemapBuilder {
   }
 
   /// Builds `output` from the extract at `pbf`; `output` is written whole or not at all.
+  /// - Parameter progress: told after each block the bytes read and the bytes to read in all
+  ///   (the extract is read twice: relations first, then nodes and ways).
   /// - Throws: ``OSMPBFError`` for an extract that cannot be read; ``BasemapError`` when the
   ///   output cannot be written or the extract holds nothing to draw.
-  public static func build(pbf: String, output: String) throws -> Summary {
+  public static func build(
+    pbf: String, output: String, progress: (_ done: Int64, _ total: Int64) -> Void = { _, _ in }
+  ) throws -> Summary {
+    let size = ((try? FileManager.default.attributesOfItem(atPath: pbf)[.size]) as? Int64) ?? 0
     var summary = Summary()
     // Pass 1: the relations to keep, and the ways they are made of.
     var relations: [(kind: BasemapKind, name: String?, outer: [Int64], inner: [Int64])] = []
     var neededWays = Set<Int64>()
-    try forEachBlock(pbf) { block in
+    try forEachBlock(pbf, progress: { progress($0, 2 * size) }) { block in
       let strings = block.stringtable.s.map { String(decoding: $0, as: UTF8.self) }
       for group in block.primitivegroup {
         for relation in group.relations {
@@ -66,7 +71,7 @@ public enum BasemapBuilder {
     var positions: [Int64: (lat: Int32, lon: Int32)] = [:]
     var wayRefs: [Int64: [Int64]] = [:]
     var features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])] = []
-    try forEachBlock(pbf) { block in
+    try forEachBlock(pbf, progress: { progress(size + $0, 2 * size) }) { block in
       let strings = block.stringtable.s.map { String(decoding: $0, as: UTF8.self) }
       let granularity = Int64(block.granularity)
       func position(_ lat: Int64, _ lon: Int64) -> (lat: Int32, lon: Int32) {
@@ -262,7 +267,9 @@ public enum BasemapBuilder {
     return polygons.map { polygon in [polygon] + islands.filter { inside($0[0], polygon) } }
   }
 
-  private static func forEachBlock(_ path: String, _ body: (OSMPBF_PrimitiveBlock) throws -> Void) throws {
+  private static func forEachBlock(
+    _ path: String, progress: (Int64) -> Void = { _ in }, _ body: (OSMPBF_PrimitiveBlock) throws -> Void
+  ) throws {
     let reader = try OSMPBFReader(path: path)
     var sawHeader = false
     while let block = try reader.next() {
@@ -270,6 +277,7 @@ public enum BasemapBuilder {
       case .header: sawHeader = true
       case .data(let data): try body(data)
       }
+      progress(Int64(reader.offset))
     }
     guard sawHeader else { throw OSMPBFError(path: path, message: "not an OpenStreetMap PBF file (no header block)") }
   }

@@ -29,7 +29,8 @@ final class OSMPBFReader {
 
   let path: String
   private let file: FileHandle
-  private var offset: UInt64 = 0
+  /// The bytes read so far.
+  private(set) var offset: UInt64 = 0
   private var blocks = 0
 
   init(path: String) throws {

@@ -36,7 +36,9 @@ extension LocEmu {
     )
 
     struct Build: ParsableCommand {
-      static let configuration = CommandConfiguration(commandName: "build", abstract: "Build a basemap file from an .osm.pbf extract.")
+      static let configuration = CommandConfiguration(
+        commandName: "build", abstract: "Build a basemap file from an .osm.pbf extract.",
+        discussion: "On a terminal, standard error shows the bytes of the extract read so far (it is read twice; --quiet: not).")
 
       @Argument(help: ArgumentHelp("The OpenStreetMap extract.", valueName: "EXTRACT.osm.pbf"))
       var input: String
@@ -44,10 +46,19 @@ extension LocEmu {
       @Argument(help: ArgumentHelp("The basemap to write (replaced whole).", valueName: "OUT"))
       var output: String
 
+      @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+      var quiet = false
+
       func run() throws {
         let started = ContinuousClock.now
+        var progress: ProgressLine?
+        defer { progress?.finish() }
         do {
-          let summary = try BasemapBuilder.build(pbf: input, output: output)
+          let summary = try BasemapBuilder.build(pbf: input, output: output) { done, total in
+            if progress == nil { progress = ProgressLine("basemap build", total: total, unit: .bytes, quiet: quiet) }
+            progress?.update(done)
+          }
+          progress?.finish()
           let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
           printError("locemu basemap: \(output): \(summary) in \(seconds) s")
         } catch {

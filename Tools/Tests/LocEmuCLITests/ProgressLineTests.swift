@@ -94,4 +94,15 @@ struct ProgressLineTests {
     let quiet = try await Self.onTerminal(["decode", "--quiet", "--chunk-bytes", "1024", log])
     #expect(!quiet.terminal.contains("\u{1B}[K"), "\(quiet.terminal.prefix(200))")
   }
+
+  /// A country's extract takes minutes: the bytes read of the two passes over it.
+  @Test func basemapBuildShowsTheBytesReadOfTheExtract() async throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID()).basemap").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let run = try await Self.onTerminal(["basemap", "build", repositoryFile("data/helsinki/Helsinki.osm.pbf"), out])
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    #expect(frames.contains { $0.hasPrefix("basemap build: ") && $0.contains(" of 1.4 MB (") }, "\(frames.prefix(3))")
+    #expect(frames.contains { $0.contains("(100 %)") } && frames.last?.hasPrefix("locemu basemap: ") == true, "\(frames.suffix(2))")
+  }
 }
