@@ -51,14 +51,11 @@ extension LocEmu {
 
       func run() throws {
         let started = ContinuousClock.now
-        var progress: ProgressLine?
-        defer { progress?.finish() }
+        let progress = ProgressLine("basemap build", unit: .bytes, quiet: quiet)
+        defer { progress.finish() }
         do {
-          let summary = try BasemapBuilder.build(pbf: input, output: output) { done, total in
-            if progress == nil { progress = ProgressLine("basemap build", total: total, unit: .bytes, quiet: quiet) }
-            progress?.update(done)
-          }
-          progress?.finish()
+          let summary = try BasemapBuilder.build(pbf: input, output: output) { done, total in progress.update(done, of: total) }
+          progress.finish()
           let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
           printError("locemu basemap: \(output): \(summary) in \(seconds) s")
         } catch {

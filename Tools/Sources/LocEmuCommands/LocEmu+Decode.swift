@@ -74,8 +74,7 @@ extension LocEmu {
       // to the byte, as decoding and writing on one thread (see the library's parallel decoder).
       let output = StandardStreams.current.output
       StandardStreams.widenPipe(output)
-      var progress: ProgressLine?
-      let quiet = self.quiet
+      let progress = ProgressLine("decode", unit: .bytes, quiet: quiet)
       let decoded = Result {
         try NMEAFileDecoder.decodeInParallel(path: file, options: nmea.assemblerOptions, chunkSize: chunkBytes) { fix, bytes in
           guard all || fix.mode >= .twoD else { return }
@@ -85,11 +84,10 @@ extension LocEmu {
           // stdout closed (e.g. a pipe to head): the rest is dropped.
           bytes.withUnsafeBytes { _ = StandardStreams.write($0, to: output) }
         } progress: { done, total in
-          if progress == nil { progress = ProgressLine("decode", total: total, unit: .bytes, quiet: quiet) }
-          progress?.update(done)
+          progress.update(done, of: total)
         }
       }
-      progress?.finish()
+      progress.finish()
       switch decoded {
       case .success(let statistics): printError("locemu decode: \(file): \(statistics.summary)")
       case .failure(let error as TraceFileError): throw CommandFailure("\(error)")

@@ -149,11 +149,12 @@ extension LocEmu {
       var receiver = GNSSReceiver(options: options)
       var summary = Summary()
       // Seconds of the truth simulated, of --duration when given.
-      let progress = ProgressLine("simulate", total: duration.map { Int64($0.rounded(.up)) }, unit: .seconds, quiet: quiet)
+      let progress = ProgressLine("simulate", unit: .seconds, quiet: quiet)
+      let total = duration.map { Int64($0.rounded(.up)) }
       defer { progress.finish() }
       do {
         try truth { fix in
-          if let time = fix.timestamp { progress.update(Int64(time.timeIntervalSince(first))) }
+          if let time = fix.timestamp { progress.update(Int64(time.timeIntervalSince(first)), of: total) }
           let epoch = receiver.measure(fix)
           summary.add(epoch, truth: fix)
           if to == "nmea" {

@@ -13,11 +13,10 @@ import Foundation
 final class ProgressLine {
   /// What the figures count.
   enum Unit {
-    case bytes, epochs, seconds
+    case bytes, seconds
   }
 
   private let label: String
-  private let total: Int64?
   private let unit: Unit
   private let fd: Int32
   /// Whether anything is drawn at all.
@@ -28,25 +27,24 @@ final class ProgressLine {
 
   /// - Parameters:
   ///   - label: the command, as the line starts (`decode`).
-  ///   - total: how much there is in all, when known.
-  ///   - unit: what `total` and the updates count.
+  ///   - unit: what the updates count.
   ///   - quiet: the command's `--quiet`: nothing is drawn.
-  init(_ label: String, total: Int64?, unit: Unit, quiet: Bool) {
+  init(_ label: String, unit: Unit, quiet: Bool) {
     self.label = label
-    self.total = total
     self.unit = unit
     fd = StandardStreams.current.error
     isShown = !quiet && isatty(fd) == 1
   }
 
-  /// Shows `done` (of the total), when it moved the line on enough to redraw it.
-  func update(_ done: Int64) {
+  /// Shows `done` of `total` (how much there is in all, when known), when it moved the line on
+  /// enough to redraw it.
+  func update(_ done: Int64, of total: Int64?) {
     guard isShown, done >= nextDraw else { return }
     var text = "\r\u{1B}[K\(label): \(Self.amount(done, unit))"
     if let total, total > 0 {
       let percent = min(100, done * 100 / total)
       text += " of \(Self.amount(total, unit)) (\(percent) %)"
-      nextDraw = (percent + 1) * total / 100 + ((percent + 1) * total % 100 == 0 ? 0 : 1)
+      nextDraw = ((percent + 1) * total + 99) / 100  // the first count of the next percent
     } else {
       nextDraw = done + max(1, done / 50)
     }
@@ -66,7 +64,7 @@ final class ProgressLine {
     text.withUTF8 { _ = StandardStreams.write(UnsafeRawBufferPointer($0), to: fd) }
   }
 
-  /// `n` as the line shows it: bytes in kB/MB/GB, epochs counted, seconds as h:mm:ss.
+  /// `n` as the line shows it: bytes in kB/MB/GB, seconds as h:mm:ss.
   static func amount(_ n: Int64, _ unit: Unit) -> String {
     switch unit {
     case .bytes:
@@ -74,7 +72,6 @@ final class ProgressLine {
       if value >= 1e9 { return String(format: "%.2f GB", value / 1e9) }
       if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
       return String(format: "%.0f kB", value / 1e3)
-    case .epochs: return "\(n) epochs"
     case .seconds: return String(format: "%d:%02d:%02d", n / 3600, n / 60 % 60, n % 60)
     }
   }
