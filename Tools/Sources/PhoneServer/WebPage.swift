@@ -76,12 +76,12 @@ package struct StreetTiles: Sendable, Hashable, Codable {
   }
 
   /// The settings as the pages' script reads them: JSON whose text cannot end the script
-  /// element it sits in (`/` is escaped, and so `</script>` cannot appear), the attribution
+  /// element it sits in (`JSONEncoder` writes `/` as `\/`, so `</script>` cannot appear), the attribution
   /// HTML-escaped, since Leaflet shows it as HTML.
   var json: String {
     let escaped = attribution.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;")
     let data = (try? JSONEncoder().encode(StreetTiles(url: url, attribution: escaped))) ?? Data("null".utf8)
-    return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+    return String(decoding: data, as: UTF8.self)
   }
 }
