@@ -9,6 +9,7 @@ public import Foundation
 /// try await phone.revoke()
 /// ```
 public struct EmulatorServer: Sendable {
+  /// The server's base URL; each request's path is added to it.
   public var url: URL
   /// The server's token, when it was started with one (`--token`, or beyond loopback).
   public var token: String?
@@ -29,6 +30,88 @@ public struct EmulatorServer: Sendable {
 
   /// A phone of the server (it is not asked whether it exists until it is used).
   public func phone(_ id: String = "1") -> RemotePhone { RemotePhone(server: self, id: id) }
+
+  // MARK: The server's phones, clock and traces
+
+  /// Every phone's state (`GET /phones`).
+  /// - Throws: ``EmulatorClientError``.
+  public func phones() async throws(EmulatorClientError) -> RemotePhoneList {
+    let (list, json) = try await answer("GET", "phones", as: Wire.PhoneList.self)
+    return RemotePhoneList(list, json: json)
+  }
+
+  /// Makes a phone (`POST /phones`), its settings checked before it is made: a refused request
+  /// makes nothing.
+  /// - Parameter settings: the phone's permission, settings, location or trace, realism and map
+  ///   features; every member is optional (by default, a new iPhone's defaults).
+  /// - Returns: the new phone's state; ``phone(_:)`` with its ``RemotePhoneState/id`` drives it.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 (a bad setting), 429 (the server holds
+  ///   its `--max-phones`).
+  @discardableResult
+  public func createPhone(_ settings: Wire.NewPhone = Wire.NewPhone()) async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await send("POST", "phones", settings))
+  }
+
+  /// Stops a phone and forgets it (`DELETE /phones/{id}`): its event streams end.
+  /// - Parameter id: the phone to delete.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 404 when there is no such phone.
+  public func deletePhone(_ id: String) async throws(EmulatorClientError) {
+    try await send("DELETE", "phones/\(id)")
+  }
+
+  /// The server's clock (`GET /clock`): virtual or real, and the time since the server started.
+  /// - Throws: ``EmulatorClientError``.
+  public func clock() async throws(EmulatorClientError) -> RemoteClock {
+    let (clock, json) = try await answer("GET", "clock", as: Wire.Clock.self)
+    return RemoteClock(clock, json: json)
+  }
+
+  /// Moves a virtual clock on (`POST /clock/advance`, a server started with `--virtual-time`);
+  /// answers once everything due by then has happened.
+  /// - Parameter seconds: how far, 0 to 864000.
+  /// - Returns: the clock after the advance.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 (out of range), 409 (a real clock).
+  @discardableResult
+  public func advanceClock(seconds: Double) async throws(EmulatorClientError) -> RemoteClock {
+    let (clock, json) = try await answer("POST", "clock/advance", Wire.ClockAdvance(seconds: seconds), as: Wire.Clock.self)
+    return RemoteClock(clock, json: json)
+  }
+
+  /// The traces a phone may play by name (`GET /traces`): those of the server's `--traces`
+  /// directory, and the largest trace it takes.
+  /// - Throws: ``EmulatorClientError``.
+  public func traces() async throws(EmulatorClientError) -> RemoteTraceList {
+    let (list, json) = try await answer("GET", "traces", as: Wire.TraceList.self)
+    return RemoteTraceList(list, json: json)
+  }
+
+  /// One request without a body whose answer is a ``Wire`` value: the value, and the answer's
+  /// text as the server sent it (without the line's end).
+  private func answer<Answer: Decodable>(
+    _ method: String, _ path: String, as type: Answer.Type
+  ) async throws(EmulatorClientError) -> (Answer, String) {
+    try Self.decode(type, try await send(method, path), path: path)
+  }
+
+  /// One request with `body` as JSON whose answer is a ``Wire`` value: the value, and its text.
+  private func answer<Answer: Decodable>(
+    _ method: String, _ path: String, _ body: some Encodable & Sendable, as type: Answer.Type
+  ) async throws(EmulatorClientError) -> (Answer, String) {
+    try Self.decode(type, try await send(method, path, body), path: path)
+  }
+
+  /// `data` decoded as a `type`, and its text without the surrounding whitespace.
+  private static func decode<Answer: Decodable>(
+    _ type: Answer.Type, _ data: Data, path: String
+  ) throws(EmulatorClientError) -> (Answer, String) {
+    let value: Answer
+    do {
+      value = try Wire.decode(type, from: data)
+    } catch {
+      throw .badRequest("the server's answer to \(path) is not what the API says: \(error)")
+    }
+    return (value, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
 
   /// The request target (path and query, percent-encoded) of `path` under ``url``'s path.
   func target(_ path: String) throws(EmulatorClientError) -> String {
@@ -155,6 +238,67 @@ final class EventConnection: @unchecked Sendable {
   deinit { socket.close() }
 }
 
+/// The server's phones, as `GET /phones` lists them.
+public struct RemotePhoneList: Sendable, Hashable {
+  /// Every phone's state, in the server's order; each one's ``RemotePhoneState/json`` is its
+  /// object as the wire model writes it.
+  public var phones: [RemotePhoneState]
+  /// The list as the server sent it, one JSON object (`{"phones": […]}`).
+  public var json: String
+
+  /// The members of a decoded list.
+  /// - Parameters:
+  ///   - list: the list, decoded.
+  ///   - json: the list as the server sent it.
+  public init(_ list: Wire.PhoneList, json: String) {
+    phones = list.phones.map { RemotePhoneState($0, json: String(decoding: Wire.encode($0), as: UTF8.self)) }
+    self.json = json
+  }
+}
+
+/// The server's clock, as `GET /clock` and `POST /clock/advance` answer it.
+public struct RemoteClock: Sendable, Hashable {
+  /// Whether the clock is virtual (`locemu serve --virtual-time`): it moves only when advanced.
+  public var isVirtual: Bool
+  /// Time on the clock since the server started.
+  public var elapsed: Duration
+  /// The clock as the server sent it, one JSON object.
+  public var json: String
+
+  /// The members of a decoded clock.
+  /// - Parameters:
+  ///   - clock: the clock, decoded.
+  ///   - json: the clock as the server sent it.
+  public init(_ clock: Wire.Clock, json: String) {
+    isVirtual = clock.virtual
+    elapsed = Wire.duration(seconds: clock.elapsed)
+    self.json = json
+  }
+}
+
+/// The traces a phone may play by name, as `GET /traces` lists them.
+public struct RemoteTraceList: Sendable, Hashable {
+  /// Whether the server has a trace directory (`locemu serve --traces DIR`).
+  public var hasDirectory: Bool
+  /// The largest trace the server takes, uploaded or named, in bytes.
+  public var maxBytes: Int
+  /// The traces of the directory, by the names a request gives.
+  public var names: [String]
+  /// The list as the server sent it, one JSON object.
+  public var json: String
+
+  /// The members of a decoded list.
+  /// - Parameters:
+  ///   - list: the list, decoded.
+  ///   - json: the list as the server sent it.
+  public init(_ list: Wire.TraceList, json: String) {
+    hasDirectory = list.directory
+    maxBytes = list.maxBytes
+    names = list.names
+    self.json = json
+  }
+}
+
 /// Why a request to the server did not do what it asked.
 public enum EmulatorClientError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The server answered with an error status (400, 401, 404, 409, 413) and its message.
@@ -164,6 +308,7 @@ public enum EmulatorClientError: Error, Sendable, Hashable, CustomStringConverti
   /// What was asked cannot be sent, or the answer is not what the API says.
   case badRequest(String)
 
+  /// The error's message alone: the server's, or what went wrong on this side.
   public var description: String {
     switch self {
     case .refused(_, let message): message

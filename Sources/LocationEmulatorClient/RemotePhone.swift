@@ -14,7 +14,9 @@ public import LocationServices
 /// that cannot reach the server answers what a phone without a decision answers
 /// (`notDetermined`, services on); the throwing methods say why.
 public final class RemotePhone: Sendable {
+  /// The server that holds the phone.
   public let server: EmulatorServer
+  /// The phone's identifier on the server (the `{id}` of its routes).
   public let id: String
 
   init(server: EmulatorServer, id: String) {
@@ -39,12 +41,32 @@ public final class RemotePhone: Sendable {
 
   // MARK: What a test sets
 
+  /// A fix now, from a `LocationFix`: its coordinate and the members it reports, sent as a `Wire.Location`.
+  /// - Parameter fix: the fix; it must have a coordinate.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``: `.badRequest` when `fix` has no coordinate, `.refused` with 400 when a member is
+  ///   out of range.
   @discardableResult
   public func setLocation(_ fix: LocationFix) async throws(EmulatorClientError) -> RemotePhoneState {
     guard let location = Wire.Location(fix) else { throw .badRequest("a location needs a coordinate") }
-    return try await post("location", location)
+    return try await setLocation(location)
   }
 
+  /// A fix now, its members sent as they are (`POST /phones/{id}/location`): what the phone
+  /// played stops, and a lost fix is back. The server checks the ranges and says which member is
+  /// out.
+  /// - Parameter location: the fix's coordinate and the members it reports (altitude, accuracy,
+  ///   speed, course).
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 when a member is out of range.
+  @discardableResult
+  public func setLocation(_ location: Wire.Location) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("location", location)
+  }
+
+  /// A 2D fix at `coordinate` now, without altitude, accuracy, speed or course.
+  /// - Parameter coordinate: where the phone is.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 when the coordinate is out of range.
   @discardableResult
   public func setLocation(_ coordinate: Coordinate) async throws(EmulatorClientError) -> RemotePhoneState {
     try await setLocation(LocationFix(mode: .twoD, coordinate: coordinate))
@@ -56,24 +78,56 @@ public final class RemotePhone: Sendable {
     try RemotePhoneState(json: try await server.send("DELETE", "\(path)/location"))
   }
 
+  /// Walks a route of waypoints from the first (`POST /phones/{id}/route`), in place of what the
+  /// phone played: a fix every `interval` seconds at `speed`, on the phone's clock.
+  /// - Parameters:
+  ///   - waypoints: the route, 1 to 10,000 points.
+  ///   - speed: metres per second, above 0 and at most 1000 (nil: 1.4, a walk).
+  ///   - interval: seconds between fixes, 0.01 to 3600 (nil: 1).
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 (a value out of range, or a route of
+  ///   too many fixes).
+  @discardableResult
+  public func walkRoute(
+    _ waypoints: [Wire.Location], speed: Double? = nil, interval: Double? = nil
+  ) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("route", Wire.Route(waypoints: waypoints, speed: speed, interval: interval))
+  }
+
+  /// Grants the app's permission (`POST /phones/{id}/privacy`), as a user would in Settings.
+  /// - Parameter always: `true` for Always, `false` for When In Use.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func grant(always: Bool = false) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("privacy", Wire.Privacy(action: .grant, always: always))
   }
 
+  /// Denies the app's permission (status `denied`), as a user would in Settings.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func revoke() async throws(EmulatorClientError) -> RemotePhoneState { try await post("privacy", Wire.Privacy(action: .revoke)) }
 
+  /// Takes the app's permission back to `notDetermined`, so that its next request shows the prompt.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func resetPermission() async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("privacy", Wire.Privacy(action: .reset))
   }
 
+  /// Makes the app's permission `restricted`, as parental controls or a device policy do.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func restrict() async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("privacy", Wire.Privacy(action: .restrict))
   }
 
+  /// Turns Location Services on or off for the whole phone (`POST /phones/{id}/services`).
+  /// - Parameter enabled: `true` to turn them on.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func setServicesEnabled(_ enabled: Bool) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("services", Wire.Services(enabled: enabled))
@@ -103,11 +157,19 @@ public final class RemotePhone: Sendable {
     try await post("seek", Wire.Seek(fix: fix, seconds: seconds))
   }
 
+  /// Gives the app precise (`full`) or approximate (`reduced`) location (`POST /phones/{id}/accuracy`).
+  /// - Parameter accuracy: the accuracy the app gets.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func setAccuracy(_ accuracy: LocationAccuracyAuthorization) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("accuracy", Wire.Accuracy(accuracy: accuracy))
   }
 
+  /// Puts the app in the foreground or the background (`POST /phones/{id}/app`).
+  /// - Parameter app: the app's state.
+  /// - Returns: the phone's state after the change.
+  /// - Throws: ``EmulatorClientError``.
   @discardableResult
   public func setAppState(_ app: AppState) async throws(EmulatorClientError) -> RemotePhoneState {
     try await post("app", Wire.App(state: app))
@@ -116,7 +178,41 @@ public final class RemotePhone: Sendable {
   /// How the scripted user answers the next prompt, and after how long.
   @discardableResult
   public func setPromptAnswer(_ answer: PromptAnswer, delay: Duration? = nil) async throws(EmulatorClientError) -> RemotePhoneState {
-    try await post("prompt", Wire.Prompt(answer: answer, delay: delay?.seconds))
+    try await setPromptAnswer(answer, delaySeconds: delay?.seconds)
+  }
+
+  /// How the scripted user answers the next prompt, and after how many seconds, as the API takes
+  /// it (`POST /phones/{id}/prompt`); the server checks the delay.
+  /// - Parameters:
+  ///   - answer: the scripted user's answer.
+  ///   - delaySeconds: seconds before the answer, 0 to 86400 (nil: the delay the phone has).
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 when the delay is out of range.
+  @discardableResult
+  public func setPromptAnswer(_ answer: PromptAnswer, delaySeconds: Double?) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("prompt", Wire.Prompt(answer: answer, delay: delaySeconds))
+  }
+
+  /// Makes one of the app's calls (`POST /phones/{id}/calls/{call}`) and answers without waiting
+  /// for its result, which comes on the ``transcript(history:)`` (`authorizeResult`,
+  /// `requestResult`, `locateResult`); ``requestWhenInUseAuthorization()`` and the other requests
+  /// wait for it.
+  /// - Parameter call: the call the app makes.
+  /// - Returns: the phone's state once the call has started (the prompt on screen, say).
+  /// - Throws: ``EmulatorClientError``.
+  @discardableResult
+  public func startCall(_ call: Wire.Call) async throws(EmulatorClientError) -> RemotePhoneState {
+    try RemotePhoneState(json: try await server.send("POST", "\(path)/calls/\(call.rawValue)"))
+  }
+
+  /// Applies any scenario event now (`POST /phones/{id}/events`), as `locemu permissions --at`
+  /// spells it: `fix=lost`, `permission=denied`, …; `tap`, `back`, `swipeBack` or `retry` on a
+  /// phone with map features.
+  /// - Parameter event: the event.
+  /// - Throws: ``EmulatorClientError``: `.refused` with 400 (not an event, or a map event on a
+  ///   phone without a map).
+  @discardableResult
+  public func sendEvent(_ event: String) async throws(EmulatorClientError) -> RemotePhoneState {
+    try await post("events", Wire.Event(event: event))
   }
 
   /// Plays a trace on the phone from now, stamped with the phone's time, in place of what it
@@ -160,10 +256,10 @@ public final class RemotePhone: Sendable {
   }
 
   /// Makes one of the app's calls and waits for its result line on the transcript.
-  private func call(_ name: String, result: String) async throws(EmulatorClientError) -> TranscriptEvent {
+  private func call(_ call: Wire.Call, result: String) async throws(EmulatorClientError) -> TranscriptEvent {
     // Listening before calling: the result cannot come before the stream is open.
     let events = try await transcript()
-    try await server.send("POST", "\(path)/calls/\(name)")
+    try await server.send("POST", "\(path)/calls/\(call.rawValue)")
     do {
       for try await event in events where event.event == result { return event }
     } catch {
@@ -276,43 +372,51 @@ extension RemotePhone {
 }
 
 extension RemotePhone: LocationServiceProtocol {
+  /// The status the app reads now (`denied` while Location Services are off); `notDetermined` when the
+  /// server cannot be reached.
   public var authorizationStatus: LocationPermissionStatus {
     get async { (try? await state())?.status ?? .notDetermined }
   }
 
+  /// The app's status now, then each change; the stream ends with the phone's transcript.
   public var authorizationStatusStream: AsyncStream<LocationPermissionStatus> {
     follow(\.status) { $0.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) }
   }
 
   /// Asks as the app does: the phone shows its prompt, and the scripted user answers it.
   public func requestWhenInUseAuthorization() async -> LocationPermissionStatus {
-    guard let event = try? await call("authorize", result: "authorizeResult") else { return await authorizationStatus }
+    guard let event = try? await call(.authorize, result: "authorizeResult") else { return await authorizationStatus }
     return event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) ?? .notDetermined
   }
 
   /// The app's `requestAlwaysAuthorization()` on the served phone: the status once it settles.
   public func requestAlwaysAuthorization() async -> LocationPermissionStatus {
-    guard let event = try? await call("authorizeAlways", result: "authorizeResult") else { return await authorizationStatus }
+    guard let event = try? await call(.authorizeAlways, result: "authorizeResult") else { return await authorizationStatus }
     return event.string("status").flatMap(LocationPermissionStatus.init(rawValue:)) ?? .notDetermined
   }
 
+  /// A one-shot request as the app makes it (``requestLocationResult()``), reduced to the fix's coordinate.
+  /// - Returns: The coordinate, or nil when there is no fix or the server cannot be reached.
   public func requestLocation() async -> Coordinate? { await requestLocationResult().fix?.coordinate }
 
+  /// Whether Location Services are on now; `true` when the server cannot be reached.
   public var locationServicesEnabled: Bool {
     get async { (try? await state())?.servicesEnabled ?? true }
   }
 
+  /// Location Services on or off now, then each change; the stream ends with the phone's transcript.
   public var locationServicesStream: AsyncStream<Bool> {
     follow(\.servicesEnabled) { $0.string("services").map { $0 == "on" } }
   }
 
+  /// Precise (`full`) or approximate (`reduced`) location for the app now; `full` when the server cannot be reached.
   public var accuracyAuthorization: LocationAccuracyAuthorization {
     get async { (try? await state())?.accuracy ?? .full }
   }
 
   /// A one-shot request as the app makes it; the result says why there is no fix.
   public func requestLocationResult() async -> LocationRequestResult {
-    let event = try? await call("request", result: "requestResult")
+    let event = try? await call(.request, result: "requestResult")
     let fix = event?.fix("result")
     guard let state = try? await state() else {
       return LocationRequestResult(status: .notDetermined, fix: nil, reason: .locationUnavailable)
@@ -339,6 +443,8 @@ extension RemotePhone: LocationServiceProtocol {
 }
 
 extension RemotePhone: AppLifecycleProviding {
+  /// The app's state now, then each change; the stream ends with the phone's transcript.
+  /// - Returns: A stream that follows the served phone's app state.
   public func appStateUpdates() -> AsyncStream<AppState> {
     follow(\.app) { $0.string("app").flatMap(AppState.init(rawValue:)) }
   }
@@ -346,14 +452,23 @@ extension RemotePhone: AppLifecycleProviding {
 
 /// A served phone's state, as `GET /phones/{id}` reads it.
 public struct RemotePhoneState: Sendable, Hashable {
+  /// The phone's identifier on the server.
   public var id: String
+  /// What the app reads (`denied` while Location Services are off).
   public var status: LocationPermissionStatus
+  /// Whether Location Services are on.
   public var servicesEnabled: Bool
+  /// Precise (`full`) or approximate (`reduced`) location for the app.
   public var accuracy: LocationAccuracyAuthorization
+  /// Whether the app is in the foreground or the background.
   public var app: AppState
+  /// Whether the permission prompt is on screen.
   public var promptOnScreen: Bool
+  /// How the scripted user answers the next prompt.
   public var promptAnswer: PromptAnswer?
+  /// Whether the fixes of what the phone plays are held back (a lost fix, a tunnel).
   public var fixLost: Bool
+  /// The newest fix of what the phone plays, whatever the permission; nil before the first.
   public var lastFix: LocationFix?
   /// Time on the phone's clock since it started.
   public var elapsed: Duration
@@ -391,6 +506,6 @@ public struct RemotePhoneState: Sendable, Hashable {
     promptAnswer = state.promptAnswer
     fixLost = state.fixLost
     lastFix = state.lastFix?.locationFix
-    elapsed = .milliseconds(Int64((state.elapsed * 1000).rounded()))
+    elapsed = Wire.duration(seconds: state.elapsed)
   }
 }

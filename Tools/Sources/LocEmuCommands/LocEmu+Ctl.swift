@@ -80,7 +80,12 @@ extension LocEmu {
 
     /// Runs a client call that answers a phone's state, and prints the state as the server sent it.
     static func printState(_ call: () async throws(EmulatorClientError) -> RemotePhoneState) async throws {
-      try await print { () throws(EmulatorClientError) in Data(try await call().json.utf8) }
+      try await printJSON { () throws(EmulatorClientError) in try await call().json }
+    }
+
+    /// Runs a client call that answers JSON as the server sent it (a list, the clock), and prints it.
+    static func printJSON(_ call: () async throws(EmulatorClientError) -> String) async throws {
+      try await print { () throws(EmulatorClientError) in Data(try await call().utf8) }
     }
 
     /// The server refused (1, its message) or could not be reached (2).
@@ -128,8 +133,8 @@ extension LocEmu {
           let location = Wire.Location(
             lat: point.latitude, lon: point.longitude, altitude: altitude, horizontalAccuracy: accuracy, speed: speed,
             course: course)
-          let client = ctl.client, path = "phones/\(ctl.phone)/location"
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, location) }
+          let phone = ctl.client.phone(ctl.phone)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setLocation(location) }
         }
       }
 
@@ -149,10 +154,12 @@ extension LocEmu {
         }
 
         func run() async throws {
-          let route = Wire.Route(
-            waypoints: waypoints.map { Wire.Location(lat: $0.latitude, lon: $0.longitude) }, speed: speed, interval: interval)
-          let client = ctl.client, path = "phones/\(ctl.phone)/route"
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, route) }
+          let phone = ctl.client.phone(ctl.phone)
+          let (speed, interval) = (speed, interval)
+          let route = waypoints.map { Wire.Location(lat: $0.latitude, lon: $0.longitude) }
+          try await Ctl.printState { () throws(EmulatorClientError) in
+            try await phone.walkRoute(route, speed: speed, interval: interval)
+          }
         }
       }
 
@@ -275,9 +282,16 @@ extension LocEmu {
       }
 
       func run() async throws {
-        let body = Wire.Privacy(action: action, always: action == .grant ? always : nil)
-        let client = ctl.client, path = "phones/\(ctl.phone)/privacy"
-        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+        let phone = ctl.client.phone(ctl.phone)
+        let (action, always) = (action, always)
+        try await Ctl.printState { () throws(EmulatorClientError) in
+          switch action {
+          case .grant: return try await phone.grant(always: always)
+          case .revoke: return try await phone.revoke()
+          case .reset: return try await phone.resetPermission()
+          case .restrict: return try await phone.restrict()
+          }
+        }
       }
     }
 
@@ -353,25 +367,24 @@ extension LocEmu {
       @Option(help: ArgumentHelp("Seconds before the answer.", valueName: "S")) var delay: Double?
 
       func run() async throws {
-        let body = Wire.Prompt(answer: answer, delay: delay)
-        let client = ctl.client, path = "phones/\(ctl.phone)/prompt"
-        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+        let phone = ctl.client.phone(ctl.phone)
+        let (answer, delay) = (answer, delay)
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.setPromptAnswer(answer, delaySeconds: delay) }
       }
     }
 
     struct Call: AsyncParsableCommand {
       static let configuration = CommandConfiguration(
         commandName: "call", abstract: "One of the app's own calls; its result comes on 'events'.")
-      enum Name: String, ExpressibleByArgument, CaseIterable { case authorize, authorizeAlways, request, locate }
       @ParentCommand var ctl: Ctl
       @Argument(
         help: ArgumentHelp(
           "authorize (requestWhenInUseAuthorization), authorizeAlways (requestAlwaysAuthorization), request or locate.", valueName: "CALL"))
-      var call: Name
+      var call: Wire.Call
 
       func run() async throws {
-        let client = ctl.client, path = "phones/\(ctl.phone)/calls/\(call.rawValue)"
-        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path) }
+        let phone = ctl.client.phone(ctl.phone), call = self.call
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.startCall(call) }
       }
     }
 
@@ -383,9 +396,8 @@ extension LocEmu {
       @Argument(help: ArgumentHelp("The event, as 'locemu permissions --at' spells it.", valueName: "EVENT")) var event: String
 
       func run() async throws {
-        let body = Wire.Event(event: event)
-        let client = ctl.client, path = "phones/\(ctl.phone)/events"
-        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", path, body) }
+        let phone = ctl.client.phone(ctl.phone), event = self.event
+        try await Ctl.printState { () throws(EmulatorClientError) in try await phone.sendEvent(event) }
       }
     }
 
@@ -405,8 +417,8 @@ extension LocEmu {
       func run() async throws {
         do {
           var printed = 0
-          for try await line in try await ctl.client.events("phones/\(ctl.phone)/events?history=\(history)") {
-            writeOutput(line + "\n")
+          for try await event in try await ctl.client.phone(ctl.phone).transcript(history: history) {
+            writeOutput(event.json + "\n")
             printed += 1
             if let count, printed >= count { break }
           }
@@ -429,7 +441,7 @@ extension LocEmu {
         @ParentCommand var ctl: Ctl
         func run() async throws {
           let client = ctl.client
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "phones") }
+          try await Ctl.printJSON { () throws(EmulatorClientError) in try await client.phones().json }
         }
       }
 
@@ -439,8 +451,8 @@ extension LocEmu {
         @Flag(help: "The phone runs the lost-pets app's map features (map events: tap, back, swipeBack, retry).")
         var mapFeatures = false
         func run() async throws {
-          let client = ctl.client, phone = Wire.NewPhone(mapFeatures: mapFeatures ? true : nil)
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "phones", phone) }
+          let client = ctl.client, settings = Wire.NewPhone(mapFeatures: mapFeatures ? true : nil)
+          try await Ctl.printState { () throws(EmulatorClientError) in try await client.createPhone(settings) }
         }
       }
 
@@ -450,8 +462,12 @@ extension LocEmu {
         @ParentCommand var ctl: Ctl
         @Argument(help: ArgumentHelp("The phone to delete.", valueName: "ID")) var id: String
         func run() async throws {
-          let client = ctl.client, path = "phones/\(id)"
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("DELETE", path) }
+          let client = ctl.client, id = self.id
+          // The server answers 204, no body: nothing is printed.
+          try await Ctl.printJSON { () throws(EmulatorClientError) in
+            try await client.deletePhone(id)
+            return ""
+          }
         }
       }
     }
@@ -468,7 +484,7 @@ extension LocEmu {
         @ParentCommand var ctl: Ctl
         func run() async throws {
           let client = ctl.client
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "clock") }
+          try await Ctl.printJSON { () throws(EmulatorClientError) in try await client.clock().json }
         }
       }
 
@@ -484,8 +500,8 @@ extension LocEmu {
         }
 
         func run() async throws {
-          let client = ctl.client, body = Wire.ClockAdvance(seconds: seconds)
-          try await Ctl.print { () throws(EmulatorClientError) in try await client.send("POST", "clock/advance", body) }
+          let client = ctl.client, seconds = self.seconds
+          try await Ctl.printJSON { () throws(EmulatorClientError) in try await client.advanceClock(seconds: seconds).json }
         }
       }
     }
@@ -496,7 +512,7 @@ extension LocEmu {
       @ParentCommand var ctl: Ctl
       func run() async throws {
         let client = ctl.client
-        try await Ctl.print { () throws(EmulatorClientError) in try await client.send("GET", "traces") }
+        try await Ctl.printJSON { () throws(EmulatorClientError) in try await client.traces().json }
       }
     }
   }
@@ -542,4 +558,5 @@ struct Point: ExpressibleByArgument {
 extension Wire.Privacy.Action: @retroactive ExpressibleByArgument {}
 extension Wire.Switch: @retroactive ExpressibleByArgument {}
 extension Wire.TraceFormat: @retroactive ExpressibleByArgument {}
+extension Wire.Call: @retroactive ExpressibleByArgument {}
 extension AppState: @retroactive ExpressibleByArgument {}

@@ -96,6 +96,29 @@ struct RemotePhoneTests {
     }
   }
 
+  /// The server-wide calls answer typed values with the server's own text beside them (what
+  /// `ctl` prints): phones made, listed and deleted, the virtual clock read and moved on, the
+  /// traces a request may play.
+  @Test func theServerWideCallsAnswerTypedValues() async throws {
+    let server = try await Server.start(["--traces", repositoryFile("traces")])
+    defer { server.stop() }
+    let client = EmulatorServer(url: URL(string: server.url), timeout: 600)
+    let made = try await client.createPhone(Wire.NewPhone(permission: .authorizedWhenInUse))
+    #expect(made.status == .authorizedWhenInUse && made.json.hasPrefix("{"))
+    let listed = try await client.phones()
+    #expect(listed.phones.map(\.id).contains(made.id) && listed.phones.count == 2, "\(listed.json)")
+    try await client.deletePhone(made.id)
+    #expect(try await client.phones().phones.map(\.id) == ["1"])
+    await #expect(throws: EmulatorClientError.self) { try await client.deletePhone(made.id) }
+
+    let before = try await client.clock()
+    #expect(before.isVirtual)
+    let after = try await client.advanceClock(seconds: 5)
+    #expect(after.elapsed - before.elapsed == .seconds(5), "\(before.json) → \(after.json)")
+    let traces = try await client.traces()
+    #expect(traces.hasDirectory && traces.names.contains("city-walk.nmea"), "\(traces.json)")
+  }
+
   /// `locemu preview --server` runs the map features on a served phone: its grant and location
   /// load the preview, and a revocation made with `ctl` while it runs takes the map away. The
   /// preview runs until its standard input closes (`--control stdin`), and the test reads its
