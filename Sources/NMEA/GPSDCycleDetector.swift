@@ -150,7 +150,7 @@ struct GPSDCycleDetector: Sendable {
     return .undecoded
   }
 
-  /// Three-letter types gpsd decodes besides the ones this decoder interprets (with a talker),
+  /// Three-letter types gpsd decodes besides the ones this decoder interprets (`NMEASentenceKind`, with a talker),
   /// and the fields each needs (gpsd 3.27's `nmea_phrase` table).
   private static let decodedTypes: [UInt32: Int] = [
     typeCode("BWC"): 12, typeCode("DBT"): 7, typeCode("DPT"): 4, typeCode("DTM"): 2, typeCode("GRS"): 4, typeCode("HDG"): 0,

@@ -26,6 +26,11 @@ public struct GPSDRangeErrors: Hashable, Sendable {
   /// Metres per HDOP and PDOP: `eph`, `sep`.
   public var position: Double
 
+  /// Creates range errors from metres per unit of DOP.
+  /// - Parameters:
+  ///   - horizontal: metres per XDOP or YDOP.
+  ///   - vertical: metres per VDOP.
+  ///   - position: metres per HDOP and PDOP.
   public init(horizontal: Double, vertical: Double, position: Double) {
     self.horizontal = horizontal
     self.vertical = vertical

@@ -62,6 +62,10 @@ public struct NMEAEpochAssembler: Sendable {
     /// Which epochs are reported.
     public var reporting: Reporting
 
+    /// Creates options; by default no date, no rollover reference and gpsd's reporting.
+    /// - Parameter date: the date of the log's first epoch, for logs without dates.
+    /// - Parameter rolloverReference: the date rollovers are resolved against when nothing else gives one.
+    /// - Parameter reporting: which epochs are reported.
     public init(date: NMEADate? = nil, rolloverReference: NMEADate? = nil, reporting: Reporting = .gpsd) {
       self.date = date
       self.rolloverReference = rolloverReference
@@ -69,6 +73,7 @@ public struct NMEAEpochAssembler: Sendable {
     }
   }
 
+  /// How epochs are reported and dates resolved.
   public var options: Options
   /// The reference date from a `# Date:` header; `options.date` takes precedence.
   public private(set) var headerDate: NMEADate?
@@ -130,6 +135,8 @@ public struct NMEAEpochAssembler: Sendable {
     return copy
   }
 
+  /// Creates an assembler that has read nothing yet.
+  /// - Parameter options: how epochs are reported and dates resolved.
   public init(options: Options = Options()) {
     self.options = options
     lastDate = options.date
@@ -178,7 +185,7 @@ public struct NMEAEpochAssembler: Sendable {
   mutating func add(_ s: GGA) -> Bool {
     guard s.time != nil else {
       // gpsd reports a no-fix GGA without a time at once.
-      observeUntimed(.gga, forcesReport: s.quality == 0)
+      observeUntimed(NMEASentenceKind.gga.cycleTag, forcesReport: s.quality == 0)
       model.gga(s, time: nil)
       return false
     }
@@ -191,10 +198,10 @@ public struct NMEAEpochAssembler: Sendable {
   /// GGA and GNS: a time, and when they report a fix, position, altitude, satellites used and HDOP.
   private mutating func addFixData(_ s: some AltitudeFixSentence) -> Bool {
     guard let time = s.time else {
-      observeUntimed(s.kind)
+      observeUntimed(s.cycleTag)
       return false
     }
-    let didComplete = begin(time, s.kind, latched: time, setsFix: s.setsFix)
+    let didComplete = begin(time, s.cycleTag, latched: time, setsFix: s.setsFix)
     if s.takesPosition {
       epoch.position(s.latitude, s.longitude)
       epoch.satellitesUsed = s.satellitesUsed ?? epoch.satellitesUsed
@@ -206,13 +213,13 @@ public struct NMEAEpochAssembler: Sendable {
   mutating func add(_ s: RMC) -> Bool {
     guard let time = s.time else {
       // gpsd reports an invalid RMC without a time at once.
-      observeUntimed(.rmc, forcesReport: !s.isValid)
+      observeUntimed(NMEASentenceKind.rmc.cycleTag, forcesReport: !s.isValid)
       model.rmc(s, time: nil)
       return false
     }
     // gpsd takes the time of a valid RMC with a date only; an invalid one without a date is reported at once.
     let didComplete = begin(
-      time, .rmc, latched: s.isValid && s.date != nil ? time : nil, forcesReport: !s.isValid && s.date == nil)
+      time, NMEASentenceKind.rmc.cycleTag, latched: s.isValid && s.date != nil ? time : nil, forcesReport: !s.isValid && s.date == nil)
     // gpsd takes the date only from a valid RMC: simulators send status V with a date.
     if s.isValid, let d = s.date, let date = Self.resolve(d, reference: referenceDate) { epoch.learnedDate = date }
     if s.hasFix {
@@ -224,7 +231,7 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: GLL) -> Bool {
-    let didComplete = begin(s.time, .gll, latched: s.time)
+    let didComplete = begin(s.time, NMEASentenceKind.gll.cycleTag, latched: s.time)
     if s.hasFix { epoch.position(s.latitude, s.longitude) }
     model.gll(s, time: s.time.flatMap { timestamp(of: $0) })
     return didComplete
@@ -237,7 +244,7 @@ public struct NMEAEpochAssembler: Sendable {
   }
 
   mutating func add(_ s: GSA) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil, newData: model.hasNewData(s))
+    let didComplete = begin(nil, NMEASentenceKind.gsa.cycleTag, latched: nil, newData: model.hasNewData(s))
     epoch.pdop = s.pdop ?? epoch.pdop
     epoch.hdop = s.hdop ?? epoch.hdop
     epoch.vdop = s.vdop ?? epoch.vdop
@@ -261,24 +268,26 @@ public struct NMEAEpochAssembler: Sendable {
 
   private mutating func beginGSV(talker: NMEATalker, _ header: GSV.Header) -> Bool {
     let partial = header.isPartial
-    let didComplete = begin(nil, .other, latched: nil, newData: !partial, partial: partial, setsFix: false)
+    let didComplete = begin(
+      nil, NMEASentenceKind.gsv.cycleTag, latched: nil, newData: !partial, partial: partial, setsFix: false)
     if let n = header.satellitesInView { epoch.inView(talker, n) }
     return didComplete
   }
 
   mutating func add(_ s: VTG) -> Bool {
-    let didComplete = begin(nil, .other, latched: nil, newData: GPSDFixModel.hasNewData(s), setsFix: false)
+    let didComplete = begin(
+      nil, NMEASentenceKind.vtg.cycleTag, latched: nil, newData: GPSDFixModel.hasNewData(s), setsFix: false)
     model.vtg(s)
     return didComplete
   }
 
   mutating func add(_ s: ZDA) -> Bool {
     guard let time = s.time else {
-      observeUntimed(.zda, setsFix: false)
+      observeUntimed(NMEASentenceKind.zda.cycleTag, setsFix: false)
       model.other(time: nil, latched: nil)
       return false
     }
-    let didComplete = begin(time, .zda, latched: s.date != nil ? time : nil, setsFix: false)
+    let didComplete = begin(time, NMEASentenceKind.zda.cycleTag, latched: s.date != nil ? time : nil, setsFix: false)
     if let d = s.date { epoch.learnedDate = d }
     model.other(time: s.date != nil ? timestamp(of: time) : nil, latched: s.date != nil ? time : nil)
     return didComplete
@@ -286,7 +295,7 @@ public struct NMEAEpochAssembler: Sendable {
 
   mutating func add(_ s: GST) -> Bool {
     // gpsd does not take GST's time: it refers to the fix of the same time stamp.
-    let didComplete = begin(s.time, .other, latched: nil, newData: s.time != nil, setsFix: false)
+    let didComplete = begin(s.time, NMEASentenceKind.gst.cycleTag, latched: nil, newData: s.time != nil, setsFix: false)
     epoch.latitudeError = s.latitudeError ?? epoch.latitudeError
     epoch.longitudeError = s.longitudeError ?? epoch.longitudeError
     epoch.altitudeError = s.altitudeError ?? epoch.altitudeError
@@ -559,7 +568,7 @@ extension NMEAMessage {
     case .gns(let s): s.time
     case .zda(let s): s.time
     case .gst(let s): s.time
-    default: nil
+    case .gsa, .gsv, .vtg, .unknown: nil
     }
   }
 }

@@ -2,8 +2,11 @@ public import LocationServices
 
 /// A UTC instant with nanosecond resolution, as nanoseconds since 1970-01-01T00:00:00Z.
 public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// Nanoseconds since 1970-01-01T00:00:00Z (negative before it).
   public var nanosecondsSinceUnixEpoch: Int64
 
+  /// Creates a timestamp from nanoseconds since the Unix epoch.
+  /// - Parameter nanosecondsSinceUnixEpoch: nanoseconds since 1970-01-01T00:00:00Z.
   public init(nanosecondsSinceUnixEpoch: Int64) { self.nanosecondsSinceUnixEpoch = nanosecondsSinceUnixEpoch }
 
   /// The years a timestamp can hold: nanoseconds in an `Int64` reach from 1677 to 2262.
@@ -18,10 +21,16 @@ public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvert
   /// Seconds since the Unix epoch, as a `Double`.
   public var secondsSinceUnixEpoch: Double { Double(nanosecondsSinceUnixEpoch) / 1e9 }
 
+  /// The UTC calendar date of the instant.
   public var date: NMEADate {
     NMEADate(daysSinceUnixEpoch: Int(nanosecondsSinceUnixEpoch.floorDiv(86_400_000_000_000)))
   }
 
+  /// Whether `a` is earlier than `b`.
+  /// - Parameters:
+  ///   - a: a timestamp.
+  ///   - b: another timestamp.
+  /// - Returns: true when `a` comes before `b`.
   public static func < (a: Self, b: Self) -> Bool { a.nanosecondsSinceUnixEpoch < b.nanosecondsSinceUnixEpoch }
 
   /// ISO 8601 with milliseconds and `Z`, as gpsd prints it: `2019-04-07T00:02:31.420Z`.
@@ -36,6 +45,7 @@ public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvert
     return "\(d)T\(pad2(h)):\(pad2(m)):\(pad2(s)).\(pad3(f))Z"
   }
 
+  /// The instant as ``iso8601`` writes it.
   public var description: String { iso8601 }
 
   /// 1024 GPS weeks, the period of the GPS week counter, in nanoseconds.
@@ -55,9 +65,17 @@ extension Int64 {
 public struct NMEAFix: Hashable, Sendable {
   /// The fix mode, with gpsd's numbering.
   public enum Mode: Int, Hashable, Sendable, Comparable {
+    /// No fix (gpsd's mode 1).
     case noFix = 1
+    /// A 2D fix: latitude and longitude (mode 2).
     case twoD = 2
+    /// A 3D fix: latitude, longitude and altitude (mode 3).
     case threeD = 3
+    /// Whether `a` is a lesser mode than `b`: no fix, then 2D, then 3D.
+    /// - Parameters:
+    ///   - a: a mode.
+    ///   - b: another mode.
+    /// - Returns: true when `a` ranks below `b`.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
   }
 
@@ -65,9 +83,11 @@ public struct NMEAFix: Hashable, Sendable {
   public var time: NMEATimestamp?
   /// The time of day the sentences carried; nil for epochs of sentences without time.
   public var timeOfDay: NMEATimeOfDay?
+  /// The fix mode as gpsd's fix had it; ``NMEAFix/Mode/noFix`` when the epoch has no position.
   public var mode: Mode
   /// Degrees, WGS 84; nil when there is no fix.
   public var latitude: Double?
+  /// Degrees, WGS 84, east positive; nil when there is no fix.
   public var longitude: Double?
   /// Metres above mean sea level.
   public var altitudeMSL: Double?
@@ -83,11 +103,14 @@ public struct NMEAFix: Hashable, Sendable {
   /// gpsd's `NED` velocity, m/s, with a 3D fix, from a receiver that sends one (Garmin's
   /// `$PGRMV`, SkyTraq's `$PSTI,030`): north and east both or neither, down when known.
   public var velocityNorth: Double?
+  /// gpsd's east velocity, m/s (see ``velocityNorth``).
   public var velocityEast: Double?
+  /// gpsd's down velocity, m/s, down positive; nil when the receiver does not give it.
   public var velocityDown: Double?
   /// The age (seconds) and reference station of the differential corrections, as gpsd reports
   /// them (GGA's or GNS's, both or neither).
   public var dgpsAge: Double?
+  /// The reference station of the differential corrections (see ``dgpsAge``).
   public var dgpsStation: Int?
   /// Magnetic variation, degrees, east positive: the receiver's (RMC, HDG), or gpsd's model
   /// (``MagneticVariation``) where it gives none or 0.0, as gpsd fills it.
@@ -109,17 +132,23 @@ public struct NMEAFix: Hashable, Sendable {
   public var errors = LocationFix.ErrorEstimates()
   /// GGA fix quality (0 invalid, 1 GPS, 2 DGPS, 4 RTK fixed, 5 RTK float, …).
   public var quality: Int?
+  /// Satellites used in the fix, from the epoch's last GGA or GNS with a position.
   public var satellitesUsed: Int?
   /// The satellites in view over all constellations: the sum of the last GSV count of each
   /// talker in the epoch (up to eight talkers).
   public var satellitesInView: Int?
+  /// Horizontal dilution of precision: the last the epoch's GGA, GNS or GSA sentences gave.
   public var hdop: Double?
+  /// Vertical dilution of precision, from the epoch's last GSA.
   public var vdop: Double?
+  /// Position (3D) dilution of precision, from the epoch's last GSA.
   public var pdop: Double?
   /// 1-sigma errors from GST, metres: the receiver's GST sentence as sent (gpsd reports them in
   /// its GST report, not in the fix).
   public var latitudeError: Double?
+  /// GST's 1-sigma longitude error, metres.
   public var longitudeError: Double?
+  /// GST's 1-sigma altitude error, metres.
   public var altitudeError: Double?
 
   /// Height above the WGS 84 ellipsoid, metres, as gpsd derives it: the altitude above sea level
@@ -127,5 +156,7 @@ public struct NMEAFix: Hashable, Sendable {
   /// it gives none, gpsd's geoid model (``WGS84Geoid``).
   public var altitudeHAE: Double?
 
+  /// Creates a fix with `mode` and nothing else known.
+  /// - Parameter mode: the fix mode.
   public init(mode: Mode) { self.mode = mode }
 }

@@ -5,14 +5,23 @@
 /// type, including proprietary `$P…` sentences and `!` encapsulated ones, is
 /// ``unknown(_:)``: counted by the decoder, never an error.
 public enum NMEAMessage: Hashable, Sendable {
+  /// A GGA sentence: time, position, fix quality and altitude.
   case gga(GGA)
+  /// An RMC sentence: the recommended minimum, with date, speed and track.
   case rmc(RMC)
+  /// A GLL sentence: geographic position and time.
   case gll(GLL)
+  /// A GNS sentence: multi-constellation fix data.
   case gns(GNS)
+  /// A GSA sentence: fix mode, satellites used and dilutions of precision.
   case gsa(GSA)
+  /// A GSV sentence: satellites in view.
   case gsv(GSV)
+  /// A VTG sentence: track and speed over ground.
   case vtg(VTG)
+  /// A ZDA sentence: UTC time and a full date.
   case zda(ZDA)
+  /// A GST sentence: pseudorange error statistics.
   case gst(GST)
   /// A well-formed sentence of a type not interpreted here.
   case unknown(NMEAAddress)
@@ -41,35 +50,42 @@ public enum NMEAMessage: Hashable, Sendable {
 
   static func decode(_ frame: SentenceFrame) -> NMEAMessage {
     var fields = frame.fields
-    guard let talker = frame.talker else { return .unknown(frame.address) }
-    switch frame.typeCode {
-    case typeCode("GGA"): return .gga(GGA(talker: talker, &fields))
-    case typeCode("RMC"): return .rmc(RMC(talker: talker, &fields))
-    case typeCode("GLL"): return .gll(GLL(talker: talker, &fields))
-    case typeCode("GNS"): return .gns(GNS(talker: talker, &fields))
-    case typeCode("GSA"): return .gsa(GSA(talker: talker, &fields))
-    case typeCode("GSV"): return .gsv(GSV(talker: talker, &fields))
-    case typeCode("VTG"): return .vtg(VTG(talker: talker, &fields))
-    case typeCode("ZDA"): return .zda(ZDA(talker: talker, &fields))
-    case typeCode("GST"): return .gst(GST(talker: talker, &fields))
-    default: return .unknown(frame.address)
+    guard let talker = frame.talker, let kind = NMEASentenceKind(code: frame.typeCode) else {
+      return .unknown(frame.address)
+    }
+    switch kind {
+    case .gga: return .gga(GGA(talker: talker, &fields))
+    case .rmc: return .rmc(RMC(talker: talker, &fields))
+    case .gll: return .gll(GLL(talker: talker, &fields))
+    case .gns: return .gns(GNS(talker: talker, &fields))
+    case .gsa: return .gsa(GSA(talker: talker, &fields))
+    case .gsv: return .gsv(GSV(talker: talker, &fields))
+    case .vtg: return .vtg(VTG(talker: talker, &fields))
+    case .zda: return .zda(ZDA(talker: talker, &fields))
+    case .gst: return .gst(GST(talker: talker, &fields))
+    }
+  }
+
+  /// The kind of a typed sentence (see `NMEASentenceKind`), nil for ``unknown(_:)``.
+  package var kind: NMEASentenceKind? {
+    switch self {
+    case .gga: .gga
+    case .rmc: .rmc
+    case .gll: .gll
+    case .gns: .gns
+    case .gsa: .gsa
+    case .gsv: .gsv
+    case .vtg: .vtg
+    case .zda: .zda
+    case .gst: .gst
+    case .unknown: nil
     }
   }
 
   /// The sentence type, such as `"GGA"`, or the whole address for an unknown one.
   public var type: String {
-    switch self {
-    case .gga: "GGA"
-    case .rmc: "RMC"
-    case .gll: "GLL"
-    case .gns: "GNS"
-    case .gsa: "GSA"
-    case .gsv: "GSV"
-    case .vtg: "VTG"
-    case .zda: "ZDA"
-    case .gst: "GST"
-    case .unknown(let address): address.description
-    }
+    if case .unknown(let address) = self { return address.description }
+    return kind?.type ?? ""  // every other message has a kind
   }
 }
 
@@ -82,14 +98,21 @@ public struct NMEAAddress: Hashable, Sendable, CustomStringConvertible {
   /// The start character, `$` or `!`.
   public var start: Character
 
+  /// Creates an address.
+  /// - Parameters:
+  ///   - talker: the talker; nil for a proprietary address.
+  ///   - type: the sentence type, or the rest of a proprietary address.
+  ///   - start: the start character, `$` or `!`.
   public init(talker: NMEATalker?, type: String, start: Character = "$") {
     self.talker = talker
     self.type = type
     self.start = start
   }
 
+  /// Whether this is a proprietary (`P…`) address, one without a talker.
   public var isProprietary: Bool { talker == nil }
 
+  /// The address without its start character: `GPGGA`, or `P` and the rest (`PGRME`).
   public var description: String { (talker.map { "\($0)" } ?? "P") + type }
 }
 

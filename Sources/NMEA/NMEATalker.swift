@@ -15,6 +15,7 @@ public struct NMEATalker: Hashable, Sendable, CustomStringConvertible {
     self.init(bytes[0], bytes[1])
   }
 
+  /// The two letters, such as `GP`.
   public var description: String {
     String(decoding: [UInt8(rawValue >> 8), UInt8(rawValue & 0xFF)], as: UTF8.self)
   }
@@ -56,13 +57,23 @@ public struct NMEATimeOfDay: Hashable, Comparable, Sendable, CustomStringConvert
   /// The time one second earlier during a leap second, so 23:59:60 reads as 23:59 plus 60 s.
   private var componentBase: Int64 { isLeapSecond ? nanosecondsSinceMidnight - 1_000_000_000 : nanosecondsSinceMidnight }
 
+  /// The hour, 0–23.
   public var hours: Int { Int(componentBase / 3_600_000_000_000) }
+  /// The minute, 0–59.
   public var minutes: Int { Int(componentBase / 60_000_000_000 % 60) }
+  /// The second, 0–59, or 60 during a leap second.
   public var seconds: Int { Int(componentBase / 1_000_000_000 % 60) + (isLeapSecond ? 1 : 0) }
+  /// The nanoseconds past the second.
   public var nanoseconds: Int64 { nanosecondsSinceMidnight % 1_000_000_000 }
 
+  /// Whether `a` is earlier in the day than `b`.
+  /// - Parameters:
+  ///   - a: a time of day.
+  ///   - b: another time of day.
+  /// - Returns: true when `a` comes before `b`.
   public static func < (a: Self, b: Self) -> Bool { a.nanosecondsSinceMidnight < b.nanosecondsSinceMidnight }
 
+  /// The time as `hh:mm:ss.sss`, the milliseconds truncated.
   public var description: String {
     let ms = nanoseconds / 1_000_000
     return "\(pad2(hours)):\(pad2(minutes)):\(pad2(seconds)).\(pad3(Int(ms)))"
@@ -71,8 +82,11 @@ public struct NMEATimeOfDay: Hashable, Comparable, Sendable, CustomStringConvert
 
 /// A calendar date in the proleptic Gregorian calendar, UTC.
 public struct NMEADate: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The year, such as 2024.
   public let year: Int
+  /// The month, 1–12.
   public let month: Int
+  /// The day of the month, from 1.
   public let day: Int
 
   /// Creates a date; nil when the year is outside 1…9999 or the month or day is out of range for the year.
@@ -134,8 +148,14 @@ public struct NMEADate: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// The next calendar day.
   public var next: NMEADate { NMEADate(daysSinceUnixEpoch: daysSinceUnixEpoch + 1) }
 
+  /// Whether `a` is an earlier day than `b`.
+  /// - Parameters:
+  ///   - a: a date.
+  ///   - b: another date.
+  /// - Returns: true when `a` comes before `b`.
   public static func < (a: Self, b: Self) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
 
+  /// The date as `yyyy-mm-dd`.
   public var description: String { "\(pad4(year))-\(pad2(month))-\(pad2(day))" }
 }
 
@@ -152,8 +172,12 @@ public struct NMEAFlag: Hashable, Sendable, ExpressibleByUnicodeScalarLiteral, C
   /// The ASCII byte of the letter.
   public let ascii: UInt8
 
+  /// Creates a flag from the ASCII byte of its letter.
+  /// - Parameter ascii: the letter's ASCII byte.
   public init(ascii: UInt8) { self.ascii = ascii }
 
+  /// Creates a flag from a one-letter literal such as `"N"`; traps when the letter is not ASCII.
+  /// - Parameter value: the letter.
   public init(unicodeScalarLiteral value: Unicode.Scalar) {
     precondition(value.isASCII, "an NMEA flag is one ASCII letter")
     ascii = UInt8(value.value)
@@ -162,5 +186,6 @@ public struct NMEAFlag: Hashable, Sendable, ExpressibleByUnicodeScalarLiteral, C
   /// The letter as a `Character`.
   public var character: Character { Character(Unicode.Scalar(ascii)) }
 
+  /// The letter as a string.
   public var description: String { String(character) }
 }

@@ -118,14 +118,15 @@ public final class TraceRecorder: @unchecked Sendable {
     case .zda(let zda):
       guard let date = zda.date else { return nil }
       return String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
-    default: return nil
+    case .gga, .gll, .gns, .gsa, .gsv, .vtg, .gst, .unknown: return nil
     }
   }
 
-  /// The UTC time of a GGA, RMC, GNS, GLL or ZDA; nil when absent (a GSA, a GSV, an empty
-  /// field). A GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
+  /// The UTC time of a GGA, RMC, GNS, GLL or ZDA (the kinds whose time gpsd takes as the current
+  /// time, `NMEASentenceKind.latchesTime`); nil when absent (a GSA, a GSV, an empty field). A
+  /// GST's is left out: it reports on an epoch another sentence began, as gpsd counts.
   static func time(of message: NMEAMessage) -> NMEATimeOfDay? {
-    if case .gst = message { return nil }
+    guard message.kind?.latchesTime == true else { return nil }
     return message.timeOfDay
   }
 

@@ -122,6 +122,20 @@ struct FieldParsingTests {
     }
   }
 
+  /// Every kind in the table of sentence kinds comes back from its code (the one list there the
+  /// compiler cannot check), and that code is the one a frame reads from the sentence's address.
+  @Test func everySentenceKindComesBackFromItsCode() throws {
+    for kind in NMEASentenceKind.allCases {
+      #expect(NMEASentenceKind(code: kind.code) == kind, "\(kind.type)")
+      let line = Array("$GP\(kind.type),".utf8)
+      let code = try line.withUnsafeBytes { raw in try SentenceFrame(raw).typeCode }
+      #expect(code == kind.code, "\(kind.type)")
+      let message = try NMEAMessage("$GP\(kind.type),")
+      #expect(message.kind == kind && message.type == kind.type, "\(kind.type)")
+    }
+    #expect(NMEASentenceKind(code: 0) == nil)
+  }
+
   @Test func satellitesInViewSumsTheLatestCountOfEachTalker() {
     var inView = SatellitesInView()
     #expect(inView.total == nil)

@@ -1,6 +1,7 @@
 /// The sentences that carry a fix with altitude: GGA and GNS.
 protocol AltitudeFixSentence {
-  var kind: GPSDCycleDetector.Tag { get }
+  /// Its kind's tag for gpsd's cycle detector (`NMEASentenceKind.cycleTag`).
+  var cycleTag: GPSDCycleDetector.Tag { get }
   var time: NMEATimeOfDay? { get }
   /// Whether the epoch takes its position, satellites used and HDOP.
   var takesPosition: Bool { get }
@@ -13,13 +14,13 @@ protocol AltitudeFixSentence {
 }
 
 extension GGA: AltitudeFixSentence {
-  var kind: GPSDCycleDetector.Tag { .gga }
+  var cycleTag: GPSDCycleDetector.Tag { NMEASentenceKind.gga.cycleTag }
   var takesPosition: Bool { hasFix }
   var setsFix: Bool { true }
 }
 
 extension GNS: AltitudeFixSentence {
-  var kind: GPSDCycleDetector.Tag { .gns }
+  var cycleTag: GPSDCycleDetector.Tag { NMEASentenceKind.gns.cycleTag }
   var takesPosition: Bool { gpsdTakesPosition }
   /// Mode 1 without a mode letter or with N; nothing but the time when unsafe or not valid.
   var setsFix: Bool {

@@ -1,16 +1,26 @@
 /// GNS: multi-constellation fix data — time, position, per-system mode, satellites, altitude.
 public struct GNS: Hashable, Sendable {
+  /// The talker that sent the sentence (`GP`, `GN`, …).
   public var talker: NMEATalker
+  /// UTC time of day; nil when the field is empty or malformed.
   public var time: NMEATimeOfDay?
+  /// Latitude, degrees, north positive; nil when missing or invalid.
   public var latitude: Double?
+  /// Longitude, degrees, east positive; nil when missing or invalid.
   public var longitude: Double?
   /// One mode letter per constellation (GPS, GLONASS, Galileo, BeiDou, …): `N` no fix, `A`, `D`, `R`, `F`, `E`…
   public var modeIndicators: String
+  /// Number of satellites used in the fix, all constellations.
   public var satellitesUsed: Int?
+  /// Horizontal dilution of precision.
   public var hdop: Double?
+  /// Altitude above mean sea level, metres.
   public var altitudeMSL: Double?
+  /// Height of the geoid above the WGS 84 ellipsoid, metres.
   public var geoidSeparation: Double?
+  /// Age of the differential corrections, seconds.
   public var dgpsAge: Double?
+  /// ID of the differential reference station.
   public var dgpsStation: Int?
   /// NMEA 4.10's navigational status: `S` safe, `C` caution, `U` unsafe, `V` not valid.
   public var navigationalStatus: NMEAFlag?

@@ -1,5 +1,6 @@
 /// GSA: fix mode, satellites used in the solution and dilutions of precision.
 public struct GSA: Hashable, Sendable {
+  /// The talker that sent the sentence (`GP`, `GN`, …).
   public var talker: NMEATalker
   /// `M` manual or `A` automatic 2D/3D selection.
   public var selectionMode: NMEAFlag?
@@ -12,8 +13,11 @@ public struct GSA: Hashable, Sendable {
   }
   /// ``satelliteIDs``, stored inline.
   var ids = InlineList<12, Int>(filler: 0)
+  /// Position (3D) dilution of precision.
   public var pdop: Double?
+  /// Horizontal dilution of precision.
   public var hdop: Double?
+  /// Vertical dilution of precision.
   public var vdop: Double?
   /// NMEA 4.1 GNSS system ID (1 GPS, 2 GLONASS, 3 Galileo, 4 BeiDou, 5 QZSS, 6 NavIC).
   public var systemID: Int?

@@ -2,6 +2,7 @@
 public struct GSV: Hashable, Sendable {
   /// One satellite of a GSV sentence.
   public struct Satellite: Hashable, Sendable {
+    /// The satellite's ID (PRN or NMEA satellite number).
     public var id: Int
     /// Degrees above the horizon.
     public var elevation: Int?
@@ -10,6 +11,12 @@ public struct GSV: Hashable, Sendable {
     /// Signal-to-noise ratio, dB-Hz; nil when not tracking.
     public var snr: Int?
 
+    /// Creates a satellite entry.
+    /// - Parameters:
+    ///   - id: the satellite's ID.
+    ///   - elevation: degrees above the horizon.
+    ///   - azimuth: degrees true.
+    ///   - snr: signal-to-noise ratio, dB-Hz; nil when not tracking.
     public init(id: Int, elevation: Int? = nil, azimuth: Int? = nil, snr: Int? = nil) {
       self.id = id
       self.elevation = elevation
@@ -18,10 +25,15 @@ public struct GSV: Hashable, Sendable {
     }
   }
 
+  /// The talker that sent the sentence (`GP`, `GN`, …).
   public var talker: NMEATalker
+  /// How many GSV sentences make up the set.
   public var totalMessages: Int?
+  /// This sentence's number in the set, from 1.
   public var messageNumber: Int?
+  /// Satellites in view of this talker.
   public var satellitesInView: Int?
+  /// The satellites this sentence lists, up to four; entries without an ID are left out.
   public var satellites: [Satellite] {
     get { Array(inline) }
     set { inline = InlineList(newValue, filler: Satellite(id: 0)) }

@@ -2,11 +2,18 @@
 public struct RMC: Hashable, Sendable {
   /// The day, month and two-digit year of an RMC date field (`ddmmyy`).
   public struct Date: Hashable, Sendable {
+    /// The day of the month, 1–31.
     public var day: Int
+    /// The month, 1–12.
     public var month: Int
     /// The year modulo 100, as sent.
     public var yearOfCentury: Int
 
+    /// Creates a date as RMC sends it.
+    /// - Parameters:
+    ///   - day: the day of the month.
+    ///   - month: the month.
+    ///   - yearOfCentury: the year modulo 100.
     public init(day: Int, month: Int, yearOfCentury: Int) {
       self.day = day
       self.month = month
@@ -14,16 +21,21 @@ public struct RMC: Hashable, Sendable {
     }
   }
 
+  /// The talker that sent the sentence (`GP`, `GN`, …).
   public var talker: NMEATalker
+  /// UTC time of day; nil when the field is empty or malformed.
   public var time: NMEATimeOfDay?
   /// Status `A` (valid) or `D` (differential, valid, NMEA 4.1) is true; `V` (warning) false.
   public var isValid: Bool
+  /// Latitude, degrees, north positive; nil when missing or invalid.
   public var latitude: Double?
+  /// Longitude, degrees, east positive; nil when missing or invalid.
   public var longitude: Double?
   /// Speed over ground, knots.
   public var speedKnots: Double?
   /// Course over ground, degrees true.
   public var track: Double?
+  /// The date (`ddmmyy`); nil when the field is empty or out of range.
   public var date: Date?
   /// Magnetic variation, degrees, east positive.
   public var magneticVariation: Double?

@@ -1,12 +1,16 @@
 /// VTG: track made good and speed over ground.
 public struct VTG: Hashable, Sendable {
+  /// The talker that sent the sentence (`GP`, `GN`, …).
   public var talker: NMEATalker
   /// Degrees true.
   public var trackTrue: Double?
   /// Degrees magnetic.
   public var trackMagnetic: Double?
+  /// Speed over ground, knots.
   public var speedKnots: Double?
+  /// Speed over ground, km/h.
   public var speedKmh: Double?
+  /// NMEA 2.3 mode indicator (`A`, `D`, `E`, `N`, …); nil when absent, as in NMEA 1.x sentences.
   public var modeIndicator: NMEAFlag?
   /// Whether the sentence has the NMEA 2.x layout with unit letters (gpsd reads only that one).
   var hasUnitLetters = false
