@@ -209,7 +209,12 @@ let package = Package(
     ),
     .testTarget(
       name: "CoreLocationTests",
-      dependencies: ["CoreLocation", "MapKit", "Contacts", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting"]
+      dependencies: ["CoreLocation", "Contacts", "Emulator", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]
+    ),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]),
+    .testTarget(
+      name: "MapKitTests",
+      dependencies: ["MapKit", "CoreLocation", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]
     ),
   ]
 #endif

@@ -159,7 +159,7 @@ let package = Package(
     ),
     .testTarget(name: "PortingTests", dependencies: ["Porting", "ToolsTestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "GPSDTests",
+      name: "GPSDFeedTests",
       dependencies: [
         "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "PhoneServer",
         .product(name: "GPSD", package: "LocationEmulator"),

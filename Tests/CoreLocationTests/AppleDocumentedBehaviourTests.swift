@@ -3,6 +3,7 @@ import Emulator
 import Foundation
 import Geo
 import LocationServices
+import TestSupport
 import Testing
 
 /// Behaviours Apple's documentation states, each checked on an emulated phone on virtual time:

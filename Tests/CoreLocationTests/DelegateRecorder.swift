@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import LocationServices
 import Synchronization
+import TestSupport
 
 /// A delegate that writes down what it is told, in order, as a test reads it back.
 final class DelegateRecorder: NSObject, CLLocationManagerDelegate, Sendable {
@@ -68,13 +69,3 @@ extension CLAuthorizationStatus {
 extension CLError.Code {
   var name: String { "\(self)" }
 }
-
-private let mainQueueKey: DispatchSpecificKey<UInt8> = {
-  let key = DispatchSpecificKey<UInt8>()
-  DispatchQueue.main.setSpecific(key: key, value: 1)
-  return key
-}()
-
-/// Whether the code running now is on the main actor (its jobs run on the main queue, not
-/// always on the main thread on Linux).
-var isOnMainQueue: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == 1 }

@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import LocationServices
 import Synchronization
+import TestSupport
 import Testing
 
 /// What an iteration of a sequence got, read by the test after each advance.

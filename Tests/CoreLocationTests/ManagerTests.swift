@@ -3,6 +3,7 @@ import Emulator
 import Foundation
 import Geo
 import LocationServices
+import TestSupport
 import Testing
 
 /// A point `north` and `east` metres from central Helsinki.
@@ -11,11 +12,6 @@ func helsinki(north: Double = 0, east: Double = 0) -> Coordinate {
   return Coordinate(
     latitude: base.latitude + north / 111_195.08,
     longitude: base.longitude + east / (111_195.08 * cos(base.latitude * .pi / 180)))!
-}
-
-/// A phone already authorized when in use, with a fix at the centre.
-func authorizedPhone(_ accuracy: LocationAccuracyAuthorization = .full) -> EmulatedPhone.Configuration {
-  EmulatedPhone.Configuration(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: accuracy))
 }
 
 @Suite("CLLocationManager on an emulated phone (virtual time)")

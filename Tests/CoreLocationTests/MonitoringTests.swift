@@ -3,6 +3,7 @@ import Emulator
 import Foundation
 import Geo
 import LocationServices
+import TestSupport
 import Testing
 
 @Suite("Region monitoring and CLMonitor (virtual time)")

@@ -3,6 +3,7 @@ import Emulator
 import Foundation
 import Geo
 import LocationServices
+import TestSupport
 import Testing
 
 /// The pattern every async wrapper over CLLocationManager uses: a continuation kept by the

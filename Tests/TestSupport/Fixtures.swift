@@ -42,3 +42,18 @@ package func makePhone(
       promptDelay: delay, source: source),
     clock: makeClock())
 }
+
+/// A phone already authorized when in use (the CoreLocation and MapKit tests' usual start).
+package func authorizedPhone(_ accuracy: LocationAccuracyAuthorization = .full) -> EmulatedPhone.Configuration {
+  EmulatedPhone.Configuration(permission: PermissionState(appStatus: .authorizedWhenInUse, accuracy: accuracy))
+}
+
+private let mainQueueKey: DispatchSpecificKey<UInt8> = {
+  let key = DispatchSpecificKey<UInt8>()
+  DispatchQueue.main.setSpecific(key: key, value: 1)
+  return key
+}()
+
+/// Whether the code running now is on the main actor (its jobs run on the main queue, not
+/// always on the main thread on Linux).
+package var isOnMainQueue: Bool { Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == 1 }

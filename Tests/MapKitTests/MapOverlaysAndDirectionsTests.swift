@@ -3,6 +3,7 @@ import Emulator
 import Foundation
 import LocationServices
 import MapKit
+import TestSupport
 import Testing
 
 /// MapKit's circle and multi-shape overlays, the geodesic line, the map view's user location and

@@ -3,6 +3,7 @@ import CoreLocation
 import EmulatorTesting
 import Foundation
 import MapKit
+import TestSupport
 import Testing
 
 @Suite("MapKit: geometry, snapshotter, annotations, formatter")

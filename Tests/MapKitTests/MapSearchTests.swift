@@ -1,6 +1,7 @@
 import CoreLocation
 import Foundation
 import MapKit
+import TestSupport
 import Testing
 
 /// MapKit's places: map items, local search and iOS 26's geocoding requests, answered from the
@@ -120,6 +121,25 @@ struct MapSearchTests {
       }
     }
     #expect(onMain)
+  }
+
+  @Test("LOC-MK-09: an awaited search that a new start replaces, or whose task is cancelled, throws CancellationError; it never hangs")
+  @MainActor  // the main queue runs the task, then each search's answer, in the order they were queued
+  func cancelledAwaitedSearchThrows() async throws {
+    _ = Self.registered
+    let search = MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "cafe mkzebra"))
+    // The task starts the search again after this call has started it (its job is queued first):
+    // this call's answer is dropped, and it ends, the task's comes.
+    let again = Task { @MainActor in try await search.start() }
+    await #expect(throws: CancellationError.self) { try await search.start() }
+    #expect(try await again.value.mapItems.count == 1)
+
+    // The awaiting task cancelled: the calculation ends with it.
+    let directions = MKDirections(request: MKDirections.Request())
+    let calculating = Task { @MainActor in try await directions.calculate() }
+    calculating.cancel()
+    await #expect(throws: CancellationError.self) { try await calculating.value }
+    #expect(!directions.isCalculating)
   }
 
   @Test("LOC-MK-10: iOS 26 geocoding requests: an address to map items, a location to the city's name")

@@ -78,11 +78,6 @@ final class GPSDHarness: @unchecked Sendable {
   deinit { stop() }
 }
 
-struct HarnessError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
 /// Events from a GPSDSource, in order, for a test to wait on and inspect.
 final class EventLog: Sendable {
   private let events = Watched<[String]>([])
@@ -95,23 +90,5 @@ final class EventLog: Sendable {
     for what: String, within limit: Duration = .seconds(600), until condition: @escaping @Sendable ([String]) -> Bool
   ) async throws {
     try await events.wait(for: what, within: limit, until: condition)
-  }
-}
-
-/// Runs `body` but fails with "`what`: not within `limit`" instead of hanging past `limit` (a
-/// hang guard).
-func withTimeLimit<T: Sendable>(
-  _ what: String, _ limit: Duration = .seconds(600), _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-  try await withThrowingTaskGroup(of: T?.self) { group in
-    group.addTask { try await body() }
-    group.addTask {
-      try await Task.sleep(for: limit)
-      return nil
-    }
-    let first = try await group.next()!
-    group.cancelAll()
-    guard let first else { throw HarnessError("\(what): not within \(limit)") }
-    return first
   }
 }
