@@ -26,7 +26,8 @@ extension LocEmu {
         The output format comes from OUT's extension (.gpx, .jsonl, or .nmea/.log/.txt) \
         or --to; OUT may be - for standard output with --to. OUT is written as a \
         temporary file renamed at the end, so a conversion that fails leaves \
-        OUT as it was; OUT may not be IN (or a link to it).
+        OUT as it was; OUT may not be IN (or a link to it). On a terminal, standard \
+        error shows how far into the trace's time the conversion is (--quiet: not).
 
         Example: locemu convert drive.nmea drive.gpx
 
@@ -47,6 +48,9 @@ extension LocEmu {
 
     @OptionGroup var traceOptions: TraceOptions
     @OptionGroup var timeOptions: TimeBaseOptions
+
+    @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+    var quiet = false
 
     func validate() throws {
       if outputFormat == nil {
@@ -84,6 +88,10 @@ extension LocEmu {
         throw CommandFailure("\(error)")
       }
       var gpx = GPXWriter()
+      // The trace's time converted so far (its length is not known before the end).
+      let progress = ProgressLine("convert", unit: .seconds, quiet: quiet)
+      defer { progress.finish() }
+      var firstTime: Date?
       var epochs = 0
       var written = 0
       var untimed = 0
@@ -91,6 +99,10 @@ extension LocEmu {
         if format == .gpx { try sink.write(gpx.header(name: input)) }
         for try await replayed in replay {
           epochs += 1
+          if progress.isShown, let time = replayed.fix.timestamp {
+            progress.update(Int64(time.timeIntervalSince(firstTime ?? time)), of: nil)
+            if firstTime == nil { firstTime = time }
+          }
           switch format {
           case .gpx:
             try sink.write(gpx.append(replayed.fix, receiver: replayed.epoch.receiver))
@@ -117,6 +129,7 @@ extension LocEmu {
       } catch {
         throw CommandFailure("\(error)")
       }
+      progress.finish()
       var summary = "locemu convert: \(input) → \(output): \(epochs) epochs, \(written) written as \(format.displayName)"
       if untimed > 0 { summary += ", \(untimed) without a time skipped (give --start-time)" }
       printError(summary)

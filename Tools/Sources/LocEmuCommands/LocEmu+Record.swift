@@ -29,7 +29,8 @@ extension LocEmu {
 
         Recording ends after --count epochs, after --duration seconds, or on Ctrl-C / \
         SIGTERM; the file is complete in every case (a GPX file gets its closing tags). \
-        OUT is not replaced unless --force.
+        OUT is not replaced unless --force. On a terminal, standard error shows the \
+        epochs recorded (of --count) or the seconds (of --duration) as they go (--quiet: not).
 
         Example: locemu record --gpsd 127.0.0.1:2947 drive.nmea --duration 600
 
@@ -61,6 +62,9 @@ extension LocEmu {
     @Flag(help: "Replace OUT if it exists.")
     var force = false
 
+    @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+    var quiet = false
+
     var outputFormat: Trace.Format? {
       if let format { return format }
       if output.hasSuffix(".gpx") { return .gpx }
@@ -86,19 +90,30 @@ extension LocEmu {
       }
       let sink = TraceRecorder(file: file, format: outputFormat ?? .nmea, name: output)
       let started = ContinuousClock.now
+      // Of --count epochs, or of --duration seconds, or the epochs so far; redrawn as epochs come.
+      let progress = ProgressLine("record", unit: count == nil && duration != nil ? .seconds : .epochs, quiet: quiet)
+      let count = count, duration = duration
+      let recorded: @Sendable (Int) -> Void = { epochs in
+        if let count {
+          progress.update(Int64(epochs), of: Int64(count))
+        } else if let duration {
+          progress.update(Int64((ContinuousClock.now - started).seconds), of: Int64(duration.rounded(.up)))
+        } else {
+          progress.update(Int64(epochs), of: nil)
+        }
+      }
       // Ctrl-C, SIGTERM and --duration end the recording; the file is finished either way.
       var failure: (any Error)?
       do {
-        let duration = self.duration
         _ = try await untilSignal { [self] in
           try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
               if let remote = served.remote {
-                try await recordServedPhone(remote, into: sink)
+                try await recordServedPhone(remote, into: sink, recorded: recorded)
               } else if outputFormat == .gpx {
-                try await recordFixes(into: sink)
+                try await recordFixes(into: sink, recorded: recorded)
               } else {
-                try await recordSentences(into: sink)
+                try await recordSentences(into: sink, recorded: recorded)
               }
             }
             if let duration { group.addTask { try await Task.sleep(for: .milliseconds(Int64(duration * 1000))) } }
@@ -111,6 +126,7 @@ extension LocEmu {
         failure = error
       }
       sink.finish()
+      progress.finish()
       let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 1)
       printError("locemu record: \(output): \(sink.epochs) epochs in \(seconds) s")
       if let failure {
@@ -123,17 +139,19 @@ extension LocEmu {
     /// gpsd's raw sentences, as received. An epoch is a time stamp: it begins with the first
     /// sentence whose time differs from the one before (sentences without a time, GSA and GSV,
     /// belong to the epoch they come in), so `--count N` stops before the (N+1)-th begins.
-    func recordSentences(into sink: TraceRecorder) async throws {
+    /// `recorded` is told the epochs written after each write.
+    func recordSentences(into sink: TraceRecorder, recorded: @Sendable (Int) -> Void) async throws {
       let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
       for try await sentence in GPSDSentenceSource(
         host: endpoint.host, port: endpoint.port, connectTimeout: .milliseconds(Int64(timeout * 1000)))
       {
         if !sink.write(sentence: sentence, epochLimit: count) { return }
+        recorded(sink.epochs)
       }
     }
 
     /// gpsd's fixes (one per epoch, through libgps) as GPX points.
-    func recordFixes(into sink: TraceRecorder) async throws {
+    func recordFixes(into sink: TraceRecorder, recorded: @Sendable (Int) -> Void) async throws {
       let endpoint = gpsd ?? Endpoint(argument: "127.0.0.1:2947")!
       let source = GPSDSource(
         configuration: .init(
@@ -141,16 +159,18 @@ extension LocEmu {
           onEvent: gpsdEventReporter(command: "record")))
       for try await fix in source where fix.hasFix {
         sink.write(fix: fix)
+        recorded(sink.epochs)
         if let count, sink.epochs >= count { return }
       }
     }
 
     /// The fixes a served phone delivers to its app.
-    func recordServedPhone(_ phone: RemotePhone, into sink: TraceRecorder) async throws {
+    func recordServedPhone(_ phone: RemotePhone, into sink: TraceRecorder, recorded: @Sendable (Int) -> Void) async throws {
       let events = try await phone.transcript()
       for try await event in events where event.event == "fix" {
         guard let fix = FixRecord.fix(event.members) else { continue }
         sink.write(fix: fix)
+        recorded(sink.epochs)
         if let count, sink.epochs >= count { return }
       }
       throw EmulatorClientError.unreachable("the server ended phone \(phone.id)'s event stream")

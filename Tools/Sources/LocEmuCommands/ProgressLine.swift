@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -9,11 +10,11 @@ import Foundation
 /// command was not given `--quiet`, so that pipes, files and tests see nothing of it. The line
 /// is redrawn when the percentage changes (without a total, each time the count has grown by a
 /// fiftieth), so at most about a hundred times whatever the input's size, and erased by
-/// ``finish()``, before the command's summary.
-final class ProgressLine {
+/// ``finish()``, before the command's summary. Any thread may update it (a recording's task does).
+final class ProgressLine: Sendable {
   /// What the figures count.
   enum Unit {
-    case bytes, seconds
+    case bytes, seconds, epochs
   }
 
   private let label: String
@@ -21,9 +22,8 @@ final class ProgressLine {
   private let fd: Int32
   /// Whether anything is drawn at all.
   let isShown: Bool
-  private var drawn = false
-  /// The count at which the line is next redrawn.
-  private var nextDraw: Int64 = 0
+  /// Whether the line is on the terminal, and the count at which it is next redrawn.
+  private let state = Mutex<(drawn: Bool, nextDraw: Int64)>((false, 0))
 
   /// - Parameters:
   ///   - label: the command, as the line starts (`decode`).
@@ -39,24 +39,29 @@ final class ProgressLine {
   /// Shows `done` of `total` (how much there is in all, when known), when it moved the line on
   /// enough to redraw it.
   func update(_ done: Int64, of total: Int64?) {
-    guard isShown, done >= nextDraw else { return }
-    var text = "\r\u{1B}[K\(label): \(Self.amount(done, unit))"
-    if let total, total > 0 {
-      let percent = min(100, done * 100 / total)
-      text += " of \(Self.amount(total, unit)) (\(percent) %)"
-      nextDraw = ((percent + 1) * total + 99) / 100  // the first count of the next percent
-    } else {
-      nextDraw = done + max(1, done / 50)
+    guard isShown else { return }
+    state.withLock { state in
+      guard done >= state.nextDraw else { return }
+      var text = "\r\u{1B}[K\(label): \(Self.amount(done, unit))"
+      if let total, total > 0 {
+        let percent = min(100, done * 100 / total)
+        text += " of \(Self.amount(total, unit)) (\(percent) %)"
+        state.nextDraw = ((percent + 1) * total + 99) / 100  // the first count of the next percent
+      } else {
+        state.nextDraw = done + max(1, done / 50)
+      }
+      write(text)
+      state.drawn = true
     }
-    write(text)
-    drawn = true
   }
 
   /// Erases the line (the command's own output follows on a clean line).
   func finish() {
-    guard drawn else { return }
-    write("\r\u{1B}[K")
-    drawn = false
+    state.withLock { state in
+      guard state.drawn else { return }
+      write("\r\u{1B}[K")
+      state.drawn = false
+    }
   }
 
   private func write(_ text: String) {
@@ -64,7 +69,7 @@ final class ProgressLine {
     text.withUTF8 { _ = StandardStreams.write(UnsafeRawBufferPointer($0), to: fd) }
   }
 
-  /// `n` as the line shows it: bytes in kB/MB/GB, seconds as h:mm:ss.
+  /// `n` as the line shows it: bytes in kB/MB/GB, seconds as h:mm:ss, epochs counted.
   static func amount(_ n: Int64, _ unit: Unit) -> String {
     switch unit {
     case .bytes:
@@ -73,6 +78,7 @@ final class ProgressLine {
       if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
       return String(format: "%.0f kB", value / 1e3)
     case .seconds: return String(format: "%d:%02d:%02d", n / 3600, n / 60 % 60, n % 60)
+    case .epochs: return n == 1 ? "1 epoch" : "\(n) epochs"
     }
   }
 }

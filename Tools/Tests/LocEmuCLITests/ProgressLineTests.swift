@@ -105,4 +105,20 @@ struct ProgressLineTests {
     #expect(frames.contains { $0.hasPrefix("basemap build: ") && $0.contains(" of 1.4 MB (") }, "\(frames.prefix(3))")
     #expect(frames.contains { $0.contains("(100 %)") } && frames.last?.hasPrefix("locemu basemap: ") == true, "\(frames.suffix(2))")
   }
+  /// A trace's length is not known before its end: the trace's time converted so far.
+  @Test func convertShowsTheTracesTimeConverted() async throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID()).gpx").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let args = ["convert", repositoryFile("traces/city-walk.nmea")]
+    let run = try await Self.onTerminal(args + [out])
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    #expect(frames.first?.hasPrefix("convert: 0:00:00") == true, "\(frames.prefix(3))")
+    // The walk is 16 minutes long: the line reached its last minutes, drawn a few dozen times.
+    #expect(frames.contains { $0.hasPrefix("convert: 0:15:") }, "\(frames.suffix(3))")
+    #expect(frames.count <= 300, "\(frames.count) frames")
+    #expect(frames.last?.hasPrefix("locemu convert: ") == true, "\(frames.last ?? "")")
+    let quiet = try await Self.onTerminal(args + ["--quiet", out])
+    #expect(quiet.status == 0 && !quiet.terminal.contains("\u{1B}[K"), "\(quiet.terminal.prefix(200))")
+  }
 }
