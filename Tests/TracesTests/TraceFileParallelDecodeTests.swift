@@ -112,6 +112,36 @@ struct ParallelDecodeTests {
     }
   }
 
+  /// A receiver (kept out of the corpus) that starts each second with a GLL stamped to the
+  /// millisecond (`hhmmss.303`) and then sends GGA and RMC stamped to the centisecond (`.30`):
+  /// gpsd (3.27) reports two epochs a second, the GLL's and then GGA/RMC's, since the two times
+  /// differ. Both are kept in every second, in the seconds where the position did not change too
+  /// (a decoder once dropped the second there), on one thread and in parallel alike.
+  @Test("a GLL stamped to the millisecond before GGA and RMC to the centisecond: two epochs every second, moving or not")
+  func millisecondGLLBeforeCentisecondGGA() async throws {
+    var text = ""
+    var latitude = 5214.8560
+    for second in 0..<3000 {
+      let hms = String(format: "%02d%02d%02d", 12 + second / 3600, second / 60 % 60, second % 60)
+      if second % 4 < 2 { latitude += 0.0001 }  // two seconds moving, two standing
+      let position = String(format: "%09.4f,N,02100.8220,E", latitude)
+      text += NMEAWriter.framed("GPGLL,\(position),\(hms).303,A,A") + "\r\n"
+      text += NMEAWriter.framed("GPGGA,\(hms).30,\(position),1,08,0.9,12.0,M,19.0,M,,") + "\r\n"
+      text += NMEAWriter.framed("GPRMC,\(hms).30,A,\(position),0.0,0.0,281126,,,A") + "\r\n"
+    }
+    try await Self.withFile(Array(text.utf8)) { (path) async throws in
+      let expected = Self.oneThread(path)
+      let lines = String(decoding: expected.output, as: UTF8.self).split(separator: "\n")
+      // The first GLL comes before any date: its epoch has no time.
+      #expect(lines.filter { $0.contains(".303Z\"") }.count == 2999)
+      #expect(lines.filter { $0.contains(".300Z\"") }.count == 3000)
+      #expect(lines.count == 6000)
+      let got = await offPool { Self.inParallel(path, chunkSize: 16 << 10, warmUp: 16 << 10, threads: 3) }
+      #expect(got.output == expected.output)
+      #expect(got.report.chunks > 10)
+    }
+  }
+
   // The plain build only: 17 MB decoded twice, where the threads do what the other tests' do.
   @Test(
     "more than 16 MB without a sentence: the same error at the same point, after the same output, as one thread",
