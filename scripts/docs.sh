@@ -63,6 +63,33 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "docs: docc found problems in ${#failed[@]} module(s): ${failed[*]}" >&2
   exit 1
 fi
+# Every public symbol of an API product (docs/PublicAPI.md) declared here has a comment: DocC
+# warns about a broken link or parameter, not about a symbol with nothing to say. (Members the
+# compiler synthesizes, such as Codable's, have no place in the sources and are left out.)
+python3 - "$graphs_root" <<'PY'
+import glob, json, os, re, sys
+root = os.getcwd()
+text = open("docs/PublicAPI.md").read()
+section = text.split("\n## API\n", 1)[1].split("\n## ", 1)[0]
+products = [n for row in section.splitlines() if row.startswith("| `") for n in re.findall(r"`([A-Za-z]+)`", row.split("|")[1])]
+missing = []
+for product in products:
+    if product == "Combine":  # OpenCombine's symbols, re-exported
+        continue
+    graphs = glob.glob(f"{sys.argv[1]}/{product}.symbols.json") + glob.glob(f"{sys.argv[1]}/{product}@*.symbols.json")
+    for graph in graphs:
+        for symbol in json.load(open(graph))["symbols"]:
+            where = symbol.get("location", {}).get("uri", "")
+            if symbol.get("accessLevel") not in ("public", "open") or symbol.get("docComment") or f"{root}/Sources/" not in where:
+                continue
+            line = symbol["location"]["position"]["line"] + 1
+            missing.append(f"{where.split(root + '/', 1)[1]}:{line}: {'.'.join(symbol['pathComponents'])}")
+if missing:
+    print(f"docs: {len(missing)} public symbol(s) of the API products without a documentation comment:", file=sys.stderr)
+    print("\n".join(sorted(set(missing))[:40]), file=sys.stderr)
+    sys.exit(1)
+print(f"docs: every public symbol of the {len(products)} API products has a documentation comment", file=sys.stderr)
+PY
 {
   echo '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>LocationEmulator documentation</title></head><body>'
   echo '<h1>LocationEmulator documentation</h1><p>One page per library product: its guides and its symbols.</p><ul>'

@@ -28,34 +28,55 @@ open class DateComponentsFormatter: Formatter, @unchecked Sendable {
 
   /// Which zero-valued units are written; Apple's raw values.
   public struct ZeroFormattingBehavior: OptionSet, Sendable {
+    /// The raw value: Apple's bits.
     public let rawValue: UInt
+    /// Creates a behaviour from its raw value.
     public init(rawValue: UInt) { self.rawValue = rawValue }
     /// Positional: drop leading zeros, pad the rest; other styles: drop every zero unit.
     public static let `default` = ZeroFormattingBehavior(rawValue: 1 << 0)
+    /// Leading zero units are not written.
     public static let dropLeading = ZeroFormattingBehavior(rawValue: 1 << 1)
+    /// Zero units between the first and last units shown are not written.
     public static let dropMiddle = ZeroFormattingBehavior(rawValue: 1 << 2)
+    /// Trailing zero units are not written.
     public static let dropTrailing = ZeroFormattingBehavior(rawValue: 1 << 3)
+    /// Leading, middle and trailing zero units are all dropped.
     public static let dropAll: ZeroFormattingBehavior = [.dropLeading, .dropMiddle, .dropTrailing]
+    /// Positional style: the first unit is padded to two digits too ("01:05").
     public static let pad = ZeroFormattingBehavior(rawValue: 1 << 16)
+    /// No behaviour: every allowed unit is written, zero or not.
     public static let none = ZeroFormattingBehavior([])
   }
 
+  /// How units are written; positional ("1:01:40") by default.
   open var unitsStyle: UnitsStyle = .positional
   /// The units written, of `.year`, `.month`, `.weekOfMonth`, `.day`, `.hour`, `.minute`,
   /// `.second`; empty means Apple's default (years to seconds, without weeks).
   open var allowedUnits: NSCalendar.Unit = []
+  /// Which zero-valued units are written; `.default` by default.
   open var zeroFormattingBehavior: ZeroFormattingBehavior = .default
   /// At most this many units, the largest first (0: no limit).
   open var maximumUnitCount: Int = 0
+  /// Whether the text starts with "About ".
   open var includesApproximationPhrase = false
+  /// Whether the text ends with " remaining".
   open var includesTimeRemainingPhrase = false
+  /// Whether the smallest unit may be fractional. Kept for source compatibility: has no effect here (it is truncated).
   open var allowsFractionalUnits = false
+  /// Whether a largest unit of exactly 1 is folded into the next unit ("1 hour, 5 minutes" becomes "65 minutes").
   open var collapsesLargestUnit = false
+  /// The calendar for the units. Kept for source compatibility: not used here (fixed unit lengths).
   open var calendar: Calendar? = nil
+  /// The date durations are counted from. Kept for source compatibility: not used here.
   open var referenceDate: Date? = nil
+  /// The grammatical context of the text. Kept for source compatibility: not used here.
   open var formattingContext: Formatter.Context = .unknown
 
+  /// Creates a formatter in positional style, with Apple's default units.
   public override init() { super.init() }
+  /// Decoding is not supported here: always fails (nil).
+  ///
+  /// - Parameter coder: The archive, unused.
   public required init?(coder: NSCoder) { nil }
 
   /// `value` (a number of seconds as a `TimeInterval`, or `DateComponents`) written out.

@@ -8,7 +8,9 @@ public import Foundation
 
 /// What an observation reports (Apple's `NSKeyValueObservingOptions`).
 public struct NSKeyValueObservingOptions: OptionSet, Sendable, Hashable {
+  /// The raw value: Apple's bits.
   public let rawValue: UInt
+  /// Creates options from their raw value.
   public init(rawValue: UInt) { self.rawValue = rawValue }
 
   /// The change carries the new value.
@@ -23,15 +25,21 @@ public struct NSKeyValueObservingOptions: OptionSet, Sendable, Hashable {
 
 /// The kind of a change (Apple's `NSKeyValueChange`): a property set, or a collection changed.
 public enum NSKeyValueChange: UInt, Sendable {
+  /// The property was set.
   case setting = 1
+  /// Elements were inserted into a collection.
   case insertion = 2
+  /// Elements were removed from a collection.
   case removal = 3
+  /// Elements of a collection were replaced.
   case replacement = 4
 }
 
 /// One change of an observed property (Apple's `NSKeyValueObservedChange`).
 public struct NSKeyValueObservedChange<Value> {
+  /// The kind of a change.
   public typealias Kind = NSKeyValueChange
+  /// The kind of this change: `.setting` for a property set.
   public let kind: Kind
   /// The value after the change (with the option ``NSKeyValueObservingOptions/new``).
   public let newValue: Value?
@@ -42,6 +50,14 @@ public struct NSKeyValueObservedChange<Value> {
   /// Whether this call comes before the change (with the option ``NSKeyValueObservingOptions/prior``).
   public let isPrior: Bool
 
+  /// Creates a change, as an observed class reports it to its observers.
+  ///
+  /// - Parameters:
+  ///   - kind: The kind of the change.
+  ///   - newValue: The value after the change, or nil when not asked for.
+  ///   - oldValue: The value before the change, or nil when not asked for.
+  ///   - indexes: The indexes of a collection's change; nil for a property set.
+  ///   - isPrior: Whether this call comes before the change.
   public init(kind: Kind, newValue: Value?, oldValue: Value?, indexes: IndexSet? = nil, isPrior: Bool = false) {
     self.kind = kind
     self.newValue = newValue

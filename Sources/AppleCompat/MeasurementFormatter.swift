@@ -13,7 +13,9 @@ public import Foundation
 open class MeasurementFormatter: Formatter, @unchecked Sendable {
   /// How units are chosen (Apple's raw values).
   public struct UnitOptions: OptionSet, Sendable {
+    /// The raw value: the bits of the options in the set.
     public let rawValue: UInt
+    /// Creates a set of options from its raw value.
     public init(rawValue: UInt) { self.rawValue = rawValue }
     /// The unit of the measurement, never another.
     public static let providedUnit = UnitOptions(rawValue: 1 << 0)
@@ -23,9 +25,11 @@ open class MeasurementFormatter: Formatter, @unchecked Sendable {
     public static let temperatureWithoutUnit = UnitOptions(rawValue: 1 << 2)
   }
 
+  /// How the unit of a measurement is chosen; empty (follow the locale) by default.
   open var unitOptions: UnitOptions = []
   /// `.short` "5km", `.medium` "5 km", `.long` "5 kilometers".
   open var unitStyle: Formatter.UnitStyle = .medium
+  /// The locale that picks the measurement system and how numbers are written; the current one by default.
   open var locale: Locale! = .current {
     didSet { numberFormatter.locale = locale }
   }
@@ -37,16 +41,28 @@ open class MeasurementFormatter: Formatter, @unchecked Sendable {
     return formatter
   }()
 
+  /// Creates a formatter with the default options: medium style, the current locale.
   public override init() { super.init() }
+  /// Creates a formatter from an archive, as `Formatter` requires.
+  /// - Parameter coder: The archive to read.
   public required init?(coder: NSCoder) { super.init(coder: coder) }
 
+  /// Writes a measurement in the unit the options and the locale choose, such as "1.5 km".
+  /// - Parameter measurement: The measurement to write.
+  /// - Returns: The number followed by the unit, in ``unitStyle``.
   open func string(from measurement: Measurement<Unit>) -> String { format(measurement.value, measurement.unit) }
 
+  /// Writes a measurement of a given unit type in the unit the options and the locale choose.
+  /// - Parameter measurement: The measurement to write.
+  /// - Returns: The number followed by the unit, in ``unitStyle``.
   open func string<UnitType: Unit>(from measurement: Measurement<UnitType>) -> String { format(measurement.value, measurement.unit) }
 
   /// The unit alone: its symbol, or its name with `.long`.
   open func string(from unit: Unit) -> String { unitStyle == .long ? Self.name(of: unit, plural: true) : unit.symbol }
 
+  /// Writes a measurement passed as `Any`: of `Unit`, `UnitLength` or `UnitSpeed`.
+  /// - Parameter obj: The value to write.
+  /// - Returns: The text, or nil if `obj` is not such a measurement.
   open override func string(for obj: Any?) -> String? {
     if let measurement = obj as? Measurement<Unit> { return string(from: measurement) }
     if let measurement = obj as? Measurement<UnitLength> { return string(from: measurement) }

@@ -10,7 +10,9 @@ extension NotificationCenter {
   /// own: end the iteration by cancelling the task that iterates (`next()` then returns nil), or
   /// by breaking out of the loop. The center's observer is removed when the sequence goes away.
   public final class Notifications: AsyncSequence, @unchecked Sendable {
+    /// The elements: the notifications posted.
     public typealias Element = Notification
+    /// The sequence never fails.
     public typealias Failure = Never
 
     /// A notification crossing from the poster's thread to the iterating task (Notification is
@@ -44,9 +46,15 @@ extension NotificationCenter {
         base = sequence.stream.makeAsyncIterator()
       }
 
+      /// The next notification, waiting until one is posted; nil once the iterating task is cancelled.
+      ///
+      /// - Returns: The next notification, or nil when the task is cancelled.
       public func next() async -> Notification? { await base.next(isolation: #isolation)?.notification }
     }
 
+    /// Creates an iterator over the notifications, which keeps this sequence alive while it iterates.
+    ///
+    /// - Returns: A new iterator.
     public func makeAsyncIterator() -> Iterator { Iterator(self) }
   }
 

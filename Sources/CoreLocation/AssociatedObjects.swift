@@ -12,10 +12,13 @@ import LocationServices
 public enum objc_AssociationPolicy: UInt, Sendable {
   /// Not retained (held weakly here, so it reads nil once the value is gone).
   case OBJC_ASSOCIATION_ASSIGN = 0
+  /// Retained (held strongly), without atomicity.
   case OBJC_ASSOCIATION_RETAIN_NONATOMIC = 1
   /// Copied (an `NSCopying` value is copied; others are retained).
   case OBJC_ASSOCIATION_COPY_NONATOMIC = 3
+  /// Retained (held strongly); atomic on Apple platforms, the same as nonatomic here.
   case OBJC_ASSOCIATION_RETAIN = 769
+  /// Copied (an `NSCopying` value is copied; others are retained); atomic on Apple platforms, the same here.
   case OBJC_ASSOCIATION_COPY = 771
 }
 

@@ -4,21 +4,37 @@ import LocationServices
 
 /// An address for a place: what a geocoder answers.
 open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+  /// The place's location.
   open private(set) var location: CLLocation?
+  /// The area the place covers. Not emulated: always nil for a registered placemark.
   open private(set) var region: CLRegion?
+  /// The time zone of the place.
   open private(set) var timeZone: TimeZone?
+  /// The place's name, such as a building or the whole address line.
   open private(set) var name: String?
+  /// The street.
   open private(set) var thoroughfare: String?
+  /// The number in the street.
   open private(set) var subThoroughfare: String?
+  /// The city.
   open private(set) var locality: String?
+  /// The neighbourhood or district within the city.
   open private(set) var subLocality: String?
+  /// The state or province.
   open private(set) var administrativeArea: String?
+  /// The county or other area within the state.
   open private(set) var subAdministrativeArea: String?
+  /// The postal code.
   open private(set) var postalCode: String?
+  /// The country's ISO code, such as "US".
   open private(set) var isoCountryCode: String?
+  /// The country's name.
   open private(set) var country: String?
+  /// The lake or river at the place. Not emulated: always nil for a registered placemark.
   open private(set) var inlandWater: String?
+  /// The ocean at the place. Not emulated: always nil for a registered placemark.
   open private(set) var ocean: String?
+  /// Landmarks or points of interest at the place.
   open private(set) var areasOfInterest: [String]?
 
   /// A copy of `placemark`.
@@ -65,14 +81,25 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
     super.init()
   }
 
+  /// The placemark itself: a placemark cannot change, so it is its own copy.
+  ///
+  /// - Parameter zone: Unused.
+  /// - Returns: This placemark.
   open func copy(with zone: NSZone? = nil) -> Any { self }
+  /// Whether the class supports secure coding: true.
   public static var supportsSecureCoding: Bool { true }
+  /// Decodes a placemark; only its name, locality and country are kept here.
+  ///
+  /// - Parameter coder: The archive to read from.
   public required init?(coder: NSCoder) {
     name = coder.decodeObject(forKey: "name") as? String
     locality = coder.decodeObject(forKey: "locality") as? String
     country = coder.decodeObject(forKey: "country") as? String
     super.init()
   }
+  /// Encodes the placemark; only its name, locality and country are written here.
+  ///
+  /// - Parameter coder: The archive to write to.
   open func encode(with coder: NSCoder) {
     coder.encode(name, forKey: "name")
     coder.encode(locality, forKey: "locality")
@@ -86,6 +113,7 @@ open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable
   }
 }
 
+/// The handler of a geocoding request: the placemarks found, or nil and the error.
 public typealias CLGeocodeCompletionHandler = @Sendable ([CLPlacemark]?, (any Error)?) -> Void
 
 /// The emulator's address book: the placemarks ``CLGeocoder`` answers from. There is no
@@ -124,33 +152,67 @@ public enum LocationEmulatorGeocoding {
 open class CLGeocoder: NSObject, @unchecked Sendable {
   private let pending = Locked<(id: UInt64, handler: CLGeocodeCompletionHandler?)>((0, nil))
 
+  /// Creates a geocoder.
   public override init() { super.init() }
 
   /// Whether a request is in progress.
   open var isGeocoding: Bool { pending.withLock { $0.handler != nil } }
 
+  /// Looks up the registered placemarks within 100 m of `location`, nearest first; none fails with `CLError.network`.
+  ///
+  /// - Parameters:
+  ///   - location: The location to look up.
+  ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
   open func reverseGeocodeLocation(_ location: CLLocation, completionHandler: @escaping CLGeocodeCompletionHandler) {
     answer(LocationEmulatorGeocoding.placemarks(near: location), completionHandler)
   }
 
+  /// Looks up the registered placemarks within 100 m of `location`, nearest first.
+  ///
+  /// - Parameter location: The location to look up.
+  /// - Returns: The placemarks found.
+  /// - Throws: `CLError.network` when none is found, `geocodeCanceled` when cancelled.
   open func reverseGeocodeLocation(_ location: CLLocation) async throws -> [CLPlacemark] {
     try await withAnswer { reverseGeocodeLocation(location, completionHandler: $0) }
   }
 
+  /// Looks up the registered placemarks near `location`, as `reverseGeocodeLocation(_:completionHandler:)` does.
+  ///
+  /// - Parameters:
+  ///   - location: The location to look up.
+  ///   - locale: The language of the answer. Has no effect here.
+  ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
   open func reverseGeocodeLocation(
     _ location: CLLocation, preferredLocale locale: Locale?, completionHandler: @escaping CLGeocodeCompletionHandler
   ) {
     reverseGeocodeLocation(location, completionHandler: completionHandler)
   }
 
+  /// Looks up the registered placemarks near `location`, as `reverseGeocodeLocation(_:)` does.
+  ///
+  /// - Parameters:
+  ///   - location: The location to look up.
+  ///   - locale: The language of the answer. Has no effect here.
+  /// - Returns: The placemarks found.
+  /// - Throws: `CLError.network` when none is found, `geocodeCanceled` when cancelled.
   open func reverseGeocodeLocation(_ location: CLLocation, preferredLocale locale: Locale?) async throws -> [CLPlacemark] {
     try await reverseGeocodeLocation(location)
   }
 
+  /// Looks up the registered placemarks whose address has every word of `addressString`; none fails with `CLError.network`.
+  ///
+  /// - Parameters:
+  ///   - addressString: The address to look up.
+  ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
   open func geocodeAddressString(_ addressString: String, completionHandler: @escaping CLGeocodeCompletionHandler) {
     answer(LocationEmulatorGeocoding.placemarks(matching: addressString), completionHandler)
   }
 
+  /// Looks up the registered placemarks whose address has every word of `addressString`.
+  ///
+  /// - Parameter addressString: The address to look up.
+  /// - Returns: The placemarks found.
+  /// - Throws: `CLError.network` when none is found, `geocodeCanceled` when cancelled.
   open func geocodeAddressString(_ addressString: String) async throws -> [CLPlacemark] {
     try await withAnswer { geocodeAddressString(addressString, completionHandler: $0) }
   }
@@ -179,6 +241,12 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
     return (parts + rest.sorted { $0.0 < $1.0 }.map(\.1)).joined(separator: ", ")
   }
 
+  /// Looks up the registered placemarks matching `addressString`, only those inside `region` when it is circular.
+  ///
+  /// - Parameters:
+  ///   - addressString: The address to look up.
+  ///   - region: The region to search in, or nil for anywhere.
+  ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
   open func geocodeAddressString(_ addressString: String, in region: CLRegion?, completionHandler: @escaping CLGeocodeCompletionHandler) {
     var found = LocationEmulatorGeocoding.placemarks(matching: addressString)
     if let circle = region?.circle {
@@ -187,16 +255,38 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
     answer(found, completionHandler)
   }
 
+  /// Looks up the registered placemarks matching `addressString`, only those inside `region` when it is circular.
+  ///
+  /// - Parameters:
+  ///   - addressString: The address to look up.
+  ///   - region: The region to search in, or nil for anywhere.
+  /// - Returns: The placemarks found.
+  /// - Throws: `CLError.network` when none is found, `geocodeCanceled` when cancelled.
   open func geocodeAddressString(_ addressString: String, in region: CLRegion?) async throws -> [CLPlacemark] {
     try await withAnswer { geocodeAddressString(addressString, in: region, completionHandler: $0) }
   }
 
+  /// Looks up the registered placemarks matching `addressString`, as `geocodeAddressString(_:in:completionHandler:)` does.
+  ///
+  /// - Parameters:
+  ///   - addressString: The address to look up.
+  ///   - region: The region to search in, or nil for anywhere.
+  ///   - locale: The language of the answer. Has no effect here.
+  ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
   open func geocodeAddressString(
     _ addressString: String, in region: CLRegion?, preferredLocale locale: Locale?, completionHandler: @escaping CLGeocodeCompletionHandler
   ) {
     geocodeAddressString(addressString, in: region, completionHandler: completionHandler)
   }
 
+  /// Looks up the registered placemarks matching `addressString`, as `geocodeAddressString(_:in:)` does.
+  ///
+  /// - Parameters:
+  ///   - addressString: The address to look up.
+  ///   - region: The region to search in, or nil for anywhere.
+  ///   - locale: The language of the answer. Has no effect here.
+  /// - Returns: The placemarks found.
+  /// - Throws: `CLError.network` when none is found, `geocodeCanceled` when cancelled.
   open func geocodeAddressString(
     _ addressString: String, in region: CLRegion?, preferredLocale locale: Locale?
   ) async throws

@@ -8,6 +8,7 @@ import Geo
 /// Locations made by the emulator carry ``sourceInformation`` saying they are simulated by
 /// software, as locations from Xcode's simulation do.
 open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+  /// The latitude and longitude; `kCLLocationCoordinate2DInvalid` when the fix had none.
   open private(set) var coordinate: CLLocationCoordinate2D
   /// Metres above mean sea level; 0 when unknown (``verticalAccuracy`` then is negative).
   open private(set) var altitude: CLLocationDistance
@@ -25,6 +26,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
   open private(set) var speed: CLLocationSpeed
   /// m/s; negative: unknown.
   open private(set) var speedAccuracy: CLLocationSpeedAccuracy
+  /// When the location was determined.
   open private(set) var timestamp: Date
   /// The floor of a building, when known (never, here).
   open private(set) var floor: CLFloor?
@@ -51,6 +53,14 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     super.init()
   }
 
+  /// A location with altitude and accuracies; speed, course and their accuracies unknown (-1).
+  ///
+  /// - Parameters:
+  ///   - coordinate: The latitude and longitude.
+  ///   - altitude: Metres above mean sea level.
+  ///   - hAccuracy: The radius of uncertainty of the coordinate, metres; negative for an invalid location.
+  ///   - vAccuracy: The uncertainty of the altitude, metres; negative for an invalid altitude.
+  ///   - timestamp: When the location was determined.
   public convenience init(
     coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
     verticalAccuracy vAccuracy: CLLocationAccuracy, timestamp: Date
@@ -60,6 +70,16 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
       courseAccuracy: -1, speed: -1, speedAccuracy: -1, timestamp: timestamp)
   }
 
+  /// A location with course and speed; their accuracies unknown (-1).
+  ///
+  /// - Parameters:
+  ///   - coordinate: The latitude and longitude.
+  ///   - altitude: Metres above mean sea level.
+  ///   - hAccuracy: The radius of uncertainty of the coordinate, metres; negative for an invalid location.
+  ///   - vAccuracy: The uncertainty of the altitude, metres; negative for an invalid altitude.
+  ///   - course: Degrees true, 0…359.9; negative when unknown.
+  ///   - speed: Metres per second; negative when unknown.
+  ///   - timestamp: When the location was determined.
   public convenience init(
     coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
     verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, speed: CLLocationSpeed, timestamp: Date
@@ -69,6 +89,18 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
       courseAccuracy: -1, speed: speed, speedAccuracy: -1, timestamp: timestamp)
   }
 
+  /// A location with every member given; the ellipsoidal altitude is 0 and there is no source information.
+  ///
+  /// - Parameters:
+  ///   - coordinate: The latitude and longitude.
+  ///   - altitude: Metres above mean sea level.
+  ///   - hAccuracy: The radius of uncertainty of the coordinate, metres; negative for an invalid location.
+  ///   - vAccuracy: The uncertainty of the altitude, metres; negative for an invalid altitude.
+  ///   - course: Degrees true, 0…359.9; negative when unknown.
+  ///   - courseAccuracy: The uncertainty of the course, degrees; negative when unknown.
+  ///   - speed: Metres per second; negative when unknown.
+  ///   - speedAccuracy: The uncertainty of the speed, m/s; negative when unknown.
+  ///   - timestamp: When the location was determined.
   public init(
     coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
     verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
@@ -87,6 +119,19 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     super.init()
   }
 
+  /// A location with every member given and where it came from.
+  ///
+  /// - Parameters:
+  ///   - coordinate: The latitude and longitude.
+  ///   - altitude: Metres above mean sea level.
+  ///   - hAccuracy: The radius of uncertainty of the coordinate, metres; negative for an invalid location.
+  ///   - vAccuracy: The uncertainty of the altitude, metres; negative for an invalid altitude.
+  ///   - course: Degrees true, 0…359.9; negative when unknown.
+  ///   - courseAccuracy: The uncertainty of the course, degrees; negative when unknown.
+  ///   - speed: Metres per second; negative when unknown.
+  ///   - speedAccuracy: The uncertainty of the speed, m/s; negative when unknown.
+  ///   - timestamp: When the location was determined.
+  ///   - sourceInfo: Whether the location was simulated or came from an accessory.
   public convenience init(
     coordinate: CLLocationCoordinate2D, altitude: CLLocationDistance, horizontalAccuracy hAccuracy: CLLocationAccuracy,
     verticalAccuracy vAccuracy: CLLocationAccuracy, course: CLLocationDirection, courseAccuracy: CLLocationDirectionAccuracy,
@@ -119,6 +164,10 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     Self.distance(coordinate, location.coordinate)
   }
 
+  /// The distance to `location`, metres: the old name of `distance(from:)`.
+  ///
+  /// - Parameter location: The other location.
+  /// - Returns: The distance along the WGS 84 ellipsoid, metres.
   @available(*, deprecated, renamed: "distance(from:)")
   open func getDistanceFrom(_ location: CLLocation) -> CLLocationDistance { distance(from: location) }
 
@@ -141,10 +190,18 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 
   // MARK: NSCopying, NSSecureCoding
 
+  /// The location itself: a location cannot change, so it is its own copy.
+  ///
+  /// - Parameter zone: Unused.
+  /// - Returns: This location.
   open func copy(with zone: NSZone? = nil) -> Any { self }
 
+  /// Whether the class supports secure coding: true.
   public static var supportsSecureCoding: Bool { true }
 
+  /// Decodes a location: its coordinate, altitudes, accuracies, course, speed and time (not its floor or source).
+  ///
+  /// - Parameter coder: The archive to read from.
   public required init?(coder: NSCoder) {
     coordinate = CLLocationCoordinate2D(
       latitude: coder.decodeDouble(forKey: "latitude"), longitude: coder.decodeDouble(forKey: "longitude"))
@@ -160,6 +217,9 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     super.init()
   }
 
+  /// Encodes the location: its coordinate, altitudes, accuracies, course, speed and time.
+  ///
+  /// - Parameter coder: The archive to write to.
   open func encode(with coder: NSCoder) {
     coder.encode(coordinate.latitude, forKey: "latitude")
     coder.encode(coordinate.longitude, forKey: "longitude")
@@ -174,6 +234,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     coder.encode(timestamp.timeIntervalSinceReferenceDate, forKey: "timestamp")
   }
 
+  /// The location in words: coordinate, accuracy, speed, course and time, as iOS writes it.
   open override var description: String {
     String(
       format: "<%+.8f,%+.8f> +/- %.2fm (speed %.2f mps / course %.2f) @ %@", coordinate.latitude, coordinate.longitude,
@@ -194,12 +255,23 @@ open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     self.level = level
   }
 
+  /// The floor itself: a floor cannot change, so it is its own copy.
+  ///
+  /// - Parameter zone: Unused.
+  /// - Returns: This floor.
   open func copy(with zone: NSZone? = nil) -> Any { self }
+  /// Whether the class supports secure coding: true.
   public static var supportsSecureCoding: Bool { true }
+  /// Decodes a floor: its level.
+  ///
+  /// - Parameter coder: The archive to read from.
   public required init?(coder: NSCoder) {
     super.init()
     level = coder.decodeInteger(forKey: "level")
   }
+  /// Encodes the floor: its level.
+  ///
+  /// - Parameter coder: The archive to write to.
   open func encode(with coder: NSCoder) { coder.encode(level, forKey: "level") }
 }
 
@@ -207,21 +279,38 @@ open class CLFloor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
 open class CLLocationSourceInformation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
   /// True for every location of the emulator.
   open private(set) var isSimulatedBySoftware: Bool
+  /// Whether an external accessory produced the location; false for the emulator's locations.
   open private(set) var isProducedByAccessory: Bool
 
+  /// Creates source information.
+  ///
+  /// - Parameters:
+  ///   - isSoftware: Whether software simulated the location.
+  ///   - isAccessory: Whether an external accessory produced the location.
   public init(softwareSimulationState isSoftware: Bool, andExternalAccessoryState isAccessory: Bool) {
     isSimulatedBySoftware = isSoftware
     isProducedByAccessory = isAccessory
     super.init()
   }
 
+  /// The information itself: it cannot change, so it is its own copy.
+  ///
+  /// - Parameter zone: Unused.
+  /// - Returns: This information.
   open func copy(with zone: NSZone? = nil) -> Any { self }
+  /// Whether the class supports secure coding: true.
   public static var supportsSecureCoding: Bool { true }
+  /// Decodes source information: both flags.
+  ///
+  /// - Parameter coder: The archive to read from.
   public required init?(coder: NSCoder) {
     isSimulatedBySoftware = coder.decodeBool(forKey: "isSimulatedBySoftware")
     isProducedByAccessory = coder.decodeBool(forKey: "isProducedByAccessory")
     super.init()
   }
+  /// Encodes source information: both flags.
+  ///
+  /// - Parameter coder: The archive to write to.
   open func encode(with coder: NSCoder) {
     coder.encode(isSimulatedBySoftware, forKey: "isSimulatedBySoftware")
     coder.encode(isProducedByAccessory, forKey: "isProducedByAccessory")

@@ -21,19 +21,34 @@ open class CLLocationManager: NSObject {
   open class func locationServicesEnabled() -> Bool { BoundPhone.current.phone.state.servicesEnabled }
   /// False: the emulated phone has no magnetometer.
   open class func headingAvailable() -> Bool { false }
+  /// True: significant-change updates are emulated.
+  ///
+  /// - Returns: Whether significant-change monitoring is available.
   open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
   /// Circular regions only (beacons are not emulated).
   open class func isMonitoringAvailable(for regionClass: AnyClass) -> Bool {
     regionClass == CLCircularRegion.self || regionClass is CLCircularRegion.Type
   }
+  /// False: beacons are not emulated.
+  ///
+  /// - Returns: Whether beacon ranging is available.
   open class func isRangingAvailable() -> Bool { false }
   /// The app's status on the phone of the code running now.
   @available(*, deprecated, message: "Use the authorizationStatus property")
   open class func authorizationStatus() -> CLAuthorizationStatus { Engine.status(of: BoundPhone.current.phone.state) }
+  /// False: deferred updates are not available, as on recent iOS.
+  ///
+  /// - Returns: Whether deferred location updates are available.
   @available(*, deprecated, message: "You can remove calls to this method")
   open class func deferredLocationUpdatesAvailable() -> Bool { false }
+  /// True: region monitoring is emulated (for circular regions).
+  ///
+  /// - Returns: Whether region monitoring is available.
   @available(*, deprecated, message: "Use isMonitoringAvailable(for:)")
   open class func regionMonitoringAvailable() -> Bool { true }
+  /// True, whatever the authorization: the old check of region monitoring.
+  ///
+  /// - Returns: Whether region monitoring is enabled.
   @available(*, deprecated, message: "Use isMonitoringAvailable(for:) and authorizationStatus")
   open class func regionMonitoringEnabled() -> Bool { true }
 
@@ -76,10 +91,13 @@ open class CLLocationManager: NSObject {
       engine.updateBackgroundPermission()
     }
   }
+  /// Whether the status bar shows that the app uses location in the background. Kept for source compatibility: has no effect here.
   open var showsBackgroundLocationIndicator = false
   /// 1 degree by default (headings are not emulated).
   open var headingFilter: CLLocationDegrees = 1
+  /// The device orientation headings are measured for; `.portrait` by default. Has no effect here (headings are not emulated).
   open var headingOrientation: CLDeviceOrientation = .portrait
+  /// Why the app uses location (the old way to say it). Kept for source compatibility: has no effect here.
   @available(*, deprecated, message: "Set the purpose string in Info.plist using key NSLocationUsageDescription")
   open var purpose: String?
 
@@ -98,16 +116,21 @@ open class CLLocationManager: NSObject {
   open var accuracyAuthorization: CLAccuracyAuthorization {
     engine.bound.phone.state.accuracy == .full ? .fullAccuracy : .reducedAccuracy
   }
+  /// Whether the app's widgets may get locations. Always false here (widgets are not emulated).
   open var isAuthorizedForWidgetUpdates: Bool { false }
   /// The largest radius a region may have (400 km, as phones report it).
   open var maximumRegionMonitoringDistance: CLLocationDistance { Engine.maximumRegionRadius }
   /// The regions the app monitors on this phone (shared by its managers, as on iOS).
   open var monitoredRegions: Set<CLRegion> { Set(RegionRegistry.of(engine.bound.phone).regions) }
+  /// The beacon regions being ranged: always empty (beacons are not emulated).
   @available(*, deprecated, message: "Use rangedBeaconConstraints")
   open var rangedRegions: Set<CLRegion> { [] }
+  /// The beacon constraints being ranged: always empty (beacons are not emulated).
   open var rangedBeaconConstraints: Set<CLBeaconIdentityConstraint> { [] }
+  /// Whether Location Services are on, on the manager's phone.
   @available(*, deprecated, message: "Use the class method locationServicesEnabled()")
   open var locationServicesEnabled: Bool { engine.bound.phone.state.servicesEnabled }
+  /// False: the emulated phone has no magnetometer.
   @available(*, deprecated, message: "Use the class method headingAvailable()")
   open var headingAvailable: Bool { false }
 
@@ -144,6 +167,10 @@ open class CLLocationManager: NSObject {
     engine.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: completion)
   }
 
+  /// Asks for full accuracy for a while, as the completion-handler form does, and waits for the answer.
+  ///
+  /// - Parameter purposeKey: The key of the purpose string in the app's Info.plist.
+  /// - Throws: `CLError.promptDeclined` when no prompt is shown.
   open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) async throws {
     try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
       engine.requestTemporaryFullAccuracy(purposeKey: purposeKey) { error in
@@ -158,6 +185,7 @@ open class CLLocationManager: NSObject {
   /// background updates), through ``distanceFilter`` and ``desiredAccuracy``. Cancels a
   /// ``requestLocation()`` in progress.
   open func startUpdatingLocation() { engine.startUpdating() }
+  /// Stops the location updates `startUpdatingLocation()` started.
   open func stopUpdatingLocation() { engine.stopUpdating() }
   /// One location: `didUpdateLocations` with it, or `didFailWithError` — `.locationUnknown`
   /// when none comes within the phone's request timeout (10 s), `.denied` when not authorized.
@@ -166,13 +194,17 @@ open class CLLocationManager: NSObject {
   /// A location when the device has moved about 500 m and 5 minutes have passed since the last
   /// (the first at once).
   open func startMonitoringSignificantLocationChanges() { engine.significantStarted() }
+  /// Stops significant-change updates.
   open func stopMonitoringSignificantLocationChanges() { engine.withSettings { $0.significantChanges = false } }
   /// Visits: a stay of 5 minutes within 50 m arrives, leaving 100 m behind departs.
   open func startMonitoringVisits() { engine.withSettings { $0.visits = true } }
+  /// Stops visit monitoring.
   open func stopMonitoringVisits() { engine.withSettings { $0.visits = false } }
   /// Nothing: the emulated phone has no magnetometer.
   open func startUpdatingHeading() {}
+  /// Nothing: headings are not emulated.
   open func stopUpdatingHeading() {}
+  /// Nothing: there is no calibration display here.
   open func dismissHeadingCalibrationDisplay() {}
 
   // MARK: Regions
@@ -182,9 +214,17 @@ open class CLLocationManager: NSObject {
   /// most 20 regions per app; none under approximate location; a radius over
   /// ``maximumRegionMonitoringDistance`` fails with `regionMonitoringFailure`.
   open func startMonitoring(for region: CLRegion) { engine.startMonitoring(region) }
+  /// Stops monitoring the region with `region`'s identifier, for every manager of the app on this phone.
+  ///
+  /// - Parameter region: The region to stop monitoring.
   open func stopMonitoring(for region: CLRegion) { engine.stopMonitoring(region) }
   /// The region's state now, to `didDetermineState`.
   open func requestState(for region: CLRegion) { engine.requestState(region) }
+  /// Monitors a region, as `startMonitoring(for:)` does; the accuracy is ignored.
+  ///
+  /// - Parameters:
+  ///   - region: The region to monitor.
+  ///   - accuracy: The distance past the boundary before an event. Has no effect here.
   @available(*, deprecated, message: "Use startMonitoring(for:)")
   open func startMonitoring(for region: CLRegion, desiredAccuracy accuracy: CLLocationAccuracy) { startMonitoring(for: region) }
 
@@ -194,9 +234,18 @@ open class CLLocationManager: NSObject {
       delegate.locationManager(manager, didFailRangingFor: constraint, error: CLError(.rangingUnavailable))
     }
   }
+  /// Nothing: beacons are not emulated.
+  ///
+  /// - Parameter constraint: The beacons to stop ranging.
   open func stopRangingBeacons(satisfying constraint: CLBeaconIdentityConstraint) {}
+  /// Nothing: deferred updates are not available.
+  ///
+  /// - Parameters:
+  ///   - distance: The distance to travel before updates are delivered. Has no effect here.
+  ///   - timeout: The time to wait before updates are delivered. Has no effect here.
   @available(*, deprecated, message: "You can remove calls to this method")
   open func allowDeferredLocationUpdates(untilTraveled distance: CLLocationDistance, timeout: TimeInterval) {}
+  /// Nothing: deferred updates are not available.
   @available(*, deprecated, message: "You can remove calls to this method")
   open func disallowDeferredLocationUpdates() {}
 }

@@ -16,6 +16,7 @@ public struct CLLocationUpdate: Sendable {
   public var authorizationDenied: Bool { storage.diagnostics.authorizationDenied }
   /// Location Services are off.
   public var authorizationDeniedGlobally: Bool { storage.diagnostics.authorizationDeniedGlobally }
+  /// The app's authorization is restricted (parental controls or a device policy).
   public var authorizationRestricted: Bool { storage.diagnostics.authorizationRestricted }
   /// The permission prompt is on screen.
   public var authorizationRequestInProgress: Bool { storage.diagnostics.authorizationRequestInProgress }
@@ -50,10 +51,15 @@ public struct CLLocationUpdate: Sendable {
 
   /// The kind of activity the updates are for: decides when the device counts as stationary.
   public enum LiveConfiguration: Equatable, Hashable, Sendable {
+    /// Everyday use: the defaults of `CLActivityType.other`.
     case `default`
+    /// Driving directions.
     case automotiveNavigation
+    /// Directions other than by car, such as by boat or train.
     case otherNavigation
+    /// Walking, running or cycling.
     case fitness
+    /// Flying.
     case airborne
 
     var activityType: CLActivityType {
@@ -70,15 +76,24 @@ public struct CLLocationUpdate: Sendable {
   /// The sequence of updates. Each iteration follows the phone from when it starts; it ends
   /// when its task is cancelled or the phone shuts down.
   public struct Updates: AsyncSequence, Sendable {
+    /// The elements: location updates.
     public typealias Element = CLLocationUpdate
     let bound: BoundPhone
     let configuration: LiveConfiguration
 
+    /// Starts an iteration: it follows the phone from now.
+    ///
+    /// - Returns: A new iterator.
     public func makeAsyncIterator() -> Iterator { Iterator(feed: LiveUpdateFeed(bound: bound, configuration: configuration)) }
 
+    /// The iterator of the updates; it stops following the phone when it goes away.
     public struct Iterator: AsyncIteratorProtocol {
       let feed: LiveUpdateFeed
 
+      /// The next update, waiting on the phone's clock until there is one.
+      ///
+      /// - Returns: The next update; nil once the task is cancelled or the phone shuts down.
+      /// - Throws: Never, in fact: throwing as iOS declares it.
       public mutating func next() async throws -> CLLocationUpdate? { await feed.subscription.next() }
     }
   }

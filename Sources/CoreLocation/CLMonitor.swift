@@ -45,6 +45,9 @@ public actor CLMonitor {
     core.add(condition, identifier: identifier, assuming: state)
   }
 
+  /// Stops monitoring the condition `identifier` and forgets its record.
+  ///
+  /// - Parameter identifier: The identifier the condition was added with.
   public func remove(_ identifier: String) { core.remove(identifier) }
 
   /// The condition and its last event.
@@ -52,24 +55,37 @@ public actor CLMonitor {
 
   /// The monitor's events, in order; ends when the monitor goes away or its task is cancelled.
   public struct Events: AsyncSequence, Sendable {
+    /// The elements: the conditions' events.
     public typealias Element = Event
     let core: MonitorCore
 
+    /// Creates an iterator over the monitor's events.
+    ///
+    /// - Returns: A new iterator.
     public func makeAsyncIterator() -> Iterator { Iterator(core: core) }
 
+    /// The iterator of the monitor's events.
     public struct Iterator: AsyncIteratorProtocol {
       let core: MonitorCore
+      /// The next event, waiting on the phone's clock until there is one.
+      ///
+      /// - Returns: The next event; nil once the monitor goes away or the task is cancelled.
+      /// - Throws: Never, in fact: throwing as iOS declares it.
       public mutating func next() async throws -> Event? { await core.subscription.next() }
     }
   }
 
   /// A condition's state at one moment, and what stands in the way of monitoring it.
   public struct Event: Sendable {
+    /// A condition's monitoring state: unknown, satisfied, unsatisfied or unmonitored.
     public typealias State = __CLMonitoringState
+    /// The identifier of the condition the event is about.
     public let identifier: String
     /// The condition that was met more precisely (never, on the emulator).
     public let refinement: (any CLCondition)?
+    /// The condition's state: satisfied inside a circle, unsatisfied outside, or unmonitored.
     public let state: State
+    /// When the state was decided, on the phone's clock.
     public let date: Date
     let flags: LocationDiagnostics
     let limitExceeded: Bool
@@ -88,10 +104,15 @@ public actor CLMonitor {
       self.unsupported = unsupported
     }
 
+    /// The app or Location Services (system-wide) are denied.
     public var authorizationDenied: Bool { flags.authorizationDenied }
+    /// Location Services are off.
     public var authorizationDeniedGlobally: Bool { flags.authorizationDeniedGlobally }
+    /// The app's authorization is restricted (by parental controls or a profile on iOS).
     public var authorizationRestricted: Bool { flags.authorizationRestricted }
+    /// The app, authorized when in use, is not in use (in the background, with no session).
     public var insufficientlyInUse: Bool { flags.insufficientlyInUse }
+    /// The app has approximate location only.
     public var accuracyLimited: Bool { flags.accuracyLimited }
     /// The condition is of a kind the emulator does not monitor (beacons).
     public var conditionUnsupported: Bool { unsupported }
@@ -99,21 +120,32 @@ public actor CLMonitor {
     public var conditionLimitExceeded: Bool { limitExceeded }
     /// Never: the emulator keeps conditions in memory, for the phone's life.
     public var persistenceUnavailable: Bool { false }
+    /// The app requires explicit service sessions and holds none (never on the emulator, which reads no Info.plist).
     public var serviceSessionRequired: Bool { flags.serviceSessionRequired }
+    /// The permission prompt is on screen.
     public var authorizationRequestInProgress: Bool { flags.authorizationRequestInProgress }
   }
 
   /// A condition and its last event.
   public struct Record: Sendable {
+    /// The condition, as it was added.
     public let condition: any CLCondition
+    /// The condition's last event (the assumed state until one is decided).
     public let lastEvent: Event
   }
 
   /// A circle: satisfied inside, unsatisfied outside.
   public struct CircularGeographicCondition: CLCondition {
+    /// The circle's centre.
     public let center: CLLocationCoordinate2D
+    /// The circle's radius, metres.
     public let radius: CLLocationDistance
 
+    /// A circle around `center`.
+    ///
+    /// - Parameters:
+    ///   - center: The circle's centre.
+    ///   - radius: The circle's radius, metres.
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance) {
       self.center = center
       self.radius = radius
@@ -123,6 +155,10 @@ public actor CLMonitor {
     private enum CenterKeys: String, CodingKey { case latitude, longitude }
 
     // By hand: CLLocationCoordinate2D is not Codable (as in the SDK).
+    /// Decodes a circle: its centre's latitude and longitude, and its radius.
+    ///
+    /// - Parameter decoder: The decoder to read from.
+    /// - Throws: The decoder's error when a value is missing or of the wrong type.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let center = try container.nestedContainer(keyedBy: CenterKeys.self, forKey: .center)
@@ -131,6 +167,10 @@ public actor CLMonitor {
       radius = try container.decode(Double.self, forKey: .radius)
     }
 
+    /// Encodes the circle: its centre's latitude and longitude, and its radius.
+    ///
+    /// - Parameter encoder: The encoder to write to.
+    /// - Throws: The encoder's error.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       var center = container.nestedContainer(keyedBy: CenterKeys.self, forKey: .center)
@@ -143,12 +183,29 @@ public actor CLMonitor {
   /// A beacon, by identity. Beacons are not emulated: a monitor reports it unmonitored, with
   /// ``Event/conditionUnsupported``.
   public struct BeaconIdentityCondition: CLCondition {
+    /// The beacons' UUID.
     public let uuid: UUID
+    /// The beacons' major value; nil for any.
     public let major: CLBeaconMajorValue?
+    /// The beacons' minor value; nil for any.
     public let minor: CLBeaconMinorValue?
 
+    /// The beacons with `uuid`, whatever their major and minor values.
+    ///
+    /// - Parameter uuid: The beacons' UUID.
     public init(uuid: UUID) { self.init(uuid, nil, nil) }
+    /// The beacons with `uuid` and `major`, whatever their minor value.
+    ///
+    /// - Parameters:
+    ///   - uuid: The beacons' UUID.
+    ///   - major: The beacons' major value.
     public init(uuid: UUID, major: CLBeaconMajorValue) { self.init(uuid, major, nil) }
+    /// The beacon with `uuid`, `major` and `minor`.
+    ///
+    /// - Parameters:
+    ///   - uuid: The beacon's UUID.
+    ///   - major: The beacon's major value.
+    ///   - minor: The beacon's minor value.
     public init(uuid: UUID, major: CLBeaconMajorValue, minor: CLBeaconMinorValue) { self.init(uuid, major, minor) }
 
     private init(_ uuid: UUID, _ major: CLBeaconMajorValue?, _ minor: CLBeaconMinorValue?) {

@@ -12,38 +12,54 @@ public final class CLServiceSession: Sendable {
   public enum AuthorizationRequirement: Equatable, Hashable, Sendable {
     /// None sought: the session only counts as a session (with authorization already granted).
     case none
+    /// Authorization when the app is in use.
     case whenInUse
+    /// Always authorization, in the background too.
     case always
   }
 
   /// What stands in the way of the session, at one moment.
   public struct Diagnostic: Sendable {
     let flags: LocationDiagnostics
+    /// The app or Location Services (system-wide) are denied.
     public var authorizationDenied: Bool { flags.authorizationDenied }
+    /// Location Services are off.
     public var authorizationDeniedGlobally: Bool { flags.authorizationDeniedGlobally }
+    /// The app's authorization is restricted (by parental controls or a profile on iOS).
     public var authorizationRestricted: Bool { flags.authorizationRestricted }
+    /// The app, authorized when in use, is not in use (in the background, with no session).
     public var insufficientlyInUse: Bool { flags.insufficientlyInUse }
+    /// The app requires explicit service sessions and holds none (never on the emulator, which reads no Info.plist).
     public var serviceSessionRequired: Bool { flags.serviceSessionRequired }
     /// Full accuracy was asked for (a purpose key) and the app has approximate location.
     public var fullAccuracyDenied: Bool { flags.fullAccuracyDenied }
     /// Always was required and the app has less.
     public var alwaysAuthorizationDenied: Bool { flags.alwaysAuthorizationDenied }
+    /// The permission prompt is on screen.
     public var authorizationRequestInProgress: Bool { flags.authorizationRequestInProgress }
+    /// The app has approximate location only.
     public var accuracyLimited: Bool { flags.accuracyLimited }
   }
 
   /// The diagnostics from now on: the current one, then one per change, until the session is
   /// invalidated.
   public final class Diagnostics: AsyncSequence, Sendable {
+    /// Each element is one diagnostic.
     public typealias Element = Diagnostic
     private let source: DiagnosticSource
 
     init(_ source: DiagnosticSource) { self.source = source }
 
+    /// Starts an iteration: the current diagnostic first, then one per change.
+    /// - Returns: A new iterator.
     public func makeAsyncIterator() -> Iterator { Iterator(feed: source.feed()) }
 
+    /// Iterates over a session's diagnostics.
     public struct Iterator: AsyncIteratorProtocol {
       let feed: DiagnosticFeed
+      /// Waits for the next diagnostic.
+      /// - Returns: The next diagnostic, or nil once the session is invalidated.
+      /// - Throws: Never here (declared `throws` as in the SDK).
       public mutating func next() async throws -> Diagnostic? { await feed.subscription.next().map(Diagnostic.init(flags:)) }
     }
   }
@@ -81,6 +97,7 @@ public final class CLServiceSession: Sendable {
 
   deinit { source.invalidate() }
 
+  /// What stands in the way of the session: the current diagnostic, then one per change, until invalidated.
   public var diagnostics: Diagnostics { Diagnostics(source) }
 
   /// Ends the session: its diagnostics sequences finish.
@@ -94,25 +111,38 @@ public final class CLBackgroundActivitySession: Sendable {
   /// What stands in the way of the session, at one moment.
   public struct Diagnostic: Sendable {
     let flags: LocationDiagnostics
+    /// The app or Location Services (system-wide) are denied.
     public var authorizationDenied: Bool { flags.authorizationDenied }
+    /// Location Services are off.
     public var authorizationDeniedGlobally: Bool { flags.authorizationDeniedGlobally }
+    /// The app's authorization is restricted (by parental controls or a profile on iOS).
     public var authorizationRestricted: Bool { flags.authorizationRestricted }
+    /// The app, authorized when in use, is not in use (in the background, with no session).
     public var insufficientlyInUse: Bool { flags.insufficientlyInUse }
+    /// The app requires explicit service sessions and holds none (never on the emulator, which reads no Info.plist).
     public var serviceSessionRequired: Bool { flags.serviceSessionRequired }
+    /// The permission prompt is on screen.
     public var authorizationRequestInProgress: Bool { flags.authorizationRequestInProgress }
   }
 
   /// The diagnostics from now on: the current one, then one per change, until invalidated.
   public final class Diagnostics: AsyncSequence, Sendable {
+    /// Each element is one diagnostic.
     public typealias Element = Diagnostic
     private let source: DiagnosticSource
 
     init(_ source: DiagnosticSource) { self.source = source }
 
+    /// Starts an iteration: the current diagnostic first, then one per change.
+    /// - Returns: A new iterator.
     public func makeAsyncIterator() -> Iterator { Iterator(feed: source.feed()) }
 
+    /// Iterates over a session's diagnostics.
     public struct Iterator: AsyncIteratorProtocol {
       let feed: DiagnosticFeed
+      /// Waits for the next diagnostic.
+      /// - Returns: The next diagnostic, or nil once the session is invalidated.
+      /// - Throws: Never here (declared `throws` as in the SDK).
       public mutating func next() async throws -> Diagnostic? { await feed.subscription.next().map(Diagnostic.init(flags:)) }
     }
   }
@@ -136,6 +166,7 @@ public final class CLBackgroundActivitySession: Sendable {
 
   deinit { invalidate() }
 
+  /// What stands in the way of the session: the current diagnostic, then one per change, until invalidated.
   public var diagnostics: Diagnostics { Diagnostics(source) }
 
   /// Ends the session: the app no longer keeps its locations in the background.

@@ -10,7 +10,10 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
   case services(Bool)
   /// Precise location switched for the app.
   case accuracy(LocationAccuracyAuthorization)
-  case background, foreground
+  /// The app leaves the foreground.
+  case background
+  /// The app returns to the foreground.
+  case foreground
   /// The app calls `requestWhenInUseAuthorization()`.
   case authorize
   /// The app calls `requestAlwaysAuthorization()`.
@@ -75,6 +78,7 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The event as `TIME=EVENT` writes it (`permission=denied`, `fix=lost`…): what ``init(parsing:)`` reads.
   public var description: String {
     switch self {
     case .permission(let s): "permission=\(s.rawValue)"
@@ -98,23 +102,34 @@ public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {
 
 /// A scenario that cannot be understood.
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong, in words.
   public var description: String
+  /// An error saying `description`.
+  /// - Parameter description: what is wrong, in words.
   public init(_ description: String) { self.description = description }
 }
 
 /// A timeline of events on one clock, with the state it starts from.
 public struct Scenario: Sendable, Hashable {
+  /// One event of a scenario and when it happens.
   public struct Step: Sendable, Hashable {
     /// Seconds from the start.
     public var at: Double
+    /// What happens then.
     public var event: ScenarioEvent
+    /// A step at `at` seconds from the start.
+    /// - Parameters:
+    ///   - at: seconds from the start.
+    ///   - event: what happens then.
     public init(at: Double, event: ScenarioEvent) {
       self.at = at
       self.event = event
     }
   }
 
+  /// The permission state at the start.
   public var initial: PermissionState
+  /// How the scripted user answers the permission prompt.
   public var promptAnswer: PromptAnswer
   /// Seconds the scripted user takes to answer.
   public var promptDelay: Double
@@ -127,6 +142,13 @@ public struct Scenario: Sendable, Hashable {
   /// location request to time out and a prompt to be answered.
   public var settleTime: Double { 10 + promptDelay + 1 }
 
+  /// A scenario; its steps are put in time order, as ``add(_:)`` does.
+  /// - Parameters:
+  ///   - initial: the permission state at the start.
+  ///   - promptAnswer: how the scripted user answers the permission prompt.
+  ///   - promptDelay: seconds the scripted user takes to answer.
+  ///   - steps: the events and their times, in any order.
+  ///   - duration: seconds the scenario runs; nil: until the last step plus ``settleTime``.
   public init(
     initial: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing,
     promptDelay: Double = 1, steps: [Step] = [], duration: Double? = nil

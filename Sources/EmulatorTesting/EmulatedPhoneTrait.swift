@@ -23,11 +23,19 @@ public struct EmulatedPhoneTrait: TestTrait, SuiteTrait, TestScoping {
   /// Which code the phone belongs to.
   public var binding: PhoneBinding
 
+  /// Always `true`: put on a suite, the trait applies to every test inside it.
   public var isRecursive: Bool { true }
 
   /// Each test case gets a phone of its own (a suite's trait reaches each of its tests' cases).
   public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? { testCase == nil ? nil : self }
 
+  /// Runs the test case inside `withEmulatedPhone` with this trait's configuration and binding.
+  ///
+  /// - Parameters:
+  ///   - test: The test being run.
+  ///   - testCase: The test case being run.
+  ///   - function: The test case's body, run while the phone exists.
+  /// - Throws: Whatever creating the phone or the test's body throws.
   @concurrent
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @concurrent @Sendable () async throws -> Void

@@ -17,6 +17,9 @@ public final class PhoneRecorder: Sendable {
   /// The observation; cancel it to stop recording.
   public let observation: PhoneObservation
 
+  /// Starts recording what `phone` reports.
+  ///
+  /// - Parameter phone: The phone to observe.
   public init(_ phone: EmulatedPhone) {
     let events = self.events
     observation = phone.observe { events.append($0) }

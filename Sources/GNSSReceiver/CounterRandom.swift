@@ -17,6 +17,10 @@ public struct CounterRandom: Hashable, Sendable {
   /// cheaper than a cache miss on a table of its own).
   private let base: UInt64
 
+  /// A generator for one phone of a run.
+  /// - Parameters:
+  ///   - seed: the run's seed.
+  ///   - phone: the phone (or receiver) within the run; phones of one seed draw independently.
   public init(seed: UInt64, phone: UInt64 = 0) {
     self.seed = seed
     self.phone = phone
@@ -25,11 +29,34 @@ public struct CounterRandom: Hashable, Sendable {
 
   /// What a draw is for: each stream is independent of the others.
   public enum Stream: UInt64, Sendable, CaseIterable {
-    case bias = 1, biasUpAndNoiseEast, noise
-    case velocity, velocityUp
-    case multipathStart, multipathLength, multipathEast, multipathNorth, multipathUp
-    case outageStart, outageLength
-    case signal, timeToFirstFix
+    /// The range bias's east and north kicks.
+    case bias = 1
+    /// The range bias's up kick and the east white noise.
+    case biasUpAndNoiseEast
+    /// The north and up white noise.
+    case noise
+    /// The horizontal velocity noise.
+    case velocity
+    /// The vertical velocity noise.
+    case velocityUp
+    /// Whether a multipath jump starts.
+    case multipathStart
+    /// How long a multipath jump lasts.
+    case multipathLength
+    /// A multipath jump's east offset.
+    case multipathEast
+    /// A multipath jump's north offset.
+    case multipathNorth
+    /// A multipath jump's up offset.
+    case multipathUp
+    /// Whether an outage starts.
+    case outageStart
+    /// How long an outage lasts.
+    case outageLength
+    /// Each satellite's signal flicker.
+    case signal
+    /// The spread of the time to first fix and to reacquire.
+    case timeToFirstFix
   }
 
   /// 64 random bits for the key.

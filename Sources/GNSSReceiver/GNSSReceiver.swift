@@ -43,11 +43,13 @@ public struct GNSSReceiver: Sendable {
 
   /// The receiver's setting.
   public struct Options: Hashable, Sendable {
+    /// The environment and hardware that shape what the receiver reports.
     public var profile: ReceiverProfile
     /// The run's seed.
     public var seed: UInt64
     /// Which phone of the run: phones of one seed err independently.
     public var phone: UInt64
+    /// How the receiver starts: cold, warm or hot.
     public var start: Start
     /// A phone's assisted GNSS (time to first fix of seconds) rather than a standalone receiver.
     public var assisted: Bool
@@ -58,6 +60,7 @@ public struct GNSSReceiver: Sendable {
     /// How often the sky and signals are recomputed, seconds (satellites move about 0.5° a minute).
     public var skyInterval: Double
 
+    /// A setting; by default an assisted cold start under the open sky, with the nominal constellations.
     public init(
       profile: ReceiverProfile = .openSky, seed: UInt64 = 0, phone: UInt64 = 0, start: Start = .cold, assisted: Bool = true,
       almanac: [AlmanacEntry] = NominalConstellation.almanac, skyInterval: Double = 5
@@ -97,6 +100,7 @@ public struct GNSSReceiver: Sendable {
   private var cachedView = SkyView(satellites: [], usedCount: 0, dop: nil, metersPerDegreeLatitude: 1, metersPerDegreeLongitude: 1)
   private var lastStep = Step(dt: .nan, phi: 0, kick: 0, outage: 0, multipath: 0)
 
+  /// A receiver with the setting `options`, before its first epoch.
   public init(options: Options) {
     setting = Setting.shared(options)
     random = CounterRandom(seed: options.seed, phone: options.phone)
@@ -443,94 +447,6 @@ public struct GNSSReceiver: Sendable {
     let normal = a / w
     return (meridian * Double.pi / 180, max(1e-6, normal * cos(latitude * Double.pi / 180) * Double.pi / 180))
   }
-}
-
-/// Where a receiver is in getting and keeping a fix.
-public enum FixState: String, Hashable, Sendable, Codable, CaseIterable {
-  /// Before its first epoch.
-  case off
-  /// Searching for satellites, before the time to first fix has passed.
-  case acquiring
-  /// Three satellites: latitude and longitude, the altitude held.
-  case fix2D = "2d"
-  /// Four or more.
-  case fix3D = "3d"
-  /// A fix with poor geometry (PDOP above 6).
-  case degraded
-  /// Too few satellites after a fix, or reacquiring them.
-  case lost
-}
-
-/// A satellite in view and what the receiver makes of it.
-public struct TrackedSatellite: Hashable, Sendable {
-  public var view: SatelliteView
-  /// Carrier-to-noise density, dB-Hz; nil when not tracked.
-  public var signal: Double?
-  /// Whether the fix uses it.
-  public var used: Bool
-
-  public init(view: SatelliteView, signal: Double?, used: Bool) {
-    self.view = view
-    self.signal = signal
-    self.used = used
-  }
-
-  public var prn: Int { view.prn }
-  public var system: GNSSSystem { view.system }
-  public var azimuth: Double { view.azimuth }
-  public var elevation: Double { view.elevation }
-}
-
-/// A receiver's error, metres east, north and up (the reported position minus the truth).
-public struct PositionError: Hashable, Sendable {
-  public var east: Double
-  public var north: Double
-  public var up: Double
-  public init(east: Double, north: Double, up: Double) {
-    self.east = east
-    self.north = north
-    self.up = up
-  }
-  /// The horizontal error, metres.
-  public var horizontal: Double { (east * east + north * north).squareRoot() }
-}
-
-/// The errors a receiver reports, 1 σ: east, north, up (nil in 2D), metres; velocity per axis, m/s.
-public struct ErrorSigma: Hashable, Sendable {
-  public var east: Double
-  public var north: Double
-  public var up: Double?
-  public var velocity: Double
-}
-
-/// One epoch of a receiver.
-public struct ReceiverEpoch: Sendable {
-  /// What it reports (mode `.noFix` and no coordinate without a fix).
-  public var fix: LocationFix
-  public var state: FixState
-  /// The satellites above the horizon, by system and PRN.
-  public var satellites: [TrackedSatellite]
-  /// The DOPs of the used set, with a fix.
-  public var dop: DilutionOfPrecision?
-  /// The reported errors, 1 σ, with a fix.
-  public var sigma: ErrorSigma?
-  /// The true error, with a fix (for tests and analysis; a real receiver does not know it).
-  public var error: PositionError?
-
-  public init(
-    fix: LocationFix, state: FixState, satellites: [TrackedSatellite], dop: DilutionOfPrecision? = nil, sigma: ErrorSigma? = nil,
-    error: PositionError? = nil
-  ) {
-    self.fix = fix
-    self.state = state
-    self.satellites = satellites
-    self.dop = dop
-    self.sigma = sigma
-    self.error = error
-  }
-
-  /// The satellites the fix uses.
-  public var used: [TrackedSatellite] { satellites.filter(\.used) }
 }
 
 /// Satellite geometry by sky slot and grid cell, shared by the receivers of a process: it

@@ -74,10 +74,13 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
   public var outageLength: Double
   /// Time to first fix, seconds, of a standalone receiver from cold, warm and hot starts.
   public var coldStart: Double
+  /// Time to first fix, seconds, of a standalone receiver from a warm start.
   public var warmStart: Double
+  /// Time to first fix, seconds, from a hot start (with or without assistance); also the time to reacquire after a loss.
   public var hotStart: Double
   /// The same with assistance (A-GNSS), seconds.
   public var assistedColdStart: Double
+  /// Time to first fix, seconds, of an assisted receiver from a warm start.
   public var assistedWarmStart: Double
   /// The reported accuracy is the honest one times this: 1 honest, below 1 over-confident (as
   /// phones are in cities, where multipath is not in their error model).
@@ -258,7 +261,11 @@ public struct ReceiverProfile: Hashable, Sendable, Codable {
 
 /// Why a profile was refused.
 public struct ReceiverProfileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What is wrong, in words.
   public var message: String
+  /// An error saying `message`.
+  /// - Parameter message: what is wrong, in words.
   public init(message: String) { self.message = message }
+  /// The error's message.
   public var description: String { message }
 }

@@ -12,6 +12,7 @@ public struct EpochCollapser: Sendable {
   private var held: LocationFix?
   private var delivered: LocationFix?
 
+  /// Creates a collapser holding no report.
   public init() {}
 
   /// Adds a report; returns the previous epoch's fix when this report starts a new epoch.

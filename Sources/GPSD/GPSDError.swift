@@ -7,6 +7,7 @@ public enum GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The device gpsd was reading went away (closed, unplugged, or gpsd has no devices).
   case deviceGone(endpoint: String, device: String)
 
+  /// A one-line message naming the endpoint and what went wrong.
   public var description: String {
     switch self {
     case .cannotConnect(let endpoint, let message): "cannot connect to gpsd at \(endpoint): \(message)"
@@ -19,10 +20,17 @@ public enum GPSDError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Waits between reconnection attempts: doubling from `initial` up to `maximum`.
 public struct Backoff: Sendable, Hashable {
+  /// The first wait, and the wait after a ``reset()``.
   public var initial: Duration
+  /// The longest wait: doubling stops here.
   public var maximum: Duration
   private var next: Duration
 
+  /// Creates a backoff whose first wait is `initial`.
+  ///
+  /// - Parameters:
+  ///   - initial: The first wait.
+  ///   - maximum: The longest wait.
   public init(initial: Duration = .milliseconds(100), maximum: Duration = .seconds(2)) {
     self.initial = initial
     self.maximum = maximum

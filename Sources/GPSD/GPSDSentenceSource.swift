@@ -11,19 +11,33 @@ import LocationServices
 /// (blocking socket I/O stays off the cooperative pool); the connection closes when the
 /// consumer stops or its task is cancelled.
 public struct GPSDSentenceSource: AsyncSequence, Sendable {
+  /// One NMEA sentence, without its line ending.
   public typealias Element = String
 
+  /// The host gpsd runs on.
   public var host: String
+  /// gpsd's TCP port.
   public var port: Int
   /// How long to try to connect.
   public var connectTimeout: Duration
 
+  /// Creates a source for the gpsd at `host:port`; nothing connects until iteration starts.
+  ///
+  /// - Parameters:
+  ///   - host: The host gpsd runs on.
+  ///   - port: gpsd's TCP port.
+  ///   - connectTimeout: How long to keep trying to connect.
   public init(host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration = .seconds(10)) {
     self.host = host
     self.port = port
     self.connectTimeout = connectTimeout
   }
 
+  /// Connects to gpsd on a new thread and returns an iterator over the sentences it relays.
+  ///
+  /// The iterator throws a `GPSDError` when it cannot connect or gpsd closes the connection.
+  ///
+  /// - Returns: An iterator over the sentences.
   public func makeAsyncIterator() -> AsyncThrowingStream<String, any Error>.AsyncIterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(65_536))
     let stopped = Locked(false)

@@ -24,19 +24,33 @@ public import LocationServices
 /// Other conditions (a device gone, an ERROR from gpsd, a reconnect) are
 /// reported to ``Configuration/onEvent`` without ending the sequence.
 public struct GPSDSource: LocationSource {
+  /// Where gpsd is and how the session connects, reconnects and reports.
   public struct Configuration: Sendable {
+    /// The host gpsd runs on.
     public var host: String
+    /// gpsd's TCP port.
     public var port: Int
     /// Watch only this device (a path as gpsd names it); nil for all.
     public var device: String?
     /// Give up (throw) after this long without a connection, at the start or after losing one; nil: retry forever.
     public var connectTimeout: Duration?
+    /// The waits between reconnection attempts.
     public var backoff: Backoff
     /// How long one wait for data lasts before the session checks for cancellation.
     public var pollInterval: Duration
     /// Called on the session thread for everything that is not a fix.
     public var onEvent: (@Sendable (Event) -> Void)?
 
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - host: The host gpsd runs on.
+    ///   - port: gpsd's TCP port.
+    ///   - device: Watch only this device; nil for all.
+    ///   - connectTimeout: Give up after this long without a connection; nil: retry forever.
+    ///   - backoff: The waits between reconnection attempts.
+    ///   - pollInterval: How long one wait for data lasts before checking for cancellation.
+    ///   - onEvent: Called on the session thread for everything that is not a fix.
     public init(
       host: String = "127.0.0.1", port: Int = 2947, device: String? = nil, connectTimeout: Duration? = .seconds(10),
       backoff: Backoff = Backoff(), pollInterval: Duration = .milliseconds(50), onEvent: (@Sendable (Event) -> Void)? = nil
@@ -69,10 +83,20 @@ public struct GPSDSource: LocationSource {
     case stopped
   }
 
+  /// Where gpsd is and how each session behaves.
   public var configuration: Configuration
 
+  /// Creates a source with a full configuration.
+  ///
+  /// - Parameter configuration: Where gpsd is and how the session behaves.
   public init(configuration: Configuration) { self.configuration = configuration }
 
+  /// Creates a source for the gpsd at `host:port`, watching all devices, with default backoff.
+  ///
+  /// - Parameters:
+  ///   - host: The host gpsd runs on.
+  ///   - port: gpsd's TCP port.
+  ///   - connectTimeout: Give up after this long without a connection; nil: retry forever.
   public init(host: String = "127.0.0.1", port: Int = 2947, connectTimeout: Duration? = .seconds(10)) {
     configuration = Configuration(host: host, port: port, connectTimeout: connectTimeout)
   }
@@ -80,11 +104,20 @@ public struct GPSDSource: LocationSource {
   /// The libgps API major version this build uses.
   public static var libgpsAPIVersion: Int { Int(locemu_gps_api_major()) }
 
+  /// Iterates over the fixes of one libgps session.
   public struct AsyncIterator: AsyncIteratorProtocol {
     var base: AsyncThrowingStream<LocationFix, any Error>.Iterator
+    /// Waits for the next fix.
+    ///
+    /// - Returns: The next fix, or nil when the session has ended.
+    /// - Throws: ``GPSDError/cannotConnect(endpoint:message:)`` after ``GPSDSource/Configuration/connectTimeout``
+    ///   without a connection.
     public mutating func next() async throws -> LocationFix? { try await base.next(isolation: #isolation) }
   }
 
+  /// Starts a new libgps session on its own thread; it stops when the iteration ends or is cancelled.
+  ///
+  /// - Returns: An iterator over the session's fixes.
   public func makeAsyncIterator() -> AsyncIterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: LocationFix.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1024))

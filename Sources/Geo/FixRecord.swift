@@ -18,13 +18,27 @@ public enum FixRecord {
   /// within 0.0005 of zero is written 0.000, as gpsd writes it), and the differential
   /// corrections' `dgpsAge` (s, 1 decimal) and `dgpsSta` (after `sep`).
   public struct GPSDMembers: Sendable, Hashable {
+    /// The course over ground, degrees magnetic (`magtrack`).
     public var magneticTrack: Double?
+    /// The velocity's north component, m/s (`velN`).
     public var velocityNorth: Double?
+    /// The velocity's east component, m/s (`velE`).
     public var velocityEast: Double?
+    /// The velocity's down component, m/s (`velD`).
     public var velocityDown: Double?
+    /// The age of the differential corrections, seconds (`dgpsAge`).
     public var dgpsAge: Double?
+    /// The differential reference station's ID (`dgpsSta`).
     public var dgpsStation: Int?
 
+    /// Members to write: a nil one is left out, and the velocity unless its north and east are both given.
+    /// - Parameters:
+    ///   - magneticTrack: the course over ground, degrees magnetic.
+    ///   - velocityNorth: the velocity's north component, m/s.
+    ///   - velocityEast: the velocity's east component, m/s.
+    ///   - velocityDown: the velocity's down component, m/s.
+    ///   - dgpsAge: the age of the differential corrections, seconds.
+    ///   - dgpsStation: the differential reference station's ID.
     public init(
       magneticTrack: Double? = nil, velocityNorth: Double? = nil, velocityEast: Double? = nil, velocityDown: Double? = nil,
       dgpsAge: Double? = nil, dgpsStation: Int? = nil

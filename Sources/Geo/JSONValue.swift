@@ -4,13 +4,22 @@ public import Foundation
 /// (a transcript line's, a gpsd report's, a scenario file's), decoded with `JSONDecoder` and
 /// read member by member. Numbers and booleans stay apart: `1` is a number, `true` a boolean.
 public enum JSONValue: Sendable, Hashable, Codable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number.
   case number(Double)
+  /// A string.
   case string(String)
+  /// An array of values.
   case array([JSONValue])
+  /// An object: its members by name.
   case object([String: JSONValue])
 
+  /// Decodes whatever JSON value the decoder holds.
+  /// - Parameter decoder: the decoder to read from.
+  /// - Throws: `DecodingError` when the value is none of JSON's kinds.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
@@ -28,6 +37,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
   }
 
+  /// Encodes the value as the JSON it stands for.
+  /// - Parameter encoder: the encoder to write to.
+  /// - Throws: `EncodingError` when the encoder refuses a value (a number that is not finite, say).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     switch self {

@@ -20,10 +20,15 @@ public protocol LocationSource: AsyncSequence, Sendable where Element == Locatio
 /// Timestamps are `start` plus the time elapsed on the clock, so a test clock
 /// gives exact, repeatable times.
 public struct FixedPointSource<C: Clock>: LocationSource where C.Duration == Duration {
+  /// The fix reported each time, stamped anew.
   public var fix: LocationFix
+  /// The time between reports; the first comes at once.
   public var interval: Duration
+  /// How many reports before the sequence ends; nil: until cancelled.
   public var count: Int?
+  /// The timestamp of the first report.
   public var start: Date
+  /// The clock that paces the reports and whose elapsed time stamps them.
   public var clock: C
 
   /// - Parameters:
@@ -47,11 +52,15 @@ public struct FixedPointSource<C: Clock>: LocationSource where C.Duration == Dur
     self.clock = clock
   }
 
+  /// One iteration of the source: its reports from the first `next()` on.
   public struct AsyncIterator: AsyncIteratorProtocol {
     let source: FixedPointSource
     var origin: C.Instant?
     var delivered = 0
 
+    /// Waits on the clock until the next report is due and returns it.
+    /// - Returns: the fix, stamped with `start` plus the time since the first report; nil after `count` reports.
+    /// - Throws: what the clock's `sleep(until:tolerance:)` throws, such as `CancellationError` when the task is cancelled.
     public mutating func next() async throws -> LocationFix? {
       if let count = source.count, delivered >= count { return nil }
       let origin = self.origin ?? source.clock.now
@@ -65,6 +74,8 @@ public struct FixedPointSource<C: Clock>: LocationSource where C.Duration == Dur
     }
   }
 
+  /// Starts a new iteration: its first report comes at once, timed from then.
+  /// - Returns: the iterator.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(source: self) }
 }
 

@@ -15,6 +15,8 @@ public final class Locked<Value>: @unchecked Sendable {
   /// end of an access, a set per thread) would only repeat what the lock guarantees.
   @usableFromInline @exclusivity(unchecked) var value: Value
 
+  /// A lock around `value`.
+  /// - Parameter value: the value to keep.
   public init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)

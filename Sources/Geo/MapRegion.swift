@@ -8,12 +8,18 @@ public import LocationServices
 /// A rectangular area of the map, as MapKit's `MKCoordinateRegion`: a centre and the
 /// latitude/longitude extent around it, in degrees.
 public struct MapRegion: Hashable, Sendable, CustomStringConvertible {
+  /// The region's centre.
   public var center: Coordinate
   /// North-to-south extent, degrees.
   public var latitudeDelta: Double
   /// East-to-west extent, degrees.
   public var longitudeDelta: Double
 
+  /// The region `latitudeDelta` by `longitudeDelta` degrees around `center`.
+  /// - Parameters:
+  ///   - center: the region's centre.
+  ///   - latitudeDelta: the north-to-south extent, degrees.
+  ///   - longitudeDelta: the east-to-west extent, degrees.
   public init(center: Coordinate, latitudeDelta: Double, longitudeDelta: Double) {
     self.center = center
     self.latitudeDelta = latitudeDelta
@@ -32,8 +38,11 @@ public struct MapRegion: Hashable, Sendable, CustomStringConvertible {
 
   /// The southern, northern, western and eastern edges (latitudes clamped to ±90; longitudes may pass ±180).
   public var south: Double { max(-90, center.latitude - latitudeDelta / 2) }
+  /// The northern edge's latitude (at most 90).
   public var north: Double { min(90, center.latitude + latitudeDelta / 2) }
+  /// The western edge's longitude (may be below -180).
   public var west: Double { center.longitude - longitudeDelta / 2 }
+  /// The eastern edge's longitude (may be above 180).
   public var east: Double { center.longitude + longitudeDelta / 2 }
 
   /// Whether `coordinate` lies inside the region (longitudes compared across the antimeridian).
@@ -54,6 +63,7 @@ public struct MapRegion: Hashable, Sendable, CustomStringConvertible {
     return WebMercator.region(centeredAt: center, width: width, height: height)
   }
 
+  /// The centre and the half-extents, as "… ±0.05°lat ±0.1°lon".
   public var description: String {
     "\(center) ±\(latitudeDelta / 2)°lat ±\(longitudeDelta / 2)°lon"
   }
@@ -79,6 +89,11 @@ public enum WebMercator {
     project(latitude: coordinate.latitude, longitude: coordinate.longitude)
   }
 
+  /// World coordinates of a latitude and longitude (x, y in 0…1 for longitudes within ±180).
+  /// - Parameters:
+  ///   - latitude: degrees; clamped to ±``maxLatitude``.
+  ///   - longitude: degrees.
+  /// - Returns: the world coordinates, y growing southwards.
   public static func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
     let φ = min(maxLatitude, max(-maxLatitude, latitude)) * .pi / 180
     let x = (longitude + 180) / 360

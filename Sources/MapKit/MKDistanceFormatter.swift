@@ -11,15 +11,21 @@ open class MKDistanceFormatter: Formatter, @unchecked Sendable {
   public enum Units: UInt, Sendable {
     /// The locale's.
     case `default` = 0
+    /// Metres and kilometres.
     case metric = 1
+    /// Feet and miles.
     case imperial = 2
+    /// Yards and miles.
     case imperialWithYards = 3
   }
 
   /// Abbreviated ("km") or full ("kilometers") unit names.
   public enum DistanceUnitStyle: UInt, Sendable {
+    /// Abbreviated unit names, as `abbreviated`.
     case `default` = 0
+    /// Abbreviated unit names ("km", "mi").
     case abbreviated = 1
+    /// Full unit names ("kilometers", "miles").
     case full = 2
   }
 
@@ -29,10 +35,15 @@ open class MKDistanceFormatter: Formatter, @unchecked Sendable {
     set { chosenLocale = newValue }
   }
   private var chosenLocale: Locale?
+  /// The units to write distances in; the locale's by default.
   open var units = Units.default
+  /// How unit names are written; abbreviated by default.
   open var unitStyle = DistanceUnitStyle.default
 
+  /// Creates a formatter with the locale's units and abbreviated unit names.
   public override init() { super.init() }
+  /// Creates a formatter from an archive, as `Formatter` requires.
+  /// - Parameter coder: The archive to read.
   public required init?(coder: NSCoder) { super.init(coder: coder) }
 
   private var effectiveUnits: Units {
@@ -97,6 +108,9 @@ open class MKDistanceFormatter: Formatter, @unchecked Sendable {
     return value * factor
   }
 
+  /// Writes a distance in metres passed as a `Double` or an `NSNumber`.
+  /// - Parameter obj: The distance.
+  /// - Returns: The text, or nil if `obj` is not a number.
   open override func string(for obj: Any?) -> String? {
     switch obj {
     case let value as Double: string(fromDistance: value)

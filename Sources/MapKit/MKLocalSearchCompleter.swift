@@ -11,11 +11,19 @@ import Geo
 open class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
   /// The kinds of result a completer returns (Apple's raw values).
   public struct ResultType: OptionSet, Sendable {
+    /// The raw value: Apple's bits.
     public let rawValue: UInt
+    /// Creates result types from their raw value.
+    ///
+    /// - Parameter rawValue: Apple's bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
+    /// Addresses.
     public static let address = ResultType(rawValue: 1 << 0)
+    /// Points of interest, such as shops and parks.
     public static let pointOfInterest = ResultType(rawValue: 1 << 1)
+    /// Search queries to complete, such as "coffee".
     public static let query = ResultType(rawValue: 1 << 2)
+    /// Physical features, such as mountains and lakes.
     public static let physicalFeature = ResultType(rawValue: 1 << 3)
   }
 
@@ -33,7 +41,9 @@ open class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
 
   /// Where to look; a region with a zero span (the default) is everywhere.
   open var region = MKCoordinateRegion()
+  /// The kinds of result wanted; addresses, points of interest and queries by default. Has no effect here.
   open var resultTypes: ResultType = [.address, .pointOfInterest, .query]
+  /// Which categories of points of interest are wanted. Kept for source compatibility: has no effect here.
   open var pointOfInterestFilter: MKPointOfInterestFilter?
   /// Told of each search's results, on the main queue.
   open weak var delegate: (any MKLocalSearchCompleterDelegate)?
@@ -43,6 +53,7 @@ open class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
   /// Whether a search is under way.
   open var isSearching: Bool { run.isRunning }
 
+  /// Creates a completer with an empty fragment and a region that is everywhere.
   public override init() { super.init() }
 
   /// Cancels the search under way: its results do not come.
@@ -71,19 +82,37 @@ open class MKLocalSearchCompleter: NSObject, @unchecked Sendable {
 
 /// What a completer's delegate is told (Apple's `MKLocalSearchCompleterDelegate`); both optional.
 public protocol MKLocalSearchCompleterDelegate: NSObjectProtocol {
+  /// Called on the main queue when a search finished and `results` changed.
+  ///
+  /// - Parameter completer: The completer whose results changed.
   func completerDidUpdateResults(_ completer: MKLocalSearchCompleter)
+  /// Called on the main queue when a search failed.
+  ///
+  /// - Parameters:
+  ///   - completer: The completer whose search failed.
+  ///   - error: Why the search failed.
   func completer(_ completer: MKLocalSearchCompleter, didFailWithError error: any Error)
 }
 
 extension MKLocalSearchCompleterDelegate {
+  /// By default, nothing.
+  ///
+  /// - Parameter completer: The completer whose results changed.
   public func completerDidUpdateResults(_ completer: MKLocalSearchCompleter) {}
+  /// By default, nothing.
+  ///
+  /// - Parameters:
+  ///   - completer: The completer whose search failed.
+  ///   - error: Why the search failed.
   public func completer(_ completer: MKLocalSearchCompleter, didFailWithError error: any Error) {}
 }
 
 /// One completion: a title (the place's name, or its street address), a subtitle (the rest of
 /// the address), and where the typed words are in each (Apple's `MKLocalSearchCompletion`).
 open class MKLocalSearchCompletion: NSObject, @unchecked Sendable {
+  /// The place's name, or its street address.
   open private(set) var title: String
+  /// The rest of the address, comma-separated; may be empty.
   open private(set) var subtitle: String
   /// The ranges of `title` that match the typed words, as `NSValue(range:)`.
   open private(set) var titleHighlightRanges: [NSValue]
@@ -98,6 +127,7 @@ open class MKLocalSearchCompletion: NSObject, @unchecked Sendable {
     super.init()
   }
 
+  /// The completion as "title, subtitle".
   open override var description: String { "\(title), \(subtitle)" }
 }
 

@@ -7,11 +7,17 @@ import Dispatch
 
 /// The kind of map drawn (the emulator draws its own map whatever the type).
 public enum MKMapType: UInt, Sendable {
+  /// A street map with roads and labels.
   case standard = 0
+  /// Satellite imagery.
   case satellite = 1
+  /// Satellite imagery with roads and labels.
   case hybrid = 2
+  /// Satellite imagery with 3D flyover where available.
   case satelliteFlyover = 3
+  /// Hybrid imagery with 3D flyover where available.
   case hybridFlyover = 4
+  /// A street map with subdued colours, so the app's data stands out.
   case mutedStandard = 5
 }
 
@@ -86,6 +92,7 @@ public final class MKSnapshotImage: Sendable {
 /// layers of ``layers`` (a basemap, raster tiles; none by default, a plain background) and no
 /// annotations (as on iOS, the app draws its own on the picture with ``Snapshot/point(for:)``).
 open class MKMapSnapshotter: NSObject, @unchecked Sendable {
+  /// The handler of a snapshot: the snapshot, or nil and the error.
   public typealias CompletionHandler = @Sendable (Snapshot?, (any Error)?) -> Void
 
   /// What every snapshotter of the process draws under the map: set by a test or a program
@@ -116,16 +123,24 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
       get { MKMapRect(region: region) }
       set { region = MKCoordinateRegion(newValue) }
     }
+    /// The kind of map; standard by default. Has no effect here: the emulator draws its own map.
     open var mapType = MKMapType.standard
+    /// Whether buildings are drawn; true by default. Has no effect here.
     open var showsBuildings = true
+    /// Whether points of interest are drawn; true by default. Has no effect here.
     open var showsPointsOfInterest = true
     /// Points; 256 × 256 by default.
     open var size = CGSize(width: 256, height: 256)
     /// Pixels per point (the emulated phone's screen: 2).
     open var scale: CGFloat = 2
 
+    /// Options with the defaults: a 1,000 km region around central Helsinki, 256 × 256 points at scale 2.
     public override init() { super.init() }
 
+    /// New options with the same region, map type, flags, size and scale.
+    ///
+    /// - Parameter zone: Unused.
+    /// - Returns: The copy.
     open func copy(with zone: NSZone? = nil) -> Any {
       let copy = Options()
       copy.region = region
@@ -163,6 +178,9 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
   private let options: Options
   private let state = Locked<(task: Task<Void, Never>?, loading: Bool)>((nil, false))
 
+  /// A snapshotter that draws with a copy of `options` (later changes to them do not count).
+  ///
+  /// - Parameter options: What to draw.
   public init(options: Options) {
     self.options = options.copy() as! Options
     super.init()
@@ -193,6 +211,12 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
     return Snapshot(image: image, projection: drawn.projection)
   }
 
+  /// Draws the snapshot, as `start()` does; `queue` is not used.
+  ///
+  /// - Parameter queue: The queue of the answer on iOS. Has no effect here.
+  /// - Returns: The snapshot.
+  /// - Throws: `MKError` `.unknown` for a size the renderer refuses or a region that is not one;
+  ///   a layer's error when its data cannot be read; `CancellationError` when cancelled.
   open func start(with queue: DispatchQueue) async throws -> Snapshot { try await start() }
 
   /// Draws the snapshot and calls `completionHandler` on the main queue, as MapKit does.

@@ -130,6 +130,10 @@ extension MKMapView {
     delegate?.mapView(self, didSelect: annotation)
   }
 
+  /// Deselects `annotation` if it is selected: its view is deselected and the delegate hears of it.
+  /// - Parameters:
+  ///   - annotation: The annotation to deselect; nil does nothing.
+  ///   - animated: Whether to animate (nothing is animated here).
   public func deselectAnnotation(_ annotation: (any MKAnnotation)?, animated: Bool) {
     guard let annotation, selectedAnnotations.contains(where: { $0 === annotation }) else { return }
     selectedAnnotations.removeAll { $0 === annotation }

@@ -6,13 +6,22 @@ public import Foundation
 /// `canReplaceMapContent` are `@objc optional`; here they have implementations (the bounds
 /// meet; false).
 public protocol MKOverlay: MKAnnotation {
+  /// The smallest rectangle, in map points, that holds the overlay.
   var boundingMapRect: MKMapRect { get }
+  /// Whether the overlay meets a rectangle of the map.
+  /// - Parameter mapRect: The rectangle, in map points.
+  /// - Returns: True if the overlay meets it.
   func intersects(_ mapRect: MKMapRect) -> Bool
+  /// Whether the overlay hides the map beneath it entirely.
   var canReplaceMapContent: Bool { get }
 }
 
 extension MKOverlay {
+  /// By default, whether the overlay's bounding rectangle meets `mapRect`.
+  /// - Parameter mapRect: The rectangle, in map points.
+  /// - Returns: True if the bounds meet it.
   public func intersects(_ mapRect: MKMapRect) -> Bool { boundingMapRect.intersects(mapRect) }
+  /// False by default: the map shows beneath the overlay.
   public var canReplaceMapContent: Bool { false }
 }
 
@@ -26,6 +35,7 @@ open class MKMultiPoint: MKShape {
     super.init()
   }
 
+  /// A shape with no points.
   public override init() {
     mapPoints = []
     super.init()
@@ -88,13 +98,22 @@ extension MKMapRect {
 
 /// A line through points, as MapKit's: made from coordinates or map points, with its bounds.
 open class MKPolyline: MKMultiPoint, MKOverlay {
+  /// A line with no points.
   public override init() { super.init() }
   override init(mapPoints: [MKMapPoint]) { super.init(mapPoints: mapPoints) }
 
+  /// A line through map points.
+  /// - Parameters:
+  ///   - points: The map points, in order.
+  ///   - count: How many there are.
   public convenience init(points: UnsafePointer<MKMapPoint>, count: Int) {
     self.init(mapPoints: Array(UnsafeBufferPointer(start: points, count: count)))
   }
 
+  /// A line through coordinates.
+  /// - Parameters:
+  ///   - coords: The coordinates, in order.
+  ///   - count: How many there are.
   public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int) {
     self.init(mapPoints: UnsafeBufferPointer(start: coords, count: count).map(MKMapPoint.init))
   }
@@ -108,17 +127,31 @@ open class MKPolygon: MKMultiPoint, MKOverlay {
   /// Holes in the shape.
   open private(set) var interiorPolygons: [MKPolygon]?
 
+  /// A polygon with no points.
   public override init() { super.init() }
   override init(mapPoints: [MKMapPoint]) { super.init(mapPoints: mapPoints) }
 
+  /// A polygon through map points, closed from the last point back to the first.
+  /// - Parameters:
+  ///   - points: The map points, in order.
+  ///   - count: How many there are.
   public convenience init(points: UnsafePointer<MKMapPoint>, count: Int) {
     self.init(mapPoints: Array(UnsafeBufferPointer(start: points, count: count)))
   }
 
+  /// A polygon through coordinates, closed from the last point back to the first.
+  /// - Parameters:
+  ///   - coords: The coordinates, in order.
+  ///   - count: How many there are.
   public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int) {
     self.init(mapPoints: UnsafeBufferPointer(start: coords, count: count).map(MKMapPoint.init))
   }
 
+  /// A polygon through coordinates, with holes.
+  /// - Parameters:
+  ///   - coords: The coordinates, in order.
+  ///   - count: How many there are.
+  ///   - interiorPolygons: The holes, or nil.
   public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int, interiorPolygons: [MKPolygon]?) {
     self.init(coordinates: coords, count: count)
     self.interiorPolygons = interiorPolygons

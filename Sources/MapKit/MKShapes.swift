@@ -10,6 +10,10 @@ open class MKCircle: MKShape, MKOverlay {
   /// The radius, metres.
   open private(set) var radius: CLLocationDistance
 
+  /// A circle from its centre and radius.
+  /// - Parameters:
+  ///   - coord: The centre.
+  ///   - radius: The radius, metres.
   public init(center coord: CLLocationCoordinate2D, radius: CLLocationDistance) {
     center = coord
     self.radius = radius
@@ -24,6 +28,7 @@ open class MKCircle: MKShape, MKOverlay {
     self.init(center: middle, radius: side / 2)
   }
 
+  /// The circle's centre.
   open override var coordinate: CLLocationCoordinate2D { center }
 
   /// The square of map points that holds the circle.
@@ -38,14 +43,23 @@ open class MKCircle: MKShape, MKOverlay {
 /// the Earth, drawn as a curve on the flat map. It holds the points along the great circles
 /// (one every 10 km at most), so `pointCount` is larger than the coordinates given.
 open class MKGeodesicPolyline: MKPolyline {
+  /// An empty line, with no points.
   public override init() { super.init() }
   override init(mapPoints: [MKMapPoint]) { super.init(mapPoints: mapPoints) }
 
+  /// A line along the great circles between the given coordinates.
+  /// - Parameters:
+  ///   - coords: The coordinates, in order.
+  ///   - count: How many there are.
   public convenience init(coordinates coords: UnsafePointer<CLLocationCoordinate2D>, count: Int) {
     let given = Array(UnsafeBufferPointer(start: coords, count: count))
     self.init(mapPoints: Self.alongGreatCircles(given).map(MKMapPoint.init))
   }
 
+  /// A line along the great circles between the given map points.
+  /// - Parameters:
+  ///   - points: The map points, in order.
+  ///   - count: How many there are.
   public convenience init(points: UnsafePointer<MKMapPoint>, count: Int) {
     let given = UnsafeBufferPointer(start: points, count: count).map(\.coordinate)
     self.init(mapPoints: Self.alongGreatCircles(given).map(MKMapPoint.init))
@@ -71,29 +85,39 @@ open class MKGeodesicPolyline: MKPolyline {
 
 /// Several lines drawn as one overlay (MapKit's, iOS 13).
 open class MKMultiPolyline: MKShape, MKOverlay {
+  /// The lines, in the order given.
   open private(set) var polylines: [MKPolyline]
 
+  /// An overlay of several lines.
+  /// - Parameter polylines: The lines.
   public init(_ polylines: [MKPolyline]) {
     self.polylines = polylines
     super.init()
   }
 
+  /// The smallest rectangle that holds every line; null when there are none.
   open var boundingMapRect: MKMapRect { polylines.map(\.boundingMapRect).reduce(MKMapRect.null) { $0.union($1) } }
 
+  /// The centre of the lines' bounding rectangle.
   open override var coordinate: CLLocationCoordinate2D { boundingMapRect.centerCoordinate }
 }
 
 /// Several polygons drawn as one overlay (MapKit's, iOS 13).
 open class MKMultiPolygon: MKShape, MKOverlay {
+  /// The polygons, in the order given.
   open private(set) var polygons: [MKPolygon]
 
+  /// An overlay of several polygons.
+  /// - Parameter polygons: The polygons.
   public init(_ polygons: [MKPolygon]) {
     self.polygons = polygons
     super.init()
   }
 
+  /// The smallest rectangle that holds every polygon; null when there are none.
   open var boundingMapRect: MKMapRect { polygons.map(\.boundingMapRect).reduce(MKMapRect.null) { $0.union($1) } }
 
+  /// The centre of the polygons' bounding rectangle.
   open override var coordinate: CLLocationCoordinate2D { boundingMapRect.centerCoordinate }
 }
 
@@ -107,10 +131,14 @@ open class MKUserLocation: NSObject, MKAnnotation {
   open internal(set) var location: CLLocation?
   /// The last heading; nil (no compass here).
   open internal(set) var heading: CLHeading?
+  /// The annotation's title, "My Location" by default.
   open var title: String? = "My Location"
+  /// The annotation's subtitle; nil by default.
   open var subtitle: String?
 
+  /// A user location with no location yet.
   public override init() { super.init() }
 
+  /// The last location's coordinate; `kCLLocationCoordinate2DInvalid` before the first.
   open var coordinate: CLLocationCoordinate2D { location?.coordinate ?? kCLLocationCoordinate2DInvalid }
 }

@@ -143,11 +143,21 @@ public enum TraceLimits {
 /// A trace's bytes held in memory (one uploaded to a server): shared, never copied, compared
 /// by identity.
 public final class TraceBytes: Sendable, Hashable {
+  /// The trace's contents.
   public let bytes: [UInt8]
 
+  /// Holds `bytes` in memory to be shared.
+  /// - Parameter bytes: the trace's contents.
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+  /// Whether `a` and `b` are the same object: identity, not contents.
+  /// - Parameters:
+  ///   - a: some trace bytes.
+  ///   - b: other trace bytes.
+  /// - Returns: true when both are the same object.
   public static func == (a: TraceBytes, b: TraceBytes) -> Bool { a === b }
+  /// Hashes the object's identity, not its contents.
+  /// - Parameter hasher: the hasher to feed.
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

@@ -5,11 +5,19 @@ import Foundation
 public struct DecodedTrace: Sendable {
   /// The trace's name (its path, or an uploaded trace's name).
   public let name: String
+  /// The format it was read in.
   public let format: Trace.Format
+  /// Its epochs, in trace order.
   public let epochs: [TraceEpoch]
   /// What the reader skipped, in its words.
   public let summary: String
 
+  /// Creates a decoded trace from epochs already read.
+  /// - Parameters:
+  ///   - name: the trace's name.
+  ///   - format: the format it was read in.
+  ///   - epochs: its epochs, in trace order.
+  ///   - summary: what the reader skipped.
   public init(name: String, format: Trace.Format, epochs: [TraceEpoch], summary: String = "") {
     self.name = name
     self.format = format
@@ -54,18 +62,26 @@ public struct DecodedTrace: Sendable {
 public final class EpochListReader: TraceReader {
   private let epochs: [TraceEpoch]
   private var index = 0
+  /// The summary it was given, as the reader that read the epochs wrote it.
   public let summary: String
 
+  /// Creates a reader over `epochs`, from the first.
+  /// - Parameters:
+  ///   - epochs: the epochs to return, in order.
+  ///   - summary: what to report as ``summary``.
   public init(_ epochs: [TraceEpoch], summary: String = "") {
     self.epochs = epochs
     self.summary = summary
   }
 
+  /// The next epoch of the list; nil after the last, or after ``close()``.
+  /// - Returns: the next epoch, or nil.
   public func next() -> TraceEpoch? {
     guard index < epochs.count else { return nil }
     defer { index += 1 }
     return epochs[index]
   }
 
+  /// Moves to the end of the list: ``next()`` returns nil from now on.
   public func close() { index = epochs.count }
 }

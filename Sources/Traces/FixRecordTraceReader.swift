@@ -19,6 +19,7 @@ import LocationServices
 /// counted as corrupt and skipped. ``TraceLimits/junkBytes`` read without one JSON object
 /// end the read with a ``TraceFileError``: the input is not JSON lines.
 public final class FixRecordTraceReader: TraceReader {
+  /// The path read (`-` for standard input), or the name of a trace held in memory.
   public let path: String
   private let input: ByteInput
   private let buffer: UnsafeMutableRawBufferPointer
@@ -52,6 +53,7 @@ public final class FixRecordTraceReader: TraceReader {
     buffer.deallocate()
   }
 
+  /// Closes the input and drops the lines read; ``next()`` then returns nil.
   public func close() {
     input.close()
     finished = true
@@ -59,6 +61,7 @@ public final class FixRecordTraceReader: TraceReader {
     carry = []
   }
 
+  /// Fix records read, other reports skipped, and corrupt lines skipped with the first line numbers.
   public var summary: String {
     var text = "\(records) fix records"
     if otherReports > 0 { text += ", \(otherReports) other reports skipped" }
@@ -69,6 +72,9 @@ public final class FixRecordTraceReader: TraceReader {
     return text
   }
 
+  /// The epoch of the next fix record, past other reports and corrupt lines; nil at the end.
+  /// - Returns: the next epoch, or nil.
+  /// - Throws: ``TraceFileError`` when the input cannot be read, or when ``TraceLimits/junkBytes`` hold no JSON object.
   public func next() throws -> TraceEpoch? {
     while true {
       while lineIndex < lines.count {

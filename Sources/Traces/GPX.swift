@@ -11,9 +11,11 @@ public import LocationServices
 
 /// One GPX point (`trkpt`, `rtept` or `wpt`).
 public struct GPXPoint: Sendable, Hashable {
+  /// The point's `lat` and `lon`.
   public var coordinate: Coordinate
   /// `<ele>`, metres (taken as above mean sea level, as GPS receivers and Xcode write it).
   public var elevation: Double?
+  /// `<time>`; nil when absent or not a valid time stamp.
   public var time: Date?
   /// `<fix>`: none, 2d, 3d, dgps or pps; nil when absent.
   public var fixType: GPXFixType?
@@ -24,12 +26,20 @@ public struct GPXPoint: Sendable, Hashable {
   /// `<geoidheight>`: the geoid's height above the WGS 84 ellipsoid, metres (so that the
   /// ellipsoidal altitude is `elevation + geoidHeight`).
   public var geoidHeight: Double?
+  /// `<hdop>`: horizontal dilution of precision.
   public var hdop: Double?
+  /// `<vdop>`: vertical dilution of precision.
   public var vdop: Double?
   /// GPX 1.0's `<speed>` (m/s) and `<course>` (degrees), which some writers still emit.
   public var speed: Double?
+  /// GPX 1.0's `<course>`, degrees (see ``speed``).
   public var course: Double?
 
+  /// Creates a point with nothing but a position, an elevation and a time.
+  /// - Parameters:
+  ///   - coordinate: the point's position.
+  ///   - elevation: `<ele>`, metres above mean sea level.
+  ///   - time: `<time>`.
   public init(coordinate: Coordinate, elevation: Double? = nil, time: Date? = nil) {
     self.coordinate = coordinate
     self.elevation = elevation
@@ -39,8 +49,18 @@ public struct GPXPoint: Sendable, Hashable {
 
 /// GPX's `fixType`.
 public enum GPXFixType: String, Sendable, Hashable {
-  case none, twoD = "2d", threeD = "3d", dgps, pps
+  /// `none`: no fix.
+  case none
+  /// `2d`: a 2D fix.
+  case twoD = "2d"
+  /// `3d`: a 3D fix.
+  case threeD = "3d"
+  /// `dgps`: a fix with differential corrections.
+  case dgps
+  /// `pps`: a fix from the precise positioning service (military signal).
+  case pps
 
+  /// The fix mode it means: `dgps` and `pps` count as 3D.
   public var mode: LocationFix.Mode {
     switch self {
     case .none: .noFix
@@ -56,10 +76,12 @@ public struct GPXDocument: Sendable, Hashable {
   public var trackSegments: [[GPXPoint]] = []
   /// One array per `rte`.
   public var routes: [[GPXPoint]] = []
+  /// The `wpt` points.
   public var waypoints: [GPXPoint] = []
   /// Points skipped because their `lat`/`lon` were missing or out of range.
   public var invalidPoints = 0
 
+  /// Creates an empty document.
   public init() {}
 
   /// The path a device follows: the tracks if there are any, else the routes, else the waypoints (Xcode's style).
@@ -104,8 +126,11 @@ public struct GPXDocument: Sendable, Hashable {
 
 /// A GPX document that could not be parsed.
 public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The line of the document where parsing failed; 0 when unknown.
   public var line: Int
+  /// What was wrong, in libxml2's words or the reader's.
   public var message: String
+  /// The error as `not GPX (line n): message`.
   public var description: String { "not GPX (line \(line)): \(message)" }
 }
 

@@ -12,6 +12,7 @@ public enum TracePace: Sendable, Hashable, CustomStringConvertible {
   /// Any constant speed, metres per second.
   case metresPerSecond(Double)
 
+  /// The pace's speed, metres per second.
   public var metresPerSecond: Double {
     switch self {
     case .walk: 1.4
@@ -20,6 +21,7 @@ public enum TracePace: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// The speed, such as `1.4 m/s`.
   public var description: String { "\(metresPerSecond) m/s" }
 }
 
@@ -81,6 +83,7 @@ public final class GPXTraceReader: TraceReader {
     self.interval = interval
   }
 
+  /// The points read (and, without times, the pace they were walked at) and the points skipped.
   public var summary: String {
     var text = "\(pointsRead) \(documentFormat) points\(timed == false ? " without times, moving at \(pace)" : "")"
     if stream.invalidPoints > 0 { text += ", \(stream.invalidPoints) invalid skipped" }
@@ -88,6 +91,7 @@ public final class GPXTraceReader: TraceReader {
     return text
   }
 
+  /// Ends the read: ``next()`` returns nil from now on.
   public func close() {
     done = true
     timed = timed ?? true
@@ -95,6 +99,9 @@ public final class GPXTraceReader: TraceReader {
     fallback = []
   }
 
+  /// The next epoch: the next timed point, or the next position along an untimed path; nil at the end.
+  /// - Returns: the next epoch, or nil.
+  /// - Throws: ``TraceFileError`` when the input cannot be read or is not a valid document.
   public func next() throws -> TraceEpoch? {
     do {
       if timed == nil {

@@ -8,15 +8,21 @@ import Foundation
 
 /// A trace file that could not be read.
 public struct TraceFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file's path (`-` for standard input), or the name of a trace held in memory.
   public var path: String
   /// The operating system's message, e.g. "No such file or directory".
   public var message: String
 
+  /// Creates an error.
+  /// - Parameters:
+  ///   - path: the file's path or the trace's name.
+  ///   - message: what went wrong.
   public init(path: String, message: String) {
     self.path = path
     self.message = message
   }
 
+  /// The error as `cannot read path: message`.
   public var description: String { "cannot read \(path): \(message)" }
 }
 

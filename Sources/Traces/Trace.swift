@@ -8,6 +8,7 @@ public import NMEA
 
 /// A trace file and how to read it: what replay, conversion and the feed start from.
 public struct Trace: Sendable, Hashable {
+  /// The formats a trace can be read in.
   public enum Format: String, Sendable, Hashable, CaseIterable, Codable {
     /// An NMEA 0183 log.
     case nmea
@@ -38,6 +39,7 @@ public struct Trace: Sendable, Hashable {
 
   /// The file's path, or the name of a trace held in memory.
   public var path: String
+  /// How the trace is read.
   public var format: Format
   /// The trace's bytes when it is held in memory (``init(bytes:name:format:nmeaOptions:pace:keepSentences:)``);
   /// nil when it is read from ``path``.

@@ -12,6 +12,7 @@ public import LocationServices
 /// One epoch of a trace: the fix, its place on the trace's own time line and,
 /// for NMEA logs read with `keepSentences`, the receiver's original sentences.
 public struct TraceEpoch: Sendable, Hashable {
+  /// The epoch's fix.
   public var fix: LocationFix
   /// Seconds on the trace's time line (Unix time when the trace is dated; time
   /// of day otherwise, unwrapped across midnight). Nil when the trace says nothing.
@@ -22,6 +23,12 @@ public struct TraceEpoch: Sendable, Hashable {
   /// and `<fix>`), kept so that a conversion writes it on; nil members were not said.
   public var receiver: ReceiverDetails
 
+  /// Creates an epoch.
+  /// - Parameters:
+  ///   - fix: the fix.
+  ///   - traceTime: seconds on the trace's time line; nil when the trace says nothing.
+  ///   - sentences: the NMEA sentences as read, if kept.
+  ///   - receiver: what the receiver said beyond the fix.
   public init(fix: LocationFix, traceTime: Double?, sentences: [String] = [], receiver: ReceiverDetails = .init()) {
     self.fix = fix
     self.traceTime = traceTime
@@ -40,6 +47,11 @@ public struct ReceiverDetails: Sendable, Hashable {
   /// receiver); writers otherwise derive one from the fix's accuracy.
   public var hdop: Double?
 
+  /// Creates receiver details; nil for what was not said.
+  /// - Parameters:
+  ///   - satellitesUsed: satellites used in the fix.
+  ///   - quality: GGA's fix quality.
+  ///   - hdop: GGA's horizontal dilution of precision.
   public init(satellitesUsed: Int? = nil, quality: Int? = nil, hdop: Double? = nil) {
     self.satellitesUsed = satellitesUsed
     self.quality = quality
@@ -61,12 +73,14 @@ public protocol TraceReader: AnyObject {
 }
 
 extension TraceReader {
+  /// Does nothing: the default for readers with nothing to release.
   public func close() {}
 }
 
 /// Streams an NMEA log (or standard input) epoch by epoch: one 64 KB read
 /// buffer and the current epoch in memory, whatever the file size.
 public final class NMEATraceReader: TraceReader {
+  /// The log's path (`-` for standard input), or the name of a trace held in memory.
   public let path: String
   private let keepSentences: Bool
   private let input: ByteInput
@@ -104,6 +118,7 @@ public final class NMEATraceReader: TraceReader {
     buffer.deallocate()
   }
 
+  /// Closes the input and drops the epochs not yet returned; ``next()`` then returns nil.
   public func close() {
     input.close()
     finished = true
@@ -113,8 +128,12 @@ public final class NMEATraceReader: TraceReader {
 
   /// What the decoder counted so far.
   public var statistics: NMEADecoderStatistics { decoder.statistics }
+  /// The decoder's counts so far, as `NMEADecoderStatistics.summary` writes them.
   public var summary: String { decoder.statistics.summary }
 
+  /// The next epoch of the log; nil at the end.
+  /// - Returns: the next epoch, or nil.
+  /// - Throws: ``TraceFileError`` when the input cannot be read, or when ``TraceLimits/junkBytes`` hold no sentence.
   public func next() throws -> TraceEpoch? {
     while pendingIndex == pending.count {
       if finished { return nil }

@@ -20,6 +20,7 @@ public struct ReplayOptions: Sendable, Hashable {
   public var startOffset: Double
   /// Stop after this many epochs (gap fills included); nil for no limit.
   public var count: Int?
+  /// What the replayed fixes' timestamps say.
   public var timeBase: TimeBase
   /// A pause in the trace longer than this many seconds (and longer than 2.5 times
   /// the trace's usual interval) is filled with no-fix epochs at the usual interval,
@@ -36,6 +37,16 @@ public struct ReplayOptions: Sendable, Hashable {
   /// The speed range accepted from the command line.
   public static let speedRange = 0.1...1000.0
 
+  /// Creates options; by default real time, once through, from the start, without a limit.
+  /// - Parameters:
+  ///   - speed: trace seconds per clock second; nil for as fast as possible.
+  ///   - loop: whether to start again at the end of the trace.
+  ///   - startOffset: seconds of trace time to skip at the start.
+  ///   - count: the most epochs to deliver; nil for no limit.
+  ///   - timeBase: what the fixes' timestamps say.
+  ///   - gapThreshold: seconds of pause beyond which gaps are filled with no-fix epochs; nil for none.
+  ///   - untimedStart: the timestamp for trace time 0 of epochs that have none.
+  ///   - untimedInterval: seconds between epochs without trace times.
   public init(
     speed: Double? = 1, loop: Bool = false, startOffset: Double = 0, count: Int? = nil,
     timeBase: TimeBase = .asRecorded, gapThreshold: Double? = 3, untimedStart: Date? = nil, untimedInterval: Double? = nil
@@ -64,6 +75,7 @@ public struct ReplayedEpoch: Sendable, Hashable {
   /// Whether this is a no-fix epoch filled into a gap of the trace.
   public var isGapFill: Bool
 
+  /// The epoch's fix.
   public var fix: LocationFix { epoch.fix }
 }
 
@@ -80,15 +92,25 @@ public struct ReplayedEpoch: Sendable, Hashable {
 /// for try await replayed in replay { print(replayed.elapsed, replayed.fix) }
 /// ```
 public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
+  /// The replay delivers replayed epochs.
   public typealias Element = ReplayedEpoch
+  /// The replay fails with what its trace reader or its clock throws.
   public typealias Failure = any Error
 
+  /// The trace replayed; a placeholder when the replay was given `makeReader` instead.
   public var trace: Trace
+  /// How the replay runs.
   public var options: ReplayOptions
+  /// The clock the replay waits on.
   public var clock: C
   /// Creates readers; defaults to ``Trace/makeReader()``. Replaceable for tests.
   public var makeReader: @Sendable () throws -> any TraceReader
 
+  /// A replay of `trace`, read anew from its start for each lap.
+  /// - Parameters:
+  ///   - trace: the trace to replay.
+  ///   - options: how the replay runs.
+  ///   - clock: the clock to wait on.
   public init(trace: Trace, options: ReplayOptions = .init(), clock: C) {
     self.trace = trace
     self.options = options
@@ -109,12 +131,15 @@ public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
   /// The replayed fixes alone, as a `LocationSource`.
   public var fixes: TraceReplayFixes<C> { TraceReplayFixes(replay: self) }
 
+  /// Starts a replay from the start of the trace.
+  /// - Returns: an iterator that delivers the epochs as they come due.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(replay: self) }
 
   /// The replay's schedule without the waiting: a synchronous cursor, for a caller that keeps
   /// its own timers (an emulated phone).
   public func makeCursor() -> TraceReplayCursor { TraceReplayCursor(options: options, makeReader: makeReader) }
 
+  /// Delivers a replay's epochs, waiting on the clock until each is due.
   public struct AsyncIterator: AsyncIteratorProtocol {
     let replay: TraceReplay
     private var cursor: TraceReplayCursor
@@ -125,6 +150,9 @@ public struct TraceReplay<C: Clock>: AsyncSequence, Sendable where C.Duration ==
       cursor = replay.makeCursor()
     }
 
+    /// The next epoch, once it is due (at once when ``ReplayOptions/speed`` is nil); nil at the end.
+    /// - Returns: the epoch, its `elapsed` read from the clock, or nil.
+    /// - Throws: what the trace reader throws, or the clock's error when the task is cancelled while it waits.
     public mutating func next() async throws -> ReplayedEpoch? {
       guard let step = try cursor.next() else { return nil }
       let clock = replay.clock
@@ -166,6 +194,10 @@ public struct TraceReplayCursor {
   private var queuedIndex = 0
   private var finished = false
 
+  /// Creates a cursor at the start of the schedule.
+  /// - Parameters:
+  ///   - options: how the replay runs.
+  ///   - makeReader: opens the trace from its start; called again for each lap.
   public init(options: ReplayOptions, makeReader: @escaping @Sendable () throws -> any TraceReader) {
     self.options = options
     self.makeReader = makeReader
@@ -286,12 +318,19 @@ public struct TraceReplayCursor {
 
 /// The fixes of a ``TraceReplay``, as a `LocationSource`.
 public struct TraceReplayFixes<C: Clock>: LocationSource where C.Duration == Duration {
+  /// The replay whose fixes are delivered.
   public var replay: TraceReplay<C>
 
+  /// Delivers the fixes of a replay's epochs as they come due.
   public struct AsyncIterator: AsyncIteratorProtocol {
     var base: TraceReplay<C>.AsyncIterator
+    /// The next epoch's fix, once it is due; nil at the end.
+    /// - Returns: the fix, or nil.
+    /// - Throws: what the replay's iterator throws.
     public mutating func next() async throws -> LocationFix? { try await base.next()?.fix }
   }
 
+  /// Starts the replay from the start of the trace.
+  /// - Returns: an iterator over its fixes.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: replay.makeAsyncIterator()) }
 }

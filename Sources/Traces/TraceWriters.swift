@@ -131,8 +131,10 @@ public enum NMEAWriter {
 /// Writes a GPX 1.1 track, one `trkpt` per fix, streaming: a new `trkseg` starts after each stretch without a fix.
 public struct GPXWriter {
   private var inSegment = false
+  /// The `trkpt` elements written so far.
   public private(set) var points = 0
 
+  /// Creates a writer with no segment open and no point written.
   public init() {}
 
   /// The document's opening, up to the first segment.

@@ -4,6 +4,7 @@
 
 /// A Mach-O image's header (none exist on Linux).
 public struct mach_header: Sendable {
+  /// The header's magic number, which tells a Mach-O file's kind; always 0 here.
   public var magic: UInt32 = 0
 }
 

@@ -49,21 +49,39 @@ public struct OSAllocatedUnfairLock<State>: @unchecked Sendable {
 
   private let storage: Storage
 
+  /// A lock around a state that need not be `Sendable`: the caller vouches for its safety.
+  /// - Parameter initialState: the state to keep.
   public init(uncheckedState initialState: State) { storage = Storage(initialState) }
+  /// A lock around a `Sendable` state.
+  /// - Parameter initialState: the state to keep.
   public init(initialState: State) where State: Sendable { storage = Storage(initialState) }
 
+  /// Runs `body` with the state, holding the lock.
+  /// - Parameter body: what to do with the state; it may change it.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
   public func withLock<R>(_ body: @Sendable (inout State) throws -> R) rethrows -> R where R: Sendable {
     try withLockUnchecked(body)
   }
 
+  /// Runs `body` with the state, holding the lock, without requiring `Sendable` closures or results.
+  /// - Parameter body: what to do with the state; it may change it.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
   public func withLockUnchecked<R>(_ body: (inout State) throws -> R) rethrows -> R {
     storage.mutex.lock()
     defer { storage.mutex.unlock() }
     return try body(&storage.state)
   }
 
+  /// Takes the lock, waiting while another caller holds it.
   public func lock() { storage.mutex.lock() }
+  /// Releases the lock, which the caller holds.
   public func unlock() { storage.mutex.unlock() }
+  /// Runs `body` with the state if the lock is free now, without waiting.
+  /// - Parameter body: what to do with the state; it may change it.
+  /// - Returns: what `body` returns, or nil when another caller holds the lock.
+  /// - Throws: what `body` throws.
   public func withLockIfAvailable<R>(_ body: @Sendable (inout State) throws -> R) rethrows -> R? where R: Sendable {
     guard storage.mutex.try() else { return nil }
     defer { storage.mutex.unlock() }
@@ -72,7 +90,12 @@ public struct OSAllocatedUnfairLock<State>: @unchecked Sendable {
 }
 
 extension OSAllocatedUnfairLock where State == Void {
+  /// A lock without state.
   public init() { self.init(uncheckedState: ()) }
+  /// Runs `body` holding the lock.
+  /// - Parameter body: the work to do under the lock.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws.
   public func withLock<R>(_ body: @Sendable () throws -> R) rethrows -> R where R: Sendable {
     lock()
     defer { unlock() }

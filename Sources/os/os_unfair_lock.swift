@@ -18,16 +18,22 @@
 /// once this module is in the build) destroys the lock with `pthread_mutex_destroy`, which is
 /// right for a pthread mutex.
 public typealias os_unfair_lock = pthread_mutex_t
+/// The lock's C struct name, the same type as `os_unfair_lock`.
 public typealias os_unfair_lock_s = os_unfair_lock
+/// A pointer to a lock, as the `os_unfair_lock_*` functions take it.
 public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock>
 
 /// A lock ready to use (Apple's `OS_UNFAIR_LOCK_INIT`).
 @_alwaysEmitIntoClient
 public var OS_UNFAIR_LOCK_INIT: os_unfair_lock { os_unfair_lock() }
 
+/// Takes the lock, waiting while another thread holds it.
+/// - Parameter lock: the lock.
 @_alwaysEmitIntoClient
 public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) { pthread_mutex_lock(lock) }
 
+/// Releases the lock, which the calling thread holds.
+/// - Parameter lock: the lock.
 @_alwaysEmitIntoClient
 public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) { pthread_mutex_unlock(lock) }
 

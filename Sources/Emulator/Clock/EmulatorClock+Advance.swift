@@ -15,10 +15,13 @@ public struct EmulatorClockError: Error, Hashable, Sendable, CustomStringConvert
     /// clock refuses to move rather than give flaky results; make it with
     /// `settlesUnstructuredTasks: false` to run without settling.
     public static let cannotSettle = Code(name: "cannotSettle")
+    /// The code's name ("stalled", "taskWaiting", "cannotSettle").
     public var description: String { name }
   }
 
+  /// What went wrong.
   public var code: Code
+  /// What went wrong, in words: the tasks involved and the clock's time.
   public var message: String
 
   init(_ code: Code, _ message: String) {
@@ -26,6 +29,7 @@ public struct EmulatorClockError: Error, Hashable, Sendable, CustomStringConvert
     self.message = message
   }
 
+  /// The error's message.
   public var description: String { message }
 }
 

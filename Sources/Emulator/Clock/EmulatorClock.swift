@@ -57,20 +57,37 @@ public final class EmulatorClock: Clock, Sendable {
     /// Time since the clock's zero.
     public var offset: Duration
 
+    /// The instant `offset` after the clock's zero.
+    /// - Parameter offset: the time since the clock's zero.
     public init(offset: Duration) { self.offset = offset }
 
+    /// The instant `duration` later (earlier, when negative).
+    /// - Parameter duration: how far to move.
+    /// - Returns: the moved instant.
     public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    /// The time from this instant to another.
+    /// - Parameter other: the instant to measure to.
+    /// - Returns: `other`'s offset minus this one's (negative when `other` is earlier).
     public func duration(to other: Instant) -> Duration { other.offset - offset }
+    /// Whether one instant comes before another.
+    /// - Parameters:
+    ///   - a: the first instant.
+    ///   - b: the second instant.
+    /// - Returns: true when `a`'s offset is less than `b`'s.
     public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    /// The offset in seconds, as "t=2.5s".
     public var description: String { "t=\(offset.seconds)s" }
   }
 
   /// Whether time is virtual (moved by the clock's owner) or real.
   public enum Mode: Sendable, Hashable {
+    /// Time moves only when the clock's owner advances it.
     case virtual
+    /// Time is `ContinuousClock`'s time since the clock was made.
     case realTime
   }
 
+  /// Whether this clock's time is virtual or real.
   public let mode: Mode
   /// On a virtual clock: how long (real time) an advance waits for running tasks to suspend.
   public let stallTimeout: Duration
@@ -114,8 +131,12 @@ public final class EmulatorClock: Clock, Sendable {
   /// A clock on real time: `ContinuousClock`'s time since now.
   public static func realTime() -> EmulatorClock { EmulatorClock(mode: .realTime) }
 
+  /// Whether this clock's time is virtual (moved only by its owner).
   public var isVirtual: Bool { mode == .virtual }
+  /// The clock's time now: on a virtual clock, as far as it has been moved; on a real-time one, the
+  /// time since the clock was made.
   public var now: Instant { Instant(offset: nowOffset) }
+  /// The smallest step the clock tells apart: zero, as deadlines are kept to the nanosecond.
   public var minimumResolution: Duration { .zero }
 
   var nowOffset: Duration {

@@ -6,7 +6,9 @@ public import LocationServices
 /// grid of `gridMeters`, horizontal accuracy at least that, no altitude, speed or course, and
 /// at most one update per `minimumInterval`.
 public struct ReducedAccuracy: Sendable, Hashable {
+  /// The size of the grid's cells, in metres: positions move to a cell's centre, and accuracy is at least this.
   public var gridMeters: Double
+  /// The shortest time between two fixes of the continuous stream.
   public var minimumInterval: Duration
 
   /// iOS documents approximate locations as good to roughly 1–20 km, updated a few times an hour.

@@ -10,7 +10,9 @@ public struct PermissionState: Sendable, Hashable {
   public var appStatus: LocationPermissionStatus
   /// Location Services, system-wide.
   public var servicesEnabled: Bool
+  /// Full or reduced (approximate) accuracy, as the user chose; reduced coarsens every fix.
   public var accuracy: LocationAccuracyAuthorization
+  /// Whether the app is in the foreground or the background.
   public var app: AppState
   /// Whether `appStatus` came from "Allow Once" (and lapses when the app leaves the foreground).
   public internal(set) var grantedOnce: Bool
@@ -28,6 +30,14 @@ public struct PermissionState: Sendable, Hashable {
   /// no locations while it is in the background; with Always it does either way.
   public var backgroundLocationUpdates: Bool
 
+  /// A permission state as a user or Settings leaves it; no Allow Once grant, prompt, Always
+  /// request or provisional Always.
+  /// - Parameters:
+  ///   - appStatus: what the user chose for the app.
+  ///   - servicesEnabled: whether Location Services are on.
+  ///   - accuracy: full or reduced accuracy.
+  ///   - app: whether the app is in the foreground or the background.
+  ///   - backgroundLocationUpdates: whether the app declared background location updates.
   public init(
     appStatus: LocationPermissionStatus = .notDetermined, servicesEnabled: Bool = true,
     accuracy: LocationAccuracyAuthorization = .full, app: AppState = .foreground,

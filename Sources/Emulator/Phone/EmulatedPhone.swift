@@ -22,14 +22,24 @@ public indirect enum PhoneEvent: Sendable, Hashable {
 extension PhoneEvent {
   /// Kinds of ``PhoneEvent``, for an observer that wants only some.
   public struct Kinds: OptionSet, Sendable, Hashable {
+    /// The raw value: one bit per kind.
     public let rawValue: UInt8
+    /// Creates a set of kinds from its raw value.
+    /// - Parameter rawValue: the bits of the kinds.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// ``PhoneEvent/permission(_:)`` events.
     public static let permission = Kinds(rawValue: 1 << 0)
+    /// ``PhoneEvent/applied(_:_:)`` events.
     public static let applied = Kinds(rawValue: 1 << 1)
+    /// ``PhoneEvent/stateChanged(from:to:)`` events.
     public static let stateChanged = Kinds(rawValue: 1 << 2)
+    /// ``PhoneEvent/location(_:)`` events.
     public static let location = Kinds(rawValue: 1 << 3)
+    /// ``PhoneEvent/sourceFix(_:)`` events.
     public static let sourceFix = Kinds(rawValue: 1 << 4)
+    /// ``PhoneEvent/sourceEnded(error:)`` events.
     public static let sourceEnded = Kinds(rawValue: 1 << 5)
+    /// Every kind.
     public static let all = Kinds(rawValue: 0x3F)
   }
 
@@ -114,10 +124,13 @@ public final class EmulatedPhone: Sendable {
     public var permission: PermissionState
     /// How the scripted user answers the permission prompt, and after how long.
     public var promptAnswer: PromptAnswer
+    /// How long after a prompt appears the scripted user answers it.
     public var promptDelay: Duration
     /// How long a one-shot location request waits for a fix.
     public var requestTimeout: Duration
+    /// What reduced accuracy does to locations, when the user chose it.
     public var reducedAccuracy: ReducedAccuracy
+    /// Where the phone's positions come from.
     public var source: PhoneSource
     /// The date at the phone's start (stamps fixed and scripted fixes).
     public var startDate: Date
@@ -126,6 +139,18 @@ public final class EmulatedPhone: Sendable {
     /// Whether the source starts with the phone (else at ``EmulatedPhone/startSource()``).
     public var startsSource: Bool
 
+    /// A phone's configuration; by default an undecided permission that the scripted user allows
+    /// while in use after 1 s, and no source.
+    /// - Parameters:
+    ///   - name: the phone's name, for messages and task names.
+    ///   - permission: the permission state at the start.
+    ///   - promptAnswer: how the scripted user answers the permission prompt.
+    ///   - promptDelay: how long after a prompt appears the user answers it.
+    ///   - requestTimeout: how long a one-shot location request waits for a fix.
+    ///   - reducedAccuracy: what reduced accuracy does to locations.
+    ///   - source: where the phone's positions come from.
+    ///   - startDate: the date at the phone's start.
+    ///   - startsSource: whether the source starts with the phone.
     public init(
       name: String = "phone", permission: PermissionState = PermissionState(), promptAnswer: PromptAnswer = .allowWhileUsing,
       promptDelay: Duration = .seconds(1), requestTimeout: Duration = .seconds(10), reducedAccuracy: ReducedAccuracy = ReducedAccuracy(),
@@ -143,7 +168,9 @@ public final class EmulatedPhone: Sendable {
     }
   }
 
+  /// The clock the phone's timers and tasks run on.
   public let clock: EmulatorClock
+  /// How the phone started.
   public let configuration: Configuration
   /// When the phone started, on its clock.
   public let startedAt: EmulatorClock.Instant

@@ -9,16 +9,22 @@ public import LocationServices
 /// phone's clock, so a task the clock started is counted as waiting, and an advance knows
 /// when it has taken what was delivered.
 public struct LocationService: LocationServiceProtocol, AppLifecycleProviding {
+  /// The phone this service reads.
   public let phone: EmulatedPhone
 
+  /// The app's view of `phone`.
+  /// - Parameter phone: the phone to read.
   public init(phone: EmulatedPhone) { self.phone = phone }
 
+  /// The status the app reads now (``EmulatedPhone/status``).
   public var authorizationStatus: LocationPermissionStatus { get async { phone.status } }
   /// See ``EmulatedPhone/statusUpdates()``.
   public var authorizationStatusStream: AsyncStream<LocationPermissionStatus> { phone.statusUpdates() }
+  /// Whether Location Services are on now.
   public var locationServicesEnabled: Bool { get async { phone.state.servicesEnabled } }
   /// See ``EmulatedPhone/servicesEnabledUpdates()``.
   public var locationServicesStream: AsyncStream<Bool> { phone.servicesEnabledUpdates() }
+  /// Full or reduced accuracy, as the phone's permission state holds it now.
   public var accuracyAuthorization: LocationAccuracyAuthorization { get async { phone.state.accuracy } }
 
   /// See ``EmulatedPhone/requestWhenInUseAuthorization()``.
@@ -26,6 +32,8 @@ public struct LocationService: LocationServiceProtocol, AppLifecycleProviding {
     await phone.requestWhenInUseAuthorization()
   }
 
+  /// Asks for one location and waits for it (see ``EmulatedPhone/requestLocationResult()``).
+  /// - Returns: the coordinate that arrived, or nil when the request ended without one.
   public func requestLocation() async -> Coordinate? { await phone.requestLocationResult().location }
 
   /// See ``EmulatedPhone/requestLocationResult()``.
@@ -79,6 +87,7 @@ public func withEmulatedPhone<Result>(
 }
 
 extension LocationService: PermissionObserving {
+  /// The status the app reads and whether Location Services are on, now.
   public var currentPermission: (status: LocationPermissionStatus, servicesEnabled: Bool) {
     let state = phone.state
     return (state.status, state.servicesEnabled)

@@ -129,8 +129,13 @@ struct TransformedSource: LocationSource {
 public struct ScriptedFix: Sendable, Hashable {
   /// Time since the source started.
   public var at: Duration
+  /// The fix the source reports then.
   public var fix: LocationFix
 
+  /// A fix at a time since the source started.
+  /// - Parameters:
+  ///   - at: the time since the source started.
+  ///   - fix: the fix to report then.
   public init(at: Duration, fix: LocationFix) {
     self.at = at
     self.fix = fix

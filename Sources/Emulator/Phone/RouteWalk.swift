@@ -6,14 +6,21 @@ public import LocationServices
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle
 /// legs, the course of the leg, and the last waypoint once more, standing still.
 public struct RouteWalk: Sendable, Hashable {
+  /// The points the route passes, in order.
   public var waypoints: [Coordinate]
   /// Metres per second.
   public var speed: Double
+  /// The time between fixes.
   public var interval: Duration
 
   /// The most fixes a route may make (a day at 1 Hz).
   public static let maxFixes = 86_400
 
+  /// A route along `waypoints`.
+  /// - Parameters:
+  ///   - waypoints: the points the route passes, in order.
+  ///   - speed: the walking speed, in metres per second.
+  ///   - interval: the time between fixes.
   public init(waypoints: [Coordinate], speed: Double, interval: Duration) {
     self.waypoints = waypoints
     self.speed = speed
