@@ -9,6 +9,8 @@ import PackageDescription
 let package = Package(
   name: "LocationEmulator",
   products: [
+    .library(name: "LocationModel", targets: ["LocationModel"]),
+    // The old name of LocationModel (until 0.1.0), re-exporting it: deprecated.
     .library(name: "LocationServices", targets: ["LocationServices"]),
     .library(name: "NMEA", targets: ["NMEA"]),
     .library(name: "GNSS", targets: ["GNSS"]),
@@ -46,50 +48,53 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
   ],
   targets: [
-    // The app seam: the seed's LocationServiceProtocol, its statuses, results, coordinates and
-    // fixes, and the capabilities code on it may use (synchronous observation, a scheduler).
-    .target(name: "LocationServices"),
+    // What every layer shares: coordinates, fixes, permission statuses and request results, the
+    // seed's LocationServiceProtocol, and the capabilities code on it may use (synchronous
+    // observation, a scheduler).
+    .target(name: "LocationModel"),
+    // LocationModel's name until 0.1.0: a module that only re-exports it (deprecated).
+    .target(name: "LocationServices", dependencies: ["LocationModel"]),
     .target(name: "GNSS"),
-    .target(name: "GNSSReceiver", dependencies: ["GNSS", "LocationServices", "Traces", "NMEA", "Geo"]),
-    .target(name: "NMEA", dependencies: ["LocationServices", "GNSS", "Geo"], exclude: ["Geodesy/LICENSE-gpsd"]),
-    .target(name: "Geo", dependencies: ["LocationServices"]),
+    .target(name: "GNSSReceiver", dependencies: ["GNSS", "LocationModel", "Traces", "NMEA", "Geo"]),
+    .target(name: "NMEA", dependencies: ["LocationModel", "GNSS", "Geo"], exclude: ["Geodesy/LICENSE-gpsd"]),
+    .target(name: "Geo", dependencies: ["LocationModel"]),
     // libxml2's streaming reader: GPX of any size in constant memory (Debian's libxml2-dev).
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-    .target(name: "Traces", dependencies: ["NMEA", "Geo", "LocationServices", "CLibXML2"]),
+    .target(name: "Traces", dependencies: ["NMEA", "Geo", "LocationModel", "CLibXML2"]),
     .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
     .target(name: "CGPSShim", dependencies: ["CGPS"]),
-    .target(name: "GPSD", dependencies: ["CGPSShim", "Geo", "LocationServices"]),
+    .target(name: "GPSD", dependencies: ["CGPSShim", "Geo", "LocationModel"]),
     // The Swift concurrency runtime's enqueue hooks by reference (a virtual clock settles tasks
     // through them), so that they link in a statically linked executable too.
     .target(name: "CConcurrencyHooks"),
     .target(
       name: "Emulator",
       dependencies: [
-        "CConcurrencyHooks", "Geo", "LocationServices", .product(name: "DequeModule", package: "swift-collections"),
+        "CConcurrencyHooks", "Geo", "LocationModel", .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HeapModule", package: "swift-collections"),
       ]
     ),
     // Sources that plug into a phone: trace files (libxml2 for GPX and KML) and a realistic receiver.
-    .target(name: "PhoneSources", dependencies: ["Emulator", "Traces", "GNSSReceiver", "LocationServices"]),
-    .target(name: "PermissionHandling", dependencies: ["LocationServices", "Geo"]),
+    .target(name: "PhoneSources", dependencies: ["Emulator", "Traces", "GNSSReceiver", "LocationModel"]),
+    .target(name: "PermissionHandling", dependencies: ["LocationModel", "Geo"]),
     // Scenarios of permission events on a phone, as `locemu permissions` runs them (transcripts).
-    .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo", "LocationServices"]),
+    .target(name: "Scenarios", dependencies: ["Emulator", "PermissionHandling", "Geo", "LocationModel"]),
     // Maps drawn as SVG: the projection, the layers under a map (tiles, basemaps), pins, the user,
     // a scale bar and a legend. Below the app's features, MapKit's snapshotter and the tools' basemaps.
-    .target(name: "MapRendering", dependencies: ["LocationServices", "Geo"]),
-    .target(name: "PetMap", dependencies: ["LocationServices", "Geo", "PermissionHandling", "MapRendering"]),
+    .target(name: "MapRendering", dependencies: ["LocationModel", "Geo"]),
+    .target(name: "PetMap", dependencies: ["LocationModel", "Geo", "PermissionHandling", "MapRendering"]),
     // The app's announcements from its backend over URLSession. Apart from PetMap: on Linux
     // URLSession is FoundationNetworking over libcurl, whose 35 libraries load before main in
     // every program that links it, and a program that takes its pins otherwise need not.
     .target(name: "PetMapNetworking", dependencies: ["PetMap", "Geo"]),
     // A served phone from another process: LocationServiceProtocol over plain HTTP/1.1 sockets
     // (not URLSession, which brings libcurl and its 35 libraries into every program linking it).
-    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationServices"]),
+    .target(name: "LocationEmulatorClient", dependencies: ["Emulator", "Geo", "LocationModel"]),
     // For users' tests: recorders of a phone's events and callbacks, a seeded generator.
     // The pool canary (LOCEMU_POOL_CANARY): a thread that reports a test blocking a thread of
     // Swift's cooperative pool; it starts with the test process, only when asked.
     .target(name: "CPoolCanary"),
-    .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationServices", "Emulator", "CPoolCanary"]),
+    .target(name: "EmulatorTesting", dependencies: ["Geo", "LocationModel", "Emulator", "CPoolCanary"]),
     // The bundled traces (traces/) as resources of a product, for tests and demos elsewhere.
     .target(
       name: "SampleTraces", dependencies: ["Traces"], path: "traces",
@@ -101,32 +106,32 @@ let package = Package(
       ]
     ),
     // What the library's test targets share (places, the repository's files, a phone); not a product.
-    .target(name: "TestSupport", dependencies: ["Emulator", "LocationServices"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Emulator", "LocationModel"], path: "Tests/TestSupport"),
     .testTarget(
       name: "NMEATests",
-      dependencies: ["NMEA", "LocationServices", "Traces", "Geo", "EmulatorTesting"],
+      dependencies: ["NMEA", "LocationModel", "Traces", "Geo", "EmulatorTesting"],
       resources: [.copy("Fixtures")]
     ),
-    .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationServices"]),
+    .testTarget(name: "GeoTests", dependencies: ["Geo", "LocationModel"]),
     .testTarget(name: "GNSSTests", dependencies: ["GNSS"]),
-    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationServices", "NMEA", "EmulatorTesting"]),
+    .testTarget(name: "GNSSReceiverTests", dependencies: ["GNSSReceiver", "GNSS", "LocationModel", "NMEA", "EmulatorTesting"]),
     .testTarget(
       name: "EmulatorTests",
       dependencies: [
         "TestSupport",
-        "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationServices", "Traces", "EmulatorTesting",
+        "Emulator", "PhoneSources", "GNSSReceiver", "Geo", "LocationModel", "Traces", "EmulatorTesting",
       ]
     ),
     .testTarget(
-      name: "TracesTests", dependencies: ["TestSupport", "Traces", "Geo", "LocationServices", "NMEA", "Emulator", "EmulatorTesting"]),
+      name: "TracesTests", dependencies: ["TestSupport", "Traces", "Geo", "LocationModel", "NMEA", "Emulator", "EmulatorTesting"]),
     .testTarget(
       name: "PermissionTests",
-      dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationServices", "EmulatorTesting"]),
+      dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationModel", "EmulatorTesting"]),
     .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
     .testTarget(
       name: "PetMapTests",
       dependencies: [
-        "TestSupport", "PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationServices", "EmulatorTesting",
+        "TestSupport", "PetMap", "MapRendering", "Emulator", "PermissionHandling", "Geo", "LocationModel", "EmulatorTesting",
       ]),
   ]
 )
@@ -173,7 +178,7 @@ let package = Package(
     .target(
       name: "CoreLocation",
       dependencies: [
-        "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationServices",
+        "CoreLocationModuleMap", "AppleCompat", "Emulator", "Geo", "LocationModel",
         .target(name: "LocationEmulatorClient", condition: .when(traits: ["ServedPhone"])),
         // Apple's Foundation makes Combine's ObservableObject and @Published visible; with the
         // trait on, CoreLocation re-exports Combine so that such code builds with the iOS imports.
@@ -184,7 +189,7 @@ let package = Package(
       plugins: ["CombineModuleMap"]
     ),
     // MapKit's geometry, snapshotter (the project's renderer), annotations and formatter.
-    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationServices", "MapRendering"]),
+    .target(name: "MapKit", dependencies: ["CoreLocation", "Geo", "LocationModel", "MapRendering"]),
     .target(
       name: "Combine",
       dependencies: [
@@ -203,18 +208,18 @@ let package = Package(
     .testTarget(
       name: "DocumentationTests",
       dependencies: [
-        "CoreLocation", "Emulator", "Geo", "LocationEmulatorClient", "PetMap", "PermissionHandling", "NMEA", "LocationServices",
+        "CoreLocation", "Emulator", "Geo", "LocationEmulatorClient", "PetMap", "PermissionHandling", "NMEA", "LocationModel",
         "EmulatorTesting",
       ]
     ),
     .testTarget(
       name: "CoreLocationTests",
-      dependencies: ["CoreLocation", "Contacts", "Emulator", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]
+      dependencies: ["CoreLocation", "Contacts", "Emulator", "Geo", "LocationModel", "EmulatorTesting", "TestSupport"]
     ),
-    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]),
+    .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Traces", "Geo", "LocationModel", "EmulatorTesting", "TestSupport"]),
     .testTarget(
       name: "MapKitTests",
-      dependencies: ["MapKit", "CoreLocation", "MapRendering", "Emulator", "Geo", "LocationServices", "EmulatorTesting", "TestSupport"]
+      dependencies: ["MapKit", "CoreLocation", "MapRendering", "Emulator", "Geo", "LocationModel", "EmulatorTesting", "TestSupport"]
     ),
   ]
 #endif

@@ -21,7 +21,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"), .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "PhoneSources", package: "LocationEmulator"),
       ],
       path: "Benchmarks/LocationEmulatorBenchmarks",
@@ -36,7 +36,7 @@ let package = Package(
       name: "permission-benchmark",
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ],
       path: "Sources/PermissionBenchmark"
     ),
@@ -45,7 +45,7 @@ let package = Package(
       dependencies: [
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"), .product(name: "PhoneSources", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"), .product(name: "PhoneSources", package: "LocationEmulator"),
       ],
       path: "Sources/FleetBenchmark"
     ),
@@ -53,7 +53,7 @@ let package = Package(
       name: "corelocation-benchmark",
       dependencies: [
         .product(name: "CoreLocation", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ],
       path: "Sources/CoreLocationBenchmark"
     ),
@@ -61,7 +61,7 @@ let package = Package(
       name: "basemap-benchmark",
       dependencies: [
         .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
-        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"),
       ],
       path: "Sources/BasemapBenchmark"
@@ -72,7 +72,7 @@ let package = Package(
       dependencies: [
         .product(name: "Basemap", package: "LocationEmulatorTools"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ],
       path: "Sources/MakeCityTraces"
     ),
@@ -87,7 +87,7 @@ let package = Package(
       dependencies: [
         .product(name: "ToolsTestSupport", package: "LocationEmulatorTools"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
       ],
       path: "Sources/SourceBenchmark"
     ),
@@ -98,7 +98,7 @@ let package = Package(
         .product(name: "ToolsTestSupport", package: "LocationEmulatorTools"), .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "PetMapNetworking", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PermissionHandling", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "EmulatorTesting", package: "LocationEmulator"),
       ],
       path: "Sources/PetMapBenchmark"

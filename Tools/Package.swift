@@ -41,7 +41,7 @@ let package = Package(
     .target(
       name: "Basemap",
       dependencies: [
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "MapRendering", package: "LocationEmulator"), "CZlib",
         .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "GRDB", package: "GRDB.swift"),
       ],
@@ -51,7 +51,7 @@ let package = Package(
       name: "AnnouncementServer",
       dependencies: [
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]
@@ -67,7 +67,7 @@ let package = Package(
       dependencies: [
         "CLibcurl",
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "MapRendering", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
       ]
@@ -79,7 +79,7 @@ let package = Package(
         .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PhoneSources", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
-        .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Scenarios", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "Geo", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"), "Basemap",
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "PetMap", package: "LocationEmulator"),
@@ -104,7 +104,7 @@ let package = Package(
       dependencies: [
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "GNSS", package: "LocationEmulator"),
         .product(name: "GNSSReceiver", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GPSD", package: "LocationEmulator"),
         .product(name: "Emulator", package: "LocationEmulator"), .product(name: "PhoneSources", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
@@ -127,7 +127,7 @@ let package = Package(
     .target(
       name: "ToolsTestSupport",
       dependencies: [
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "EmulatorTesting", package: "LocationEmulator"),
       ]),
     .testTarget(
@@ -136,7 +136,7 @@ let package = Package(
         "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LocEmuCommands", "Basemap",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Traces", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Emulator", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"),
@@ -151,7 +151,7 @@ let package = Package(
         .product(name: "GNSS", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "NMEA", package: "LocationEmulator"), .product(name: "Traces", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"), .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Yams", package: "Yams"),
@@ -163,7 +163,7 @@ let package = Package(
       dependencies: [
         "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "PhoneServer",
         .product(name: "GPSD", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "Traces", package: "LocationEmulator"), .product(name: "GNSSReceiver", package: "LocationEmulator"),
         .product(name: "GNSS", package: "LocationEmulator"),
       ]
@@ -174,7 +174,7 @@ let package = Package(
         "Basemap", "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "MapRendering", package: "LocationEmulator"),
-        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "Geo", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
         .product(name: "SwiftProtobuf", package: "swift-protobuf"),
       ]
     ),
@@ -184,7 +184,7 @@ let package = Package(
         "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator"), "LostPetsApp",
         .product(name: "PetMap", package: "LocationEmulator"),
         .product(name: "PetMapNetworking", package: "LocationEmulator"), .product(name: "Geo", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ]
     ),
   ]

@@ -12,7 +12,8 @@ every Swift target (tests included):
    edges     maps that a target's own module map pulls in are named in MODULE_MAPS below);
   one way    no module re-exports another (`@_exported`) but Apple's facades, whose re-exports
    to a      are the point (CoreLocation gives Foundation on Apple platforms, MapKit gives
-   module    CoreLocation, Combine gives OpenCombine under Combine's name, os gives Glibc).
+   module    CoreLocation, Combine gives OpenCombine under Combine's name, os gives Glibc) and
+             a renamed module's old name (LocationServices gives LocationModel).
 
 It also fails on a hand-written Swift file over 600 lines (generated code, in folders named
 Generated, excepted).
@@ -55,6 +56,8 @@ FACADES = {
     "MapKit": {"CoreLocation"},
     "Combine": {"OpenCombine", "OpenCombineDispatch", "OpenCombineFoundation", "FoundationNetworking"},
     "os": {"Glibc", "Musl"},
+    # A renamed module's old name, kept for code that imports it (deprecated; see CHANGELOG.md).
+    "LocationServices": {"LocationModel"},
 }
 
 IMPORT = re.compile(

@@ -11,7 +11,7 @@ echo "==> building the fuzz target (-sanitize=fuzzer,address)" >&2
 # The modules NMEA imports, built first as static libraries (without the fuzzer's coverage:
 # what is fuzzed is the decoder), then NMEA itself with the fuzz entry point.
 common=(-parse-as-library -swift-version 6 -O -g -package-name LocationEmulator -I .build/fuzz -L .build/fuzz)
-for module in LocationServices GNSS; do
+for module in LocationModel GNSS; do
   swiftc "${common[@]}" -module-name "$module" -emit-module -emit-module-path ".build/fuzz/$module.swiftmodule" \
     -emit-library -static -o ".build/fuzz/lib$module.a" $(find "Sources/$module" -name '*.swift')
 done

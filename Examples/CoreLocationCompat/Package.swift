@@ -25,7 +25,7 @@ var testDependencies: [Target.Dependency] = [
   osDependency = [.product(name: "os", package: "LocationEmulator"), .product(name: "simd", package: "LocationEmulator")]
   testDependencies +=
     appDependencies + [
-      .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+      .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
     ] + osDependency
 #endif
 

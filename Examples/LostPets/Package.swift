@@ -18,7 +18,7 @@ var testDependencies: [Target.Dependency] = [
   ]
   testDependencies +=
     appDependencies + [
-      .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationServices", package: "LocationEmulator"),
+      .product(name: "Emulator", package: "LocationEmulator"), .product(name: "LocationModel", package: "LocationEmulator"),
     ]
 #endif
 

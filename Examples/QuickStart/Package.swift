@@ -13,14 +13,14 @@ let package = Package(
       name: "QuickStart",
       dependencies: [.product(name: "CoreLocation", package: "LocationEmulator", condition: .when(platforms: [.linux]))]
     ),
-    // Its tests: the emulated phone (Emulator) and its coordinates (LocationServices).
+    // Its tests: the emulated phone (Emulator) and its coordinates (LocationModel).
     .testTarget(
       name: "QuickStartTests",
       dependencies: [
         "QuickStart",
         .product(name: "CoreLocation", package: "LocationEmulator", condition: .when(platforms: [.linux])),
         .product(name: "Emulator", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ]
     ),
   ]

@@ -14,7 +14,7 @@ let package = Package(
       dependencies: [
         .product(name: "CoreLocation", package: "LocationEmulator", condition: .when(platforms: [.linux])),
         .product(name: "Emulator", package: "LocationEmulator"),
-        .product(name: "LocationServices", package: "LocationEmulator"),
+        .product(name: "LocationModel", package: "LocationEmulator"),
       ]
     )
   ],

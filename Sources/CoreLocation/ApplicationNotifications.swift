@@ -1,6 +1,6 @@
 public import Emulator
 public import Foundation
-import LocationServices
+import LocationModel
 
 extension EmulatedPhone {
   /// UIKit's application notifications, by their names: posts

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 // Objective-C's associated objects, which code for Apple platforms uses to hang state on a
 // CLLocationManager (or any object) it does not own, and which come with Foundation there. Linux

@@ -1,6 +1,6 @@
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// An address for a place: what a geocoder answers.
 open class CLPlacemark: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {

@@ -1,5 +1,5 @@
 public import Foundation
-import LocationServices
+import LocationModel
 import Geo
 
 /// A location report: coordinate, altitudes, accuracies, speed, course, time, as the SDK's

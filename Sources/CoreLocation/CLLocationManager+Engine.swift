@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 extension CLLocationManager {
   /// The manager's workings on its phone: it observes the phone synchronously (on the phone's

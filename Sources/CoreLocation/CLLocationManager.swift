@@ -1,7 +1,7 @@
 import Emulator
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// The object an app starts and stops location services with, as the SDK's: its properties
 /// with Apple's defaults, authorization requests with iOS's rules, standard and

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// One element of ``liveUpdates(_:)`` (iOS 17): a location, or none with the reason why
 /// (iOS 18's diagnostics), as iOS yields them.

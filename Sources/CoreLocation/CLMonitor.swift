@@ -1,7 +1,7 @@
 import Emulator
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// A condition a ``CLMonitor`` watches: a circle (``CLMonitor/CircularGeographicCondition``) or
 /// a beacon (``CLMonitor/BeaconIdentityCondition``, which the emulator does not support).

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// The app's declared need for location (iOS 18): made with an authorization requirement, it
 /// asks for that authorization as iOS does (when in use, or Always, from the foreground; full

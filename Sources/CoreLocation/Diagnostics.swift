@@ -1,6 +1,6 @@
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 
 /// Why an app gets no (or only coarse) locations now, as iOS 18's diagnostics say it: the
 /// flags of a live update, a service session's or a background activity session's diagnostic,

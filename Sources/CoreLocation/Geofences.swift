@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// Whether a device is inside a circle, by iOS's documented criteria: a change of side counts
 /// once the device is a margin past the boundary (100 m, or half the radius for a small circle)

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// Whether the device has stayed within a radius of one place for a time: what pauses a
 /// manager's updates, marks a live update stationary, and makes a visit.

@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 #if ServedPhone
   import LocationEmulatorClient

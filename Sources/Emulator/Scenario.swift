@@ -1,6 +1,6 @@
 public import Foundation
 public import Geo
-public import LocationServices
+public import LocationModel
 
 /// One thing that happens in a scenario: the vocabulary of `--at TIME=EVENT`, scenario files and `--control stdin`.
 public enum ScenarioEvent: Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 public import Emulator
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// Records everything an `EmulatedPhone` reports, synchronously and in order, for
 /// a test to check right after an advance (it observes the phone: no task, no waiting).

@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 
 /// Collects what a callback or stream reports, for later inspection; safe from any thread.
 public final class Recorder<Value: Sendable>: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 public import GNSS
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// A GNSS receiver over a truth: what it reports, epoch by epoch, for a phone that is really
 /// where the truth says.

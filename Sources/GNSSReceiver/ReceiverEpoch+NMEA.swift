@@ -1,7 +1,7 @@
 import Foundation
 import GNSS
 import Geo
-import LocationServices
+import LocationModel
 import NMEA
 import Traces
 

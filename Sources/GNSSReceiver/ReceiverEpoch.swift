@@ -1,5 +1,5 @@
 public import GNSS
-public import LocationServices
+public import LocationModel
 
 // What a receiver's epoch holds: its fix state, the satellites it tracks, its reported and true
 // errors (the receiver itself is in GNSSReceiver.swift).

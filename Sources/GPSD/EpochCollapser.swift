@@ -1,5 +1,5 @@
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// Merges gpsd's TPV reports into one fix per epoch (per timestamp).
 ///

@@ -2,7 +2,7 @@ import CGPSShim
 import Foundation
 public import Geo
 import Synchronization
-public import LocationServices
+public import LocationModel
 
 /// Positions from a running gpsd, through libgps: a `LocationSource`.
 ///

@@ -1,4 +1,4 @@
-public import LocationServices
+public import LocationModel
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

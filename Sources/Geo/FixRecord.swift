@@ -1,5 +1,5 @@
 public import Foundation
-public import LocationServices
+public import LocationModel
 
 /// Writes fixes as `locemu`'s JSON fix records, one object per line.
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-public import LocationServices
+public import LocationModel
 
 /// Anything that delivers positions the way a phone's location API does: an
 /// asynchronous sequence of `LocationFix` values, ending when the source has

@@ -1,7 +1,7 @@
 public import Emulator
 public import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// A phone of a `locemu serve` process, from another process: what a test script sets
 /// (location, permission, Location Services, accuracy, app state, the prompt's answer) and

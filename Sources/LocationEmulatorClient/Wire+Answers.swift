@@ -1,7 +1,7 @@
 public import Emulator
 public import Foundation
 public import Geo
-public import LocationServices
+public import LocationModel
 
 // The server's answers: a phone's state and its parts, lists, failures, and the event-stream
 // lines (the requests are in Wire.swift).

@@ -1,7 +1,7 @@
 public import Emulator
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// The HTTP API of `locemu serve` (`openapi.yaml`) as Codable values: what the server decodes
 /// and encodes, what the Swift client and `locemu ctl` send and read. One model for all three,

@@ -1,7 +1,7 @@
 public import CoreLocation
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 // MapKit's geometry (MKGeometry.h) with Apple's names: coordinate regions and spans, and map
 // points, sizes and rects in the spherical Web Mercator projection of a world 2^28 points wide.

@@ -1,7 +1,7 @@
 public import CoreLocation
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// One search at a time with a cancel, answered on the main queue as MapKit answers: what
 /// ``MKLocalSearch``, ``MKGeocodingRequest`` and ``MKReverseGeocodingRequest`` share.

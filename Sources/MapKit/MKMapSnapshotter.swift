@@ -2,7 +2,7 @@ public import CoreLocation
 public import Foundation
 import Geo
 public import MapRendering
-import LocationServices
+import LocationModel
 import Dispatch
 
 /// The kind of map drawn (the emulator draws its own map whatever the type).

@@ -1,7 +1,7 @@
 public import CoreLocation
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// A circle over the map, as MapKit's: a centre and a radius in metres (a region's or a
 /// geofence's outline).

@@ -1,4 +1,4 @@
-import LocationServices
+import LocationModel
 
 /// Merges the sentences of one time stamp into one ``NMEAFix``, and resolves their dates.
 ///

@@ -1,4 +1,4 @@
-public import LocationServices
+public import LocationModel
 
 /// A UTC instant with nanosecond resolution, as nanoseconds since 1970-01-01T00:00:00Z.
 public struct NMEATimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {

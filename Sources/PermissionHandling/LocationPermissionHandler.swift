@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// The reusable permission flow of the iOS app, on any `LocationServiceProtocol`.
 ///

@@ -1,4 +1,4 @@
-public import LocationServices
+public import LocationModel
 
 /// What observers of ``LocationPermissionHandler`` are told.
 public struct PermissionChange: Sendable, Hashable {

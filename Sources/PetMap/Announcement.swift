@@ -1,6 +1,6 @@
 public import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// Where a lost-pet announcement stands. The backend may send `MISSING` for ``active``.
 public enum AnnouncementStatus: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,6 +1,6 @@
 public import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// Reads and writes the announcements JSON of the backend and of announcement files:
 /// `{"announcements": [{"id": …, "latitude": …, "longitude": …, "status": …, "createdAt": …, …}]}`.

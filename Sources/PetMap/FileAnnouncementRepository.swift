@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 public import MapRendering
 public import Geo
-public import LocationServices
+public import LocationModel
 
 /// The fullscreen map (the fullscreen-map-with-legend spec): its region, title, legend and the
 /// viewport the gestures move.

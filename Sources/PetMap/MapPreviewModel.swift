@@ -1,5 +1,5 @@
 public import Geo
-public import LocationServices
+public import LocationModel
 public import MapRendering
 public import PermissionHandling
 

@@ -1,6 +1,6 @@
 package import MapRendering
 package import Geo
-package import LocationServices
+package import LocationModel
 
 /// What one load of the preview produced.
 package struct LoadedMap: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// The screens of the app's navigation stack.
 public enum Screen: String, Sendable, Hashable, CaseIterable {

@@ -1,7 +1,7 @@
 public import Emulator
 import Foundation
 public import GNSSReceiver
-import LocationServices
+import LocationModel
 public import Traces
 
 // Sources that plug into a phone, for those who ask for them: trace files (NMEA, GPX, KML,

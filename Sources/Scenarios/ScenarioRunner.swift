@@ -1,7 +1,7 @@
 public import Foundation
 public import Emulator
 import Geo
-public import LocationServices
+public import LocationModel
 public import PermissionHandling
 
 /// One line of a scenario transcript: `{"t":1.500,"event":"…",…}`.

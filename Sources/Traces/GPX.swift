@@ -7,7 +7,7 @@ import NMEA
 #endif
 
 import CLibXML2
-public import LocationServices
+public import LocationModel
 
 /// One GPX point (`trkpt`, `rtept` or `wpt`).
 public struct GPXPoint: Sendable, Hashable {

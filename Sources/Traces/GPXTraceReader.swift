@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import NMEA
 
 /// How fast a device moves along a trace whose points have no times.

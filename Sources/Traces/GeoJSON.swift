@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// The GeoJSON (RFC 7946) that ``TracePointList/geoJSON(_:)`` reads: the members it uses of a
 /// `FeatureCollection`, a `Feature` and the geometries with points, and nothing else.

@@ -1,7 +1,7 @@
 import Foundation
 public import Geo
 public import NMEA
-public import LocationServices
+public import LocationModel
 
 extension LocationFix {
   /// The fix an NMEA epoch describes, with the members gpsd reports for it.

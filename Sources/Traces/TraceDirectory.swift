@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 public import NMEA
-public import LocationServices
+public import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 public import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 import NMEA
 
 /// Writes a recording as it comes (`locemu record`): raw NMEA sentences or fixes as NMEA lines

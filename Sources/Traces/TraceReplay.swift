@@ -1,6 +1,6 @@
 public import Foundation
 public import Geo
-public import LocationServices
+public import LocationModel
 
 /// How a replay runs: pace, repetition, where it starts, how many fixes, which timestamps.
 public struct ReplayOptions: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import NMEA
-public import LocationServices
+public import LocationModel
 
 /// Writes fixes as NMEA 0183: one GGA and one RMC per fix (talker GP), what gpsd and
 /// any NMEA consumer need for time, position, altitude, speed and course.

@@ -1,7 +1,7 @@
 import CoreLocation
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import Synchronization
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import Testing
 
 @testable import CoreLocation

@@ -2,7 +2,7 @@ import CoreLocation
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import TestSupport
 import Testing
 

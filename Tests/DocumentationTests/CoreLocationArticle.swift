@@ -1,6 +1,6 @@
 import CoreLocation
 import Emulator
-import LocationServices
+import LocationModel
 import Testing
 
 /// The app's delegate, as on iOS: it keeps what it is told.

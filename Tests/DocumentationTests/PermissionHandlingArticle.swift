@@ -1,6 +1,6 @@
 import Emulator
 import EmulatorTesting
-import LocationServices
+import LocationModel
 import PermissionHandling
 import Testing
 

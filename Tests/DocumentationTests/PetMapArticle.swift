@@ -1,6 +1,6 @@
 import Emulator
 import Geo
-import LocationServices
+import LocationModel
 import PermissionHandling
 import PetMap
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import LocationEmulatorClient
-import LocationServices
+import LocationModel
 import PermissionHandling
 
 /// The app's permission logic in this process, against a phone that `locemu serve` runs and a

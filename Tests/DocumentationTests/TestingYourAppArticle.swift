@@ -1,5 +1,5 @@
 import Emulator
-import LocationServices
+import LocationModel
 import PermissionHandling
 import Synchronization
 import Testing

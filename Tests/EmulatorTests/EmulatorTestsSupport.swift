@@ -3,7 +3,7 @@ import Foundation
 import Geo
 @_exported import EmulatorTesting
 @_exported import TestSupport
-import LocationServices
+import LocationModel
 
 let startDate = Date(timeIntervalSince1970: 1_767_225_600)
 

@@ -4,7 +4,7 @@ import Geo
 import PhoneSources
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 /// Nothing of a phone outlives it: no task, timer, subscriber, observer or open file.
 @Suite("Lifetime: withEmulatedPhone leaves nothing behind")

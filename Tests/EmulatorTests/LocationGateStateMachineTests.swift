@@ -2,7 +2,7 @@ import Emulator
 import Foundation
 import Geo
 import Testing
-import LocationServices
+import LocationModel
 
 /// The location service's rules as a value: gating, reduced accuracy, one-shot requests.
 @Suite("LocationGateStateMachine: gating, reduced accuracy, one-shot requests")

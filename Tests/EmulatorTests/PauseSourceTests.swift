@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import Testing
 
 /// Pausing what a phone plays (the web page's and the server's pause): no fix while paused, then

@@ -1,6 +1,6 @@
 import Emulator
 import Testing
-import LocationServices
+import LocationModel
 
 /// The permission rules as a value: every event's actions and state, with no task and no clock.
 @Suite("PermissionStateMachine: the prompt, Allow Once, restricted, services, Settings")

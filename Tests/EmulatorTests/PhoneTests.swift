@@ -4,7 +4,7 @@ import Geo
 import PhoneSources
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 /// The phone's permission system at run time: every test steps virtual time and asserts
 /// right after, with no waiting on real time and no polling.

@@ -3,7 +3,7 @@ import Emulator
 import EmulatorTesting
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import Synchronization
 import Testing
 

@@ -3,7 +3,7 @@ import Foundation
 import GNSSReceiver
 import Geo
 import PhoneSources
-import LocationServices
+import LocationModel
 import Testing
 
 /// A phone whose source is a realistic receiver over a truth (issue 25): a time to first fix,

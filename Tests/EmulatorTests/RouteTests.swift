@@ -1,7 +1,7 @@
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import Testing
 
 /// A route walked as `simctl location start` walks a simulator: along the legs at a constant

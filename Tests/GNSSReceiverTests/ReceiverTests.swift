@@ -1,7 +1,7 @@
 import Foundation
 import GNSS
 import GNSSReceiver
-import LocationServices
+import LocationModel
 import NMEA
 import EmulatorTesting
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import GPSD
-import LocationServices
+import LocationModel
 import Testing
 
 @Suite("Collapsing gpsd's reports into epochs; backoff")

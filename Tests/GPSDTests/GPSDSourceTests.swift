@@ -2,7 +2,7 @@ import EmulatorTesting
 import Foundation
 import GPSD
 import Geo
-import LocationServices
+import LocationModel
 import TestSupport
 import Testing
 import Traces

@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 import Testing
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

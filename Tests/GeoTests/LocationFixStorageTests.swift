@@ -1,5 +1,5 @@
 import Foundation
-import LocationServices
+import LocationModel
 import Testing
 
 /// A fix is plain data (no reference counting on its many copies), and its members read back

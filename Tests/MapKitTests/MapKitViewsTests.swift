@@ -1,6 +1,6 @@
 import CoreLocation
 import Emulator
-import LocationServices
+import LocationModel
 import Foundation
 import Geo
 @testable import MapKit

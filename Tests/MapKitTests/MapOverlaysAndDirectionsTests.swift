@@ -1,7 +1,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import MapKit
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
 import Geo
 @testable import NMEA
-import LocationServices
+import LocationModel
 import Testing
 
 /// gpsd's rules for the members beyond the position (`GPSDFixModel`), on sentences written here.

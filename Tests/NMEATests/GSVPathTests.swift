@@ -1,4 +1,4 @@
-import LocationServices
+import LocationModel
 import NMEA
 import Testing
 

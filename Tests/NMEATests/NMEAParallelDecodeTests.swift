@@ -1,7 +1,7 @@
 import Foundation
 import EmulatorTesting
 import Geo
-import LocationServices
+import LocationModel
 import NMEA
 import Testing
 import Traces

@@ -1,5 +1,5 @@
 import Emulator
-import LocationServices
+import LocationModel
 import Testing
 
 @Suite("Fan-out under load: 1,000 subscribers (100 under ThreadSanitizer), 10,000 changes")

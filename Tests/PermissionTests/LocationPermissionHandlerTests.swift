@@ -3,7 +3,7 @@ import Foundation
 import Geo
 import PermissionHandling
 import Testing
-import LocationServices
+import LocationModel
 
 /// A service as a suspended app sees it: its streams say the current value and nothing more.
 struct SuspendedService: LocationServiceProtocol {

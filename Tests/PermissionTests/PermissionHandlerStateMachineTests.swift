@@ -1,7 +1,7 @@
 import Emulator
 import PermissionHandling
 import Testing
-import LocationServices
+import LocationModel
 
 @Suite("PermissionHandlerStateMachine: what observers are told, what checks answer")
 struct PermissionHandlerStateMachineTests {

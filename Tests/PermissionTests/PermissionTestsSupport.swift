@@ -3,4 +3,4 @@ import Foundation
 import Geo
 @_exported import EmulatorTesting
 @_exported import TestSupport
-import LocationServices
+import LocationModel

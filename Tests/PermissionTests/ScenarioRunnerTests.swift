@@ -4,7 +4,7 @@ import Geo
 import PermissionHandling
 import Scenarios
 import Testing
-import LocationServices
+import LocationModel
 
 @Suite("ScenarioRunner: a transcript is a function of the scenario")
 struct ScenarioRunnerTests {

@@ -2,7 +2,7 @@ import Emulator
 import Geo
 import PetMap
 import Testing
-import LocationServices
+import LocationModel
 
 /// The fullscreen map with its legend (ios-fullscreen-map-with-legend.spec.md).
 @Suite struct FullscreenMapTests {

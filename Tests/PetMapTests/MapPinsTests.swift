@@ -2,7 +2,7 @@ import Foundation
 import Geo
 import PetMap
 import Testing
-import LocationServices
+import LocationModel
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -4,7 +4,7 @@ import Geo
 import PermissionHandling
 import PetMap
 import Testing
-import LocationServices
+import LocationModel
 
 /// The landing-page map preview spec (ios-landing-page-map-preview.spec.md), on a phone's
 /// virtual clock: each test steps time and asserts right after.

@@ -6,7 +6,7 @@ import Geo
 @_exported import TestSupport
 import PermissionHandling
 import PetMap
-import LocationServices
+import LocationModel
 
 let krakow = Coordinate(latitude: 50.0647, longitude: 19.9450)!
 

@@ -3,7 +3,7 @@ import Foundation
 import Geo
 import PetMap
 import Testing
-import LocationServices
+import LocationModel
 
 /// The SVG snapshot (the platform's MKMapSnapshotter): its legend, scale, failures and file (the
 /// pixels through a real renderer are checked in the tools package's `SnapshotRenderingTests`).

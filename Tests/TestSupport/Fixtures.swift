@@ -1,6 +1,6 @@
 package import Emulator
 package import Foundation
-package import LocationServices
+package import LocationModel
 
 // What the library's test targets share: the places they stand at, the repository's files, and
 // a phone made the way most tests make one. (The tools' tests have ToolsTestSupport.)

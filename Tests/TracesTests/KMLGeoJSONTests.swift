@@ -1,5 +1,5 @@
 import Foundation
-import LocationServices
+import LocationModel
 import TestSupport
 import Testing
 import Traces

@@ -3,7 +3,7 @@ import Foundation
 import Geo
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 @Suite("Replay pacing on an injected clock")
 struct ReplayPacingTests {

@@ -1,7 +1,7 @@
 import EmulatorTesting
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import NMEA
 import Testing
 import TestSupport

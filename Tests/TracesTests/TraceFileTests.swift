@@ -4,7 +4,7 @@ import Geo
 import NMEA
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 @Suite("Trace files: NMEA streaming, GPX, writers, format detection")
 struct TraceFileTests {

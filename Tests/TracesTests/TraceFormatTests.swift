@@ -3,7 +3,7 @@ import Geo
 import NMEA
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 /// Trace formats beyond NMEA: fix-record JSON lines, GPX read as a stream, and what GPX says
 /// of the receiver carried into NMEA (issue 16 items 5, 8, 9).

@@ -3,7 +3,7 @@ import Foundation
 @_exported import TestSupport
 import Geo
 import Traces
-import LocationServices
+import LocationModel
 
 /// An in-memory trace: epochs at the given trace times (nil: no time), each a fix at a distinct latitude.
 final class ListTraceReader: TraceReader {

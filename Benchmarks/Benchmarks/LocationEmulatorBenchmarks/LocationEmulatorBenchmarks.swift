@@ -13,7 +13,7 @@ import MapRendering
 import PetMap
 import PhoneSources
 import Traces
-import LocationServices
+import LocationModel
 
 /// The repository's root (this file is Benchmarks/Benchmarks/LocationEmulatorBenchmarks/…).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Foundation
 import Geo
 import MapRendering
 import PetMap
-import LocationServices
+import LocationModel
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let extract = arguments.first else {

@@ -14,7 +14,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import Synchronization
 
 /// Resident memory now, bytes (/proc/self/statm).

@@ -24,7 +24,7 @@ import GNSSReceiver
 import Geo
 import Synchronization
 import Traces
-import LocationServices
+import LocationModel
 import PhoneSources
 
 /// Resident memory now, bytes (/proc/self/statm).

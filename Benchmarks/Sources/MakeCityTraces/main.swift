@@ -10,7 +10,7 @@ import Basemap
 import Foundation
 import Geo
 import Traces
-import LocationServices
+import LocationModel
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func fail(_ message: String) -> Never {

@@ -15,7 +15,7 @@ import Emulator
 import Geo
 import Foundation
 import Synchronization
-import LocationServices
+import LocationModel
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
   sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]

@@ -18,7 +18,7 @@ import ToolsTestSupport
 import PermissionHandling
 import PetMap
 import PetMapNetworking
-import LocationServices
+import LocationModel
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
   sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]

@@ -12,7 +12,7 @@ import Geo
 import ToolsTestSupport
 import Synchronization
 import Traces
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import DequeModule
 import Geo
-import LocationServices
+import LocationModel
 
 /// A timer taken off the queue to fire.
 struct DueTimer {

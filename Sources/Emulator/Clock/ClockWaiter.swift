@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 
 /// One suspended wait on an ``EmulatorClock`` (a sleep, a prompt, a location request, a
 /// stream's next value), resumed exactly once by whoever owns what it waits for.

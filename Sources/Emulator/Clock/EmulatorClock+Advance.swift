@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 
 /// Why a wait on an ``EmulatorClock`` failed.
 public struct EmulatorClockError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-public import LocationServices
+public import LocationModel
 
 /// A phone's clock is where the app's timers and tasks run on the phone: a timer is a deadline
 /// the clock keeps and fires from its advance, a task is one the clock waits for.

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 
 /// A task started by ``EmulatorClock/spawn(_:_:)``: the clock waits for it whenever it runs.
 public struct ClockTask<Success: Sendable>: Sendable {

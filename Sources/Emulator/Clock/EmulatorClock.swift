@@ -1,6 +1,6 @@
 import DequeModule
 import Geo
-import LocationServices
+import LocationModel
 
 /// The time of one emulated phone, or of a whole fleet of them: a `Clock` that owns its
 /// timers as deadlines in one ordered queue and fires them itself.

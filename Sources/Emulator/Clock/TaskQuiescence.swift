@@ -1,7 +1,7 @@
 import CConcurrencyHooks
 import Dispatch
 import Geo
-import LocationServices
+import LocationModel
 import Synchronization
 
 #if canImport(Glibc)

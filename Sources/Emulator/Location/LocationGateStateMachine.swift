@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// What reduced (approximate) accuracy does to locations, as on iOS: positions snapped to a
 /// grid of `gridMeters`, horizontal accuracy at least that, no altitude, speed or course, and

@@ -1,4 +1,4 @@
-public import LocationServices
+public import LocationModel
 /// Everything about location permission that the operating system decides for one app.
 ///
 /// A test sets what a user or Settings sets (`appStatus`, `servicesEnabled`, `accuracy`, `app`,

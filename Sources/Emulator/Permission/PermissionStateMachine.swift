@@ -1,4 +1,4 @@
-package import LocationServices
+package import LocationModel
 /// The permission rules of the emulated operating system for one app, as a value: each event
 /// changes ``state`` and returns the actions its runtime must perform, in order. No task, no
 /// clock: the prompt's delay is an action (arm a timer) and its expiry an event.

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 // The app's calls (what CLLocationManager's requests do) and the phone's streams and observers.
 extension EmulatedPhone {

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 // What happens inside the phone's lock: fixes received, events emitted, the permission and
 // location machines' actions performed, timers fired.

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 // The app's tasks on the phone's clock, stepping time, and the phone's run and shutdown.
 extension EmulatedPhone {

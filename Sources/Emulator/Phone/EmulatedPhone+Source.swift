@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 // The phone's source of fixes: a timeline played on the clock, paused, resumed and stopped.
 extension EmulatedPhone {

@@ -1,6 +1,6 @@
 public import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 import Synchronization
 
 /// Something that happened on an ``EmulatedPhone``, in the order it happened.

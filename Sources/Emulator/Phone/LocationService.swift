@@ -1,5 +1,5 @@
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// The app's view of an ``EmulatedPhone``'s location and permission: the seed's
 /// `LocationServiceProtocol`, and the app's lifecycle for observers that re-check permission

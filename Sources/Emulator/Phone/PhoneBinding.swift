@@ -1,6 +1,6 @@
 import DequeModule
 import Geo
-import LocationServices
+import LocationModel
 
 /// Which code a phone made by ``withEmulatedPhone(_:clock:binding:isolation:_:)`` belongs to:
 /// whose `CLLocationManager`, `CLLocationManager.authorizationStatus()`, `liveUpdates` and

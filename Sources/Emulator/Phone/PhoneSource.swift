@@ -1,6 +1,6 @@
 public import Foundation
 public import Geo
-public import LocationServices
+public import LocationModel
 
 /// Where an ``EmulatedPhone``'s positions come from.
 ///

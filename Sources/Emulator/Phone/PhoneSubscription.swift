@@ -1,6 +1,6 @@
 import DequeModule
 import Geo
-import LocationServices
+import LocationModel
 
 /// One subscriber's stream of a phone's values: a buffer of the newest `limit` values and the
 /// consumer waiting for the next, which waits on the phone's clock (a task the clock started is

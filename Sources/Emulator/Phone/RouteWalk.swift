@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// A route of waypoints walked at a constant speed, one fix every `interval` (what
 /// `xcrun simctl location start --speed --interval` does): positions along the great-circle

@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 public import PetMap
-import LocationServices
+import LocationModel
 
 /// The announcements backend, served from an ``AnnouncementRepository`` (usually a
 /// ``FileAnnouncementRepository``) over HTTP/1.1 with Hummingbird.

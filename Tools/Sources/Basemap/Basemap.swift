@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Geo
-import LocationServices
+import LocationModel
 
 /// A basemap file made by ``BasemapBuilder`` (`locemu basemap build`), open for reading the
 /// features of any region through its R*Tree index. Safe to share: reads are serialized.

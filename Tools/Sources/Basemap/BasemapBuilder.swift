@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Geo
-import LocationServices
+import LocationModel
 
 /// Turns an OpenStreetMap extract (`.osm.pbf`) into a basemap file: the roads, railways,
 /// waterways, water, parks, forests, buildings and place and station labels the snapshot

@@ -1,5 +1,5 @@
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// What a feature of the basemap is, in the order the renderer draws them (areas first, then
 /// waterways, roads from small to large, railways, labels). A shoreline file

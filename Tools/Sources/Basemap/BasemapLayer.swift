@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 public import MapRendering
 
 extension Basemap: MapSnapshotLayer {

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Geo
-public import LocationServices
+public import LocationModel
 
 /// A named place of a basemap that a search found.
 public struct BasemapPlace: Sendable, Hashable {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Basemap
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 extension LocEmu {
   struct BasemapCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import Traces
 
 extension LocEmu {

@@ -3,7 +3,7 @@ import Emulator
 import Foundation
 import Geo
 package import LocationEmulatorClient
-package import LocationServices
+package import LocationModel
 import Traces
 
 extension LocEmu {

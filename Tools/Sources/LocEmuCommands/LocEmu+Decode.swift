@@ -3,7 +3,7 @@ import Foundation
 import Geo
 import NMEA
 import Traces
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

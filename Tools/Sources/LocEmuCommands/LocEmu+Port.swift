@@ -1,7 +1,7 @@
 import ArgumentParser
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import Porting
 
 #if canImport(Glibc)

@@ -5,7 +5,7 @@ import Foundation
 import LostPetsApp
 import LocationEmulatorClient
 import Geo
-import LocationServices
+import LocationModel
 import PermissionHandling
 import Scenarios
 import PetMap

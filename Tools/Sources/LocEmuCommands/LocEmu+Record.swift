@@ -5,7 +5,7 @@ import GPSD
 import Geo
 import LocationEmulatorClient
 import Traces
-import LocationServices
+import LocationModel
 import NMEA
 
 #if canImport(Glibc)

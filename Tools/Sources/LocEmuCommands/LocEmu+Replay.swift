@@ -1,7 +1,7 @@
 import ArgumentParser
 import Emulator
 import Geo
-import LocationServices
+import LocationModel
 import Traces
 
 extension LocEmu {

@@ -4,7 +4,7 @@ import Emulator
 import Foundation
 import LostPetsApp
 import Geo
-import LocationServices
+import LocationModel
 import PermissionHandling
 import PhoneServer
 import ServiceLifecycle

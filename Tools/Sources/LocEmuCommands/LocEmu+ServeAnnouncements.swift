@@ -2,7 +2,7 @@ import AnnouncementServer
 import ArgumentParser
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import PetMap
 
 extension LocEmu {

@@ -3,7 +3,7 @@ import Foundation
 import GNSS
 import GNSSReceiver
 import Geo
-import LocationServices
+import LocationModel
 import Emulator
 import PhoneServer
 import Traces

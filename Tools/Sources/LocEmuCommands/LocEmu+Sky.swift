@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GNSS
 import Geo
-import LocationServices
+import LocationModel
 
 extension LocEmu {
   struct Sky: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GPSD
 import Geo
-import LocationServices
+import LocationModel
 
 extension LocEmu {
   struct Watch: AsyncParsableCommand {

@@ -10,7 +10,7 @@ import PhoneSources
 import PermissionHandling
 import Scenarios
 import Traces
-import LocationServices
+import LocationModel
 
 /// The scenario and source options shared by `permissions` and `preview`.
 struct ScenarioOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import NMEA
 package import Traces
 

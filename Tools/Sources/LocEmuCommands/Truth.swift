@@ -2,7 +2,7 @@ import Emulator
 import Foundation
 import GPSD
 import Geo
-import LocationServices
+import LocationModel
 import PhoneSources
 import Traces
 

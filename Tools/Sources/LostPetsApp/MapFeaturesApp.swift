@@ -1,7 +1,7 @@
 package import Emulator
 import Foundation
 package import Geo
-package import LocationServices
+package import LocationModel
 package import PermissionHandling
 package import PetMap
 package import MapRendering

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-package import LocationServices
+package import LocationModel
 
 /// Coordinates as people type and paste them, for the map page's search:
 /// - decimal degrees, latitude first: `60.1699, 24.9384`, `60.1699 24.9384`, `-33.8688,151.2093`;

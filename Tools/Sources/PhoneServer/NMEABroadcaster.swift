@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// Every client of an ``NMEATCPServer`` gets the same text, as the clients of a GPS receiver
 /// on a network port do (`locemu serve --nmea-listen`): ``send(_:)`` hands it to each.

@@ -1,7 +1,7 @@
 import Foundation
 package import GNSSReceiver
 import Geo
-import LocationServices
+import LocationModel
 import NIOCore
 import NIOPosix
 import NMEA

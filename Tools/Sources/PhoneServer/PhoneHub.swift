@@ -9,7 +9,7 @@ import Geo
 import PermissionHandling
 package import Scenarios
 package import Traces
-package import LocationServices
+package import LocationModel
 
 /// The phones a `locemu serve` process holds, on one clock: each a ``ScenarioRunner`` over an
 /// ``EmulatedPhone`` with no timeline of its own, driven by requests, and its transcript fanned

@@ -2,7 +2,7 @@ package import Emulator
 import Foundation
 package import GNSSReceiver
 import Geo
-package import LocationServices
+package import LocationModel
 import ServiceLifecycle
 import Traces
 

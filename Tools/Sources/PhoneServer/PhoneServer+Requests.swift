@@ -14,7 +14,7 @@ import Traces
 import ServiceLifecycle
 import UnixSignals
 import NIOPosix
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Geo
-import LocationServices
+import LocationModel
 import Hummingbird
 import NIOCore
 

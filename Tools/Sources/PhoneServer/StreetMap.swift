@@ -2,7 +2,7 @@ import Basemap
 import Emulator
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import MapRendering
 
 /// The web page's map of a phone (`/phones/{id}/map.svg?view=street`): at street zoom around

@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// The page `locemu serve` serves at `/`: every phone's state, a map that follows it (Leaflet
 /// over the server's tiles, from the world to the street: the phone, its accuracy circle, the

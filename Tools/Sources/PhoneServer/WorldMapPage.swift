@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 
 /// The page `locemu serve` serves at `/map`: every phone on a real web map (Leaflet, from
 /// Debian's `libjs-leaflet`, served by the server itself at `/leaflet/…`; no request leaves the

@@ -1,7 +1,7 @@
 public import Foundation
 import EmulatorTesting
 import Geo
-public import LocationServices
+public import LocationModel
 import Testing
 
 /// The repository's root directory (this file is Tools/Sources/ToolsTestSupport/Fixtures.swift).

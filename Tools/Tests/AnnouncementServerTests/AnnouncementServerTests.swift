@@ -6,7 +6,7 @@ import PetMap
 import PetMapNetworking
 import Testing
 import ToolsTestSupport
-import LocationServices
+import LocationModel
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

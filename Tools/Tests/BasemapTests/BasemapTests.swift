@@ -7,7 +7,7 @@ import PetMap
 import SwiftProtobuf
 import Testing
 import ToolsTestSupport
-import LocationServices
+import LocationModel
 
 /// `SVGPixels.read` through `offPool`: it runs two child processes and waits for them.
 func svgPixels(_ svg: String, at points: [(Double, Double)]) async throws -> [[Int]] {

@@ -1,7 +1,7 @@
 @testable import Basemap
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import MapRendering
 import PetMap
 import Testing

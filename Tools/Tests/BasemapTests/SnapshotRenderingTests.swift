@@ -5,7 +5,7 @@ import MapRendering
 import PetMap
 import Testing
 import ToolsTestSupport
-import LocationServices
+import LocationModel
 
 /// The SVG snapshot (the platform's MKMapSnapshotter) drawn by a real SVG renderer
 /// (rsvg-convert): pins at their pixels, raster tiles under them from a directory and from an

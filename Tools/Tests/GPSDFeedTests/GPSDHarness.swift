@@ -1,6 +1,6 @@
 import EmulatorTesting
 import Geo
-import LocationServices
+import LocationModel
 import ToolsTestSupport
 import Foundation
 import PhoneServer

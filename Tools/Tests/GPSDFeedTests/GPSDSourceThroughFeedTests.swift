@@ -4,7 +4,7 @@ import Geo
 import ToolsTestSupport
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 /// `GPSDSource` against a real gpsd (Debian's gpsd package) fed by the tools' own feed server
 /// (`NMEATraceFeed`), looping a trace: the library's own tests of `GPSDSource` are in the root

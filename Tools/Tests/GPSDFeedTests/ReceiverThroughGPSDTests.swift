@@ -2,7 +2,7 @@ import EmulatorTesting
 import Foundation
 import GNSS
 import GNSSReceiver
-import LocationServices
+import LocationModel
 import PhoneServer
 import Testing
 import ToolsTestSupport

@@ -5,7 +5,7 @@ import ToolsTestSupport
 import NMEA
 import Testing
 import Traces
-import LocationServices
+import LocationModel
 
 /// `locemu decode` end to end: the built binary, real files, exit codes and output streams.
 struct DecodeCommandTests {

@@ -5,7 +5,7 @@ import LocationEmulatorClient
 import ToolsTestSupport
 import PermissionHandling
 import Testing
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

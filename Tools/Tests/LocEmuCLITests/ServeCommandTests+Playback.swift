@@ -1,6 +1,6 @@
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import LocationEmulatorClient
 import ToolsTestSupport
 import Testing

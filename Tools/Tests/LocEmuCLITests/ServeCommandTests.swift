@@ -2,7 +2,7 @@ import Emulator
 import EmulatorTesting
 import Foundation
 import Geo
-import LocationServices
+import LocationModel
 import LocationEmulatorClient
 import ToolsTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import EmulatorTesting
 import Foundation
 import LocationEmulatorClient
-import LocationServices
+import LocationModel
 import ToolsTestSupport
 import Testing
 

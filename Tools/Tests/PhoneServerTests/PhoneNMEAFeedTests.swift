@@ -8,7 +8,7 @@ import ToolsTestSupport
 import NMEA
 import PhoneServer
 import Testing
-import LocationServices
+import LocationModel
 
 #if canImport(Glibc)
   import Glibc

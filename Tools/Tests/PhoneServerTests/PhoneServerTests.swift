@@ -10,7 +10,7 @@ import Scenarios
 import Testing
 import Yams
 import ToolsTestSupport
-import LocationServices
+import LocationModel
 
 @Suite("PhoneServer: routes, hub")
 struct PhoneServerTests {

@@ -1,7 +1,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 
 /// Central Helsinki.
 let home = CLLocationCoordinate2D(latitude: 60.1699, longitude: 24.9384)
@@ -11,8 +11,8 @@ func north(_ metres: Double, of origin: CLLocationCoordinate2D = home) -> CLLoca
   CLLocationCoordinate2D(latitude: origin.latitude + metres / 111_195.08, longitude: origin.longitude)
 }
 
-func coordinate(_ c: CLLocationCoordinate2D) -> LocationServices.Coordinate {
-  LocationServices.Coordinate(latitude: c.latitude, longitude: c.longitude)!
+func coordinate(_ c: CLLocationCoordinate2D) -> LocationModel.Coordinate {
+  LocationModel.Coordinate(latitude: c.latitude, longitude: c.longitude)!
 }
 
 /// A walk north from `from` metres to `to` metres, one fix a second, `step` metres apart.
@@ -23,7 +23,7 @@ func walkNorth(from: Double, to: Double, step: Double) -> PhoneSource {
 
 /// A phone with the given permission, answer to the prompt and source.
 func phone(
-  _ status: LocationServices.LocationPermissionStatus = .notDetermined, answer: PromptAnswer = .allowWhileUsing,
+  _ status: LocationModel.LocationPermissionStatus = .notDetermined, answer: PromptAnswer = .allowWhileUsing,
   source: PhoneSource = .fixed(coordinate(home))
 ) -> EmulatedPhone.Configuration {
   EmulatedPhone.Configuration(permission: PermissionState(appStatus: status), promptAnswer: answer, source: source)

@@ -1,7 +1,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import Testing
 
 @testable import LostPets
@@ -53,7 +53,7 @@ struct ContinuationTests {
       #expect(await timedOut.value == nil)
       let located = Task { await app.service.requestLocation() }
       try await app.phone.advance(by: .seconds(1))
-      await app.phone.send(LocationServices.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
+      await app.phone.send(LocationModel.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
       try await app.phone.runUntilIdle()
       #expect(await located.value == home)
       let revoked = Task { await app.service.requestLocation() }

@@ -1,7 +1,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import MapKit
 import Testing
 
@@ -134,7 +134,7 @@ struct LandingPageTests {
       guard case .error(_, let retry) = app.landing.mapPreview else { return }
       retry()
       try await app.phone.runUntilIdle()
-      await app.phone.send(LocationServices.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
+      await app.phone.send(LocationModel.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
       try await app.phone.runUntilIdle()
       #expect(app.landing.mapPreview.pinIDs == ["rex", "mia", "bo"])
     }

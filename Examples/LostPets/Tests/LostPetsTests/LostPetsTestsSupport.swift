@@ -2,7 +2,7 @@ import CoreLocation
 import MapKit
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 import Synchronization
 
 @testable import LostPets
@@ -105,8 +105,8 @@ func withApp(
 
 /// A phone standing at `home`, with the given permission and answer to the prompt.
 func phone(
-  _ status: LocationServices.LocationPermissionStatus = .notDetermined, services: Bool = true, answer: PromptAnswer = .allowWhileUsing,
-  source: PhoneSource = .fixed(LocationServices.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
+  _ status: LocationModel.LocationPermissionStatus = .notDetermined, services: Bool = true, answer: PromptAnswer = .allowWhileUsing,
+  source: PhoneSource = .fixed(LocationModel.Coordinate(latitude: home.latitude, longitude: home.longitude)!)
 ) -> EmulatedPhone.Configuration {
   EmulatedPhone.Configuration(
     permission: PermissionState(appStatus: status, servicesEnabled: services), promptAnswer: answer, source: source)

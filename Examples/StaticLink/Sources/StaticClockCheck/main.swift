@@ -1,7 +1,7 @@
 import CoreLocation
 import Emulator
 import Foundation
-import LocationServices
+import LocationModel
 
 /// Written as for iOS: each location the delegate is told is handed to the main actor in a
 /// `Task`, which the virtual clock knows nothing of: it must run before an advance returns.
