@@ -2,10 +2,19 @@ import Foundation
 
 /// A point in the Earth-centred, Earth-fixed frame (WGS 84), metres.
 public struct ECEF: Hashable, Sendable {
+  /// Metres along the axis from the centre through 0° latitude, 0° longitude.
   public var x: Double
+  /// Metres along the axis from the centre through 0° latitude, 90° E.
   public var y: Double
+  /// Metres along the Earth's rotation axis, towards the North Pole.
   public var z: Double
 
+  /// A point from its three coordinates.
+  ///
+  /// - Parameters:
+  ///   - x: Metres towards 0° latitude, 0° longitude.
+  ///   - y: Metres towards 0° latitude, 90° E.
+  ///   - z: Metres towards the North Pole.
   public init(x: Double, y: Double, z: Double) {
     self.x = x
     self.y = y
@@ -28,9 +37,11 @@ public struct AlmanacEntry: Hashable, Sendable {
   public var system: GNSSSystem
   /// 0 when the satellite is healthy.
   public var health: Int
+  /// The orbit's eccentricity (0 for a circle).
   public var eccentricity: Double
   /// The time the elements refer to (the almanac's week and time of applicability).
   public var reference: GPSTime
+  /// The orbital plane's inclination to the equator, radians.
   public var inclination: Double
   /// Rate of right ascension of the ascending node.
   public var rateOfRightAscension: Double
@@ -38,12 +49,31 @@ public struct AlmanacEntry: Hashable, Sendable {
   public var sqrtSemiMajorAxis: Double
   /// Longitude of the ascending node at the start of the reference week (IS-GPS-200's Ω₀).
   public var longitudeOfAscendingNode: Double
+  /// The argument of perigee, radians.
   public var argumentOfPerigee: Double
+  /// The mean anomaly at the reference time, radians.
   public var meanAnomaly: Double
-  /// Clock bias (s) and drift (s/s).
+  /// Clock bias, seconds.
   public var clockBias: Double
+  /// Clock drift, seconds per second.
   public var clockDrift: Double
 
+  /// An almanac entry from its elements; angles in radians, rates in radians per second.
+  ///
+  /// - Parameters:
+  ///   - prn: The satellite's number in its system.
+  ///   - health: 0 when the satellite is healthy.
+  ///   - eccentricity: The orbit's eccentricity.
+  ///   - reference: The time the elements refer to.
+  ///   - inclination: The orbital plane's inclination.
+  ///   - rateOfRightAscension: The rate of right ascension of the ascending node.
+  ///   - sqrtSemiMajorAxis: The square root of the semi-major axis, √m.
+  ///   - longitudeOfAscendingNode: The node's longitude at the start of the reference week.
+  ///   - argumentOfPerigee: The argument of perigee.
+  ///   - meanAnomaly: The mean anomaly at the reference time.
+  ///   - clockBias: The clock bias, seconds.
+  ///   - clockDrift: The clock drift, seconds per second.
+  ///   - system: The satellite's system.
   public init(
     prn: Int, health: Int = 0, eccentricity: Double, reference: GPSTime, inclination: Double,
     rateOfRightAscension: Double, sqrtSemiMajorAxis: Double, longitudeOfAscendingNode: Double,

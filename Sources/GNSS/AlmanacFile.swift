@@ -2,14 +2,22 @@ public import Foundation
 
 /// A YUMA or SEM almanac file that cannot be read: what is wrong, and where.
 public struct AlmanacFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The number of the line at fault, from 1.
   public var line: Int
+  /// What is wrong.
   public var message: String
 
+  /// An error at a line.
+  ///
+  /// - Parameters:
+  ///   - line: The number of the line at fault, from 1.
+  ///   - message: What is wrong.
   public init(line: Int, message: String) {
     self.line = line
     self.message = message
   }
 
+  /// The error as `line N: message`.
   public var description: String { "line \(line): \(message)" }
 }
 

@@ -3,13 +3,19 @@ import Foundation
 /// Dilutions of precision of a set of satellites: how the geometry scales range errors into
 /// position (east, north, up) and clock errors.
 public struct DilutionOfPrecision: Hashable, Sendable {
-  /// East (gpsd's `xdop`) and north (`ydop`).
+  /// East (gpsd's `xdop`).
   public var east: Double
+  /// North (gpsd's `ydop`).
   public var north: Double
+  /// Horizontal (HDOP): east and north together.
   public var horizontal: Double
+  /// Vertical (VDOP).
   public var vertical: Double
+  /// Position (PDOP): east, north and up together.
   public var position: Double
+  /// Time (TDOP): the receiver clock.
   public var time: Double
+  /// Geometric (GDOP): position and time together.
   public var geometric: Double
 
   /// The DOPs of satellites at these azimuths and elevations (degrees): the diagonal of

@@ -1,9 +1,13 @@
 /// A satellite navigation system a receiver tracks, with the numbers NMEA 0183 (4.10 and
 /// later) and gpsd give its satellites and signals.
 public enum GNSSSystem: String, CaseIterable, Hashable, Sendable, Codable, Comparable {
+  /// The United States' Global Positioning System.
   case gps
+  /// Russia's GLONASS.
   case glonass
+  /// The European Union's Galileo.
   case galileo
+  /// China's BeiDou.
   case beidou
 
   /// NMEA 4.10's system ID (GSA field 18, GSV's talker): GPS 1, GLONASS 2, Galileo 3, BeiDou 4.
@@ -48,5 +52,11 @@ public enum GNSSSystem: String, CaseIterable, Hashable, Sendable, Codable, Compa
   /// The system named `name` (`gps`, `glonass`, `galileo`, `beidou`; any case), or nil.
   public init?(name: String) { self.init(rawValue: name.lowercased()) }
 
+  /// Orders systems by their NMEA system ID: GPS, GLONASS, Galileo, BeiDou.
+  ///
+  /// - Parameters:
+  ///   - a: A system.
+  ///   - b: Another system.
+  /// - Returns: Whether `a` comes before `b`.
   public static func < (a: GNSSSystem, b: GNSSSystem) -> Bool { a.nmeaSystemID < b.nmeaSystemID }
 }

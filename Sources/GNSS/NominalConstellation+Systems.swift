@@ -31,12 +31,15 @@ extension NominalConstellation {
     Set(systems).sorted().flatMap { almanac(for: $0) }
   }
 
+  /// GLONASS's nominal almanac: 24 slots in three planes (Walker 24/3/1), 64.8°, 25,510 km.
   public static let glonass = walker(
     .glonass, numbers: Array(1...24), planes: 3, phasing: 1, semiMajorAxis: 25_510_000, inclination: 64.8, firstNode: 10)
 
+  /// Galileo's nominal almanac: 24 satellites, PRNs 1–24 (Walker 24/3/1), 56°, 29,600 km.
   public static let galileo = walker(
     .galileo, numbers: Array(1...24), planes: 3, phasing: 1, semiMajorAxis: 29_600_318, inclination: 56, firstNode: 25)
 
+  /// BeiDou's nominal almanac: 3 geostationary, 3 inclined geosynchronous and 24 medium orbits (Walker 24/3/1).
   public static let beidou: [AlmanacEntry] = {
     let geo = geosynchronousAxis
     let stationary = zip([1, 2, 3], [80.0, 110.5, 140.0]).map { number, longitude in

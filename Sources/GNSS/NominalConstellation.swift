@@ -21,7 +21,9 @@ public enum NominalConstellation {
   public static let epoch = Date(timeIntervalSince1970: 741_484_800)
   /// Greenwich hour angle at the epoch, degrees (18 h 36 min 14.4 s).
   public static let greenwichHourAngle = (18 + 36.0 / 60 + 14.4 / 3600) * 15
+  /// The orbits' semi-major axis (their radius), metres.
   public static let semiMajorAxis = 26_559_700.0
+  /// The planes' inclination to the equator, degrees.
   public static let inclinationDegrees = 55.0
   /// The planes' nodal regression, degrees per second (the standard's almanac, −4.4874e-7 °/s).
   public static let nodeRateDegrees = -4.4874e-7

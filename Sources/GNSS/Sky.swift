@@ -3,10 +3,19 @@ import Foundation
 /// Where a receiver is: WGS 84 latitude and longitude (degrees) and height above the ellipsoid
 /// (metres).
 public struct ReceiverPosition: Hashable, Sendable {
+  /// WGS 84 latitude, degrees north.
   public var latitude: Double
+  /// WGS 84 longitude, degrees east.
   public var longitude: Double
+  /// Height above the ellipsoid, metres.
   public var height: Double
 
+  /// A position from its coordinates.
+  ///
+  /// - Parameters:
+  ///   - latitude: WGS 84 latitude, degrees north.
+  ///   - longitude: WGS 84 longitude, degrees east.
+  ///   - height: Height above the ellipsoid, metres.
   public init(latitude: Double, longitude: Double, height: Double = 0) {
     self.latitude = latitude
     self.longitude = longitude
@@ -48,6 +57,7 @@ public struct ReceiverPosition: Hashable, Sendable {
 public struct SatelliteView: Hashable, Sendable {
   /// The satellite's number in its system (see ``AlmanacEntry/prn``).
   public var prn: Int
+  /// The satellite's system.
   public var system: GNSSSystem
   /// Degrees from true north.
   public var azimuth: Double
@@ -56,6 +66,14 @@ public struct SatelliteView: Hashable, Sendable {
   /// Metres.
   public var range: Double
 
+  /// A satellite as seen from a receiver.
+  ///
+  /// - Parameters:
+  ///   - prn: The satellite's number in its system.
+  ///   - azimuth: Degrees from true north.
+  ///   - elevation: Degrees above the horizon.
+  ///   - range: Distance from the receiver, metres.
+  ///   - system: The satellite's system.
   public init(prn: Int, azimuth: Double, elevation: Double, range: Double, system: GNSSSystem = .gps) {
     self.prn = prn
     self.system = system
@@ -67,10 +85,16 @@ public struct SatelliteView: Hashable, Sendable {
 
 /// The satellites of an almanac above a receiver's horizon.
 public struct Sky: Sendable {
+  /// The satellites' orbits.
   public var almanac: [AlmanacEntry]
   /// Satellites below this elevation, degrees, are not in view (receivers use 5–15°).
   public var elevationMask: Double
 
+  /// A sky of these satellites above this mask.
+  ///
+  /// - Parameters:
+  ///   - almanac: The satellites' orbits; by default GPS's nominal constellation.
+  ///   - elevationMask: The lowest elevation in view, degrees.
   public init(almanac: [AlmanacEntry] = NominalConstellation.almanac, elevationMask: Double = 5) {
     self.almanac = almanac
     self.elevationMask = elevationMask

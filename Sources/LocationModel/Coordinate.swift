@@ -1,6 +1,8 @@
 /// A WGS 84 position in degrees.
 public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// Degrees north, -90…90.
   public let latitude: Double
+  /// Degrees east, -180…180.
   public let longitude: Double
 
   /// Creates a coordinate; nil when latitude is outside -90…90, longitude outside -180…180, or either is not finite.
@@ -18,5 +20,6 @@ public struct Coordinate: Hashable, Sendable, Codable, CustomStringConvertible {
     self.longitude = longitude
   }
 
+  /// The coordinate as `latitude,longitude`.
   public var description: String { "\(latitude),\(longitude)" }
 }

@@ -6,9 +6,18 @@ public import Foundation
 public struct LocationFix: Hashable, Sendable {
   /// The fix mode, with gpsd's numbering.
   public enum Mode: Int, Hashable, Sendable, Comparable, Codable {
+    /// No position.
     case noFix = 1
+    /// A horizontal position only.
     case twoD = 2
+    /// A position with altitude.
     case threeD = 3
+    /// Orders modes by their number: no fix, 2D, 3D.
+    ///
+    /// - Parameters:
+    ///   - a: A mode.
+    ///   - b: Another mode.
+    /// - Returns: Whether `a` is a lesser fix than `b`.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
   }
 
@@ -22,6 +31,7 @@ public struct LocationFix: Hashable, Sendable {
     get { time.value.map(Date.init(timeIntervalSinceReferenceDate:)) }
     set { time.value = newValue?.timeIntervalSinceReferenceDate }
   }
+  /// The fix mode: none, 2D or 3D.
   public var mode: Mode
   /// The position; nil for a no-fix report.
   public var coordinate: Coordinate? {
@@ -111,6 +121,23 @@ public struct LocationFix: Hashable, Sendable {
     }
   }
 
+  /// A fix from what the source reported; members left out are nil (`errors` empty).
+  ///
+  /// - Parameters:
+  ///   - timestamp: UTC time of the fix.
+  ///   - mode: The fix mode.
+  ///   - coordinate: The position.
+  ///   - altitudeMSL: Metres above mean sea level.
+  ///   - altitudeHAE: Metres above the WGS 84 ellipsoid.
+  ///   - speed: Speed over ground, m/s.
+  ///   - course: Course over ground, degrees true.
+  ///   - horizontalAccuracy: Estimated horizontal error, metres.
+  ///   - verticalAccuracy: Estimated vertical error, metres.
+  ///   - climb: Vertical speed, m/s, positive up.
+  ///   - geoidSeparation: Height of the geoid above the ellipsoid, metres.
+  ///   - magneticVariation: Magnetic variation, degrees, east positive.
+  ///   - status: What kind of fix the receiver has.
+  ///   - errors: The receiver's other error estimates.
   public init(
     timestamp: Date? = nil, mode: Mode, coordinate: Coordinate? = nil, altitudeMSL: Double? = nil,
     altitudeHAE: Double? = nil, speed: Double? = nil, course: Double? = nil,
@@ -180,6 +207,16 @@ public struct LocationFix: Hashable, Sendable {
     /// Spherical (3D) position error, metres (`sep`).
     public var sep: Double?
 
+    /// Error estimates from gpsd's TPV members; those left out are nil.
+    ///
+    /// - Parameters:
+    ///   - epx: Longitude error, metres.
+    ///   - epy: Latitude error, metres.
+    ///   - eps: Speed error, m/s.
+    ///   - epd: Course error, degrees.
+    ///   - epc: Climb error, m/s.
+    ///   - ept: Time error, seconds.
+    ///   - sep: Spherical (3D) position error, metres.
     public init(
       epx: Double? = nil, epy: Double? = nil, eps: Double? = nil, epd: Double? = nil, epc: Double? = nil,
       ept: Double? = nil, sep: Double? = nil

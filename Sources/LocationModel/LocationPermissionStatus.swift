@@ -6,7 +6,9 @@ public enum LocationPermissionStatus: String, Sendable, Hashable, CaseIterable, 
   case restricted
   /// The user denied the app, or Location Services are off system-wide.
   case denied
+  /// The app may receive locations while it is in use.
   case authorizedWhenInUse
+  /// The app may receive locations at any time, in the background too.
   case authorizedAlways
 
   /// Whether the app may receive locations.
@@ -15,10 +17,16 @@ public enum LocationPermissionStatus: String, Sendable, Hashable, CaseIterable, 
 
 /// Precise or approximate location for the app (iOS 14's "Precise Location" switch).
 public enum LocationAccuracyAuthorization: String, Sendable, Hashable, CaseIterable, Codable {
-  case full, reduced
+  /// Precise location: fixes as the source gives them.
+  case full
+  /// Approximate location only.
+  case reduced
 }
 
 /// Whether the app is in use.
 public enum AppState: String, Sendable, Hashable, CaseIterable, Codable {
-  case foreground, background
+  /// The app is in the foreground, in use.
+  case foreground
+  /// The app is in the background.
+  case background
 }

@@ -48,6 +48,13 @@ public struct LocationRequestResult: Sendable, Hashable {
   /// Why there is no fix; nil when there is one.
   public var reason: LocationUnavailableReason?
 
+  /// A result from its parts.
+  ///
+  /// - Parameters:
+  ///   - status: The app's status when the request ended.
+  ///   - fix: The fix, when one arrived in time.
+  ///   - accuracy: Precise or approximate location.
+  ///   - reason: Why there is no fix; nil when there is one.
   public init(
     status: LocationPermissionStatus, fix: LocationFix?, accuracy: LocationAccuracyAuthorization = .full,
     reason: LocationUnavailableReason?

@@ -20,6 +20,7 @@ public protocol PermissionObserving: LocationServiceProtocol {
 public final class CancellationHandle: Sendable {
   private let state = Mutex<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
 
+  /// A handle with no work attached, not cancelled.
   public init() {}
 
   /// The work's cancellation; called at once when ``cancel()`` came first.
@@ -32,6 +33,7 @@ public final class CancellationHandle: Sendable {
     if now { cancel() }
   }
 
+  /// Cancels: calls the attached work's cancel, if any; a cancel attached later is called at once.
   public func cancel() {
     let action = state.withLock { s -> (@Sendable () -> Void)? in
       s.cancelled = true
@@ -45,9 +47,28 @@ public final class CancellationHandle: Sendable {
 /// Ends what it was made for (an observation, a timer, a task) when ``cancel()`` is called;
 /// later calls do nothing.
 public struct Cancellation: Sendable {
-  private let body: @Sendable () -> Void
+  /// The closure, until the first ``cancel()`` takes it.
+  private let body: Once
 
-  public init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  /// A cancellation that runs `body` when cancelled.
+  ///
+  /// - Parameter body: What ends the work.
+  public init(_ body: @escaping @Sendable () -> Void) { self.body = Once(body) }
 
-  public func cancel() { body() }
+  /// Ends the work: runs the closure this was made with, the first time only (copies of this
+  /// value share it).
+  public func cancel() { body.run() }
+}
+
+/// A closure that runs once, whichever thread asks first.
+private final class Once: Sendable {
+  private let body: Mutex<(@Sendable () -> Void)?>
+  init(_ body: @escaping @Sendable () -> Void) { self.body = Mutex(body) }
+  func run() {
+    let taken = body.withLock { body in
+      defer { body = nil }
+      return body
+    }
+    taken?()
+  }
 }
