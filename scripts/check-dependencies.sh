@@ -18,6 +18,6 @@ fi
 echo "==> check-dependencies: $count packages, ours included" >&2
 # The app's production code sees the seam and the handler only.
 if grep -rnE '^(public |@_exported |@testable )?import (Emulator|Traces|GPSD|Scenarios)\b' Examples/NearbyPets/Sources; then
-  echo "check-dependencies: the example app's production code imports the emulator (only LocationModel and PermissionHandling)" >&2
+  echo "check-dependencies: the example app's production code imports the emulator (only LocationModel, here by its old name LocationServices, and PermissionHandling)" >&2
   exit 1
 fi

