@@ -9,12 +9,14 @@
 # Any arguments replace the default ones given to locemu.
 #
 # locemu is built as the debug build (what the demo needs, built fastest: the job itself takes
-# under a second on a virtual clock). --release first builds the optimized, statically linked
-# locemu the benchmarks use instead (several minutes more on a first build).
+# under a second on a virtual clock), without debug information (-gnone: a first build about a
+# tenth sooner; 301 s against 332 s on a fresh clone, back to back). --release first builds the
+# optimized, statically linked locemu the benchmarks use instead (several minutes more on a first
+# build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-build=(--package-path Tools)
+build=(--package-path Tools -Xswiftc -gnone)
 if [ "${1:-}" = --release ]; then
   build=("${LOCEMU_RELEASE[@]}")
   shift
