@@ -141,12 +141,7 @@ public struct EmulatorServer: Sendable {
 
   /// One request whose answer is a ``Wire`` value.
   public func get<Answer: Decodable>(_ path: String, as type: Answer.Type) async throws(EmulatorClientError) -> Answer {
-    let data = try await send("GET", path)
-    do {
-      return try Wire.decode(type, from: data)
-    } catch {
-      throw .badRequest("the server's answer to \(path) is not what the API says: \(error)")
-    }
+    try Self.decode(type, try await send("GET", path), path: path).0
   }
 
   /// One request with `body` as it is (a trace uploaded, say); the answer's body when its status is 2xx.

@@ -47,28 +47,15 @@ public final class CancellationHandle: Sendable {
 /// Ends what it was made for (an observation, a timer, a task) when ``cancel()`` is called;
 /// later calls do nothing.
 public struct Cancellation: Sendable {
-  /// The closure, until the first ``cancel()`` takes it.
-  private let body: Once
+  /// The closure, attached: its first ``cancel()`` runs it and lets it go.
+  private let handle = CancellationHandle()
 
   /// A cancellation that runs `body` when cancelled.
   ///
   /// - Parameter body: What ends the work.
-  public init(_ body: @escaping @Sendable () -> Void) { self.body = Once(body) }
+  public init(_ body: @escaping @Sendable () -> Void) { handle.attach(body) }
 
   /// Ends the work: runs the closure this was made with, the first time only (copies of this
   /// value share it).
-  public func cancel() { body.run() }
-}
-
-/// A closure that runs once, whichever thread asks first.
-private final class Once: Sendable {
-  private let body: Mutex<(@Sendable () -> Void)?>
-  init(_ body: @escaping @Sendable () -> Void) { self.body = Mutex(body) }
-  func run() {
-    let taken = body.withLock { body in
-      defer { body = nil }
-      return body
-    }
-    taken?()
-  }
+  public func cancel() { handle.cancel() }
 }

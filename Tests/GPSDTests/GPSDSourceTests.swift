@@ -14,22 +14,13 @@ func ms(_ date: Date?) -> Int64? { date.map { Int64(($0.timeIntervalSince1970 * 
 /// test's bound is a hang guard ten minutes long, far above what a slow machine needs.
 @Suite("GPSDSource against a real gpsd", .serialized, .enabled(if: UDPFedGPSD.path != nil), .timeLimit(.minutes(10)))
 struct GPSDSourceTests {
-  /// The trace's sentences, an epoch to an element: an epoch begins with each new time stamp
-  /// (sentences without one belong to the epoch they come in).
+  /// The trace's sentences, an epoch to an element, as the trace reader groups them (what the
+  /// tools' feed plays).
   static func epochs(_ name: String) throws -> [[String]] {
+    let reader = try Trace(path: tracePath(name), keepSentences: true).makeReader()
+    defer { reader.close() }
     var epochs: [[String]] = []
-    var time: Substring?
-    for line in try String(contentsOfFile: tracePath(name), encoding: .utf8).split(whereSeparator: \.isNewline) {
-      guard line.hasPrefix("$") else { continue }
-      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-      let stamp = ["GGA", "RMC", "GLL"].contains(fields[0].suffix(3)) && fields.count > 1 ? fields[1] : nil
-      if let stamp, !stamp.isEmpty, stamp != time || epochs.isEmpty {
-        epochs.append([])
-        time = stamp
-      }
-      if epochs.isEmpty { epochs.append([]) }
-      epochs[epochs.count - 1].append(String(line))
-    }
+    while let epoch = try reader.next() { epochs.append(epoch.sentences) }
     return epochs
   }
 
