@@ -19,18 +19,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 test_build_settings
 
-# Combine is OpenCombine's API under a trait, not this project's to version.
-mapfile -t products < <(python3 - <<'PY'
-import re
-text = open("docs/PublicAPI.md").read()
-section = text.split("\n## API\n", 1)[1].split("\n## ", 1)[0]
-for row in section.splitlines():
-    if row.startswith("| `"):
-        for name in re.findall(r"`([A-Za-z]+)`", row.split("|")[1]):
-            if name != "Combine":
-                print(name)
-PY
-)
+mapfile -t products < <(api_products)
 baseline_dir="$PLAIN/api-baseline"
 digest() {
   swift package --scratch-path "$PLAIN" "${PLAIN_FLAGS[@]}" diagnose-api-breaking-changes "$1" \

@@ -66,16 +66,13 @@ fi
 # Every public symbol of an API product (docs/PublicAPI.md) declared here has a comment: DocC
 # warns about a broken link or parameter, not about a symbol with nothing to say. (Members the
 # compiler synthesizes, such as Codable's, have no place in the sources and are left out.)
-python3 - "$graphs_root" <<'PY'
-import glob, json, os, re, sys
+mapfile -t api < <(api_products)
+python3 - "$graphs_root" "${api[@]}" <<'PY'
+import glob, json, os, sys
 root = os.getcwd()
-text = open("docs/PublicAPI.md").read()
-section = text.split("\n## API\n", 1)[1].split("\n## ", 1)[0]
-products = [n for row in section.splitlines() if row.startswith("| `") for n in re.findall(r"`([A-Za-z]+)`", row.split("|")[1])]
+products = sys.argv[2:]
 missing = []
 for product in products:
-    if product == "Combine":  # OpenCombine's symbols, re-exported
-        continue
     graphs = glob.glob(f"{sys.argv[1]}/{product}.symbols.json") + glob.glob(f"{sys.argv[1]}/{product}@*.symbols.json")
     for graph in graphs:
         for symbol in json.load(open(graph))["symbols"]:

@@ -14,6 +14,21 @@ ensure_apt_packages() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 }
 
+# api_products: the products docs/PublicAPI.md lists as API (the first column of its "API"
+# table), one a line, but Combine: OpenCombine's API under a trait, not this project's to version.
+api_products() {
+  python3 - <<'PY'
+import re
+text = open("docs/PublicAPI.md").read()
+section = text.split("\n## API\n", 1)[1].split("\n## ", 1)[0]
+for row in section.splitlines():
+    if row.startswith("| `"):
+        for name in re.findall(r"`([A-Za-z]+)`", row.split("|")[1]):
+            if name != "Combine":
+                print(name)
+PY
+}
+
 # ensure_swift: fails with a clear message when no Swift toolchain is on PATH.
 ensure_swift() {
   if ! command -v swift >/dev/null 2>&1; then
