@@ -65,7 +65,8 @@ extension LocEmu {
 
     @Option(
       help: ArgumentHelp(
-        "Build folders under DIR, one per package, kept between runs (the library compiles once per package).", valueName: "DIR"))
+        "Build folders under DIR, one per package and set of traits, kept between runs (the library compiles once for each); two ports of one package take turns.",
+        valueName: "DIR"))
     var scratchPath: String?
 
     @Option(help: ArgumentHelp("The LocationEmulator package (default: this repository).", valueName: "DIR"))

@@ -14,8 +14,9 @@ public struct PortOptions: Sendable {
   public var keep: URL?
   /// The LocationEmulator package the twin depends on.
   public var library: URL
-  /// A folder for the builds: each package builds in a folder of its own under it, kept between
-  /// ports (the library compiles once per package).
+  /// A folder for the builds: each package builds in a folder of its own under it for each set
+  /// of the library's traits (`PlaceKit+ServedPhone`), kept between ports (the library compiles
+  /// once for each); two ports of one package into one folder take turns.
   public var scratchPath: URL?
   /// The phone under the tests: LOCEMU_* variables for the test process.
   public var environment: [String: String] = [:]
@@ -140,13 +141,7 @@ public enum Porter {
       packageName = options.moduleName
     }
 
-    // A build folder of its own for each package under the one given: packages built in one
-    // folder see each other's modules (a module named CoreLocation or Combine left by the last
-    // package's build, made with other traits, is imported under `canImport` by the next one's
-    // dependencies before it is rebuilt). The same package ported again reuses its folder.
     var options = options
-    if let shared = options.scratchPath { options.scratchPath = shared.appendingPathComponent(packageName) }
-
     // The manifest: LocationEmulator's products for the frameworks each target imports.
     var imports: [String: Set<String>] = [:]
     var usesCombineUnimported = false
@@ -162,6 +157,22 @@ public enum Porter {
     }
     options.combineTrait = usesCombineUnimported
     report.edits += try addLibrary(to: twin, imports: imports, options: options)
+
+    // A build folder of its own for each package and set of the library's traits under the one
+    // given: packages built in one folder see each other's modules (a module named CoreLocation
+    // or Combine left by the last package's build, made with other traits, is imported under
+    // `canImport` by the next one's dependencies before it is rebuilt), and a port with other
+    // traits would rebuild the whole library. The same package ported again reuses its folder,
+    // one port at a time: the build and the test run that follows it hold the folder's lock.
+    var lock: ScratchLock?
+    defer { lock?.release() }
+    if let shared = options.scratchPath {
+      let folder = shared.appendingPathComponent(([packageName] + traitNames(options)).joined(separator: "+"))
+      options.scratchPath = folder
+      lock = try await ScratchLock.acquire(folder) { [log = options.log] path in
+        log("waiting for another port building in \(folder.path) (\(path))")
+      }
+    }
 
     // The mechanical edits, every file.
     let all = targets.flatMap { t in swiftFiles(in: t.folder).map { (t, $0) } }
@@ -315,6 +326,12 @@ public enum Porter {
     return edits
   }
 
+  /// The library's traits the twin turns on: ServedPhone when the tests use a served phone
+  /// (LOCEMU_SERVER), Combine when the code needs it unimported.
+  static func traitNames(_ options: PortOptions) -> [String] {
+    (options.environment["LOCEMU_SERVER"] != nil ? ["ServedPhone"] : []) + (options.combineTrait ? ["Combine"] : [])
+  }
+
   static func addLibrary(manifest: URL, imports: [String: Set<String>], options: PortOptions) throws -> [PortEdit] {
     var edits: [PortEdit] = []
     let file = manifest.lastPathComponent
@@ -329,8 +346,7 @@ public enum Porter {
       let list = wanted.map { ".product(name: \"\($0)\", package: \"LocationEmulator\")" }.joined(separator: ", ")
       cases.append("    case \"\(target)\": target.dependencies += [\(list)]")
     }
-    let served = options.environment["LOCEMU_SERVER"] != nil
-    let traitNames = (served ? ["ServedPhone"] : []) + (options.combineTrait ? ["Combine"] : [])
+    let traitNames = traitNames(options)
     if let first = text.components(separatedBy: "\n").first, let version = SourceEdits.match(#"swift-tools-version:\s*(\d+\.\d+)"#, first) {
       let number = Double(version) ?? 0
       if !traitNames.isEmpty, number < 6.1 {
