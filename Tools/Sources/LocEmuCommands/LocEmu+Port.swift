@@ -26,7 +26,11 @@ extension LocEmu {
         given empty defaults and their calls (delegate?.method?(…)) made plain; #selector \
         NotificationCenter observers made block-based; XCTest waits given a timeout \
         (swift-corelibs-xctest requires one; 600 s); import UIKit, AppKit or SwiftUI \
-        removed from a file the compiler says needs none of them; os(iOS), os(macOS) and \
+        removed from a file the compiler says needs none of them; import \
+        FoundationNetworking or FoundationXML added (under canImport, at the file's end) \
+        where the compiler says URLSession or XMLParser is missing; import Foundation.X made \
+        import Foundation; a Tests/LinuxMain.swift \
+        that does not compile removed (SwiftPM finds tests itself); os(iOS), os(macOS) and \
         canImport(UIKit) conditions extended with Linux, each kept only if the code under \
         it then compiles (one that fails is rolled back and reported). Nothing else: where \
         more is needed, the port stops and reports the first compiler error with its line.

@@ -37,7 +37,12 @@ extension Porter {
     var patch = ""
     for name in names {
       let before = original.appendingPathComponent(name), after = twin.appendingPathComponent(name)
-      patch += unifiedDiff(name: name, old: FileManager.default.fileExists(atPath: before.path) ? read(before) : "", new: read(after))
+      var diff = unifiedDiff(name: name, old: FileManager.default.fileExists(atPath: before.path) ? read(before) : "", new: read(after))
+      // A file the port removed (a stale LinuxMain.swift): patch(1) deletes it.
+      if !FileManager.default.fileExists(atPath: after.path) {
+        diff = diff.replacingOccurrences(of: "+++ b/\(name)\n", with: "+++ /dev/null\n")
+      }
+      patch += diff
     }
     let url = twin.appendingPathComponent("port.patch")
     try patch.write(to: url, atomically: true, encoding: .utf8)

@@ -199,26 +199,9 @@ public enum Porter {
       }
     }
 
-    // Build; edits decided by compiling: framework imports, then platform conditions.
-    var build = try await Self.build(twin, options)
-    if !build.errors.isEmpty {
-      let missing = Set(
-        build.errors.filter {
-          $0.message.contains("no such module 'UIKit'") || $0.message.contains("no such module 'AppKit'")
-            || $0.message.contains("no such module 'SwiftUI'")
-        }.map(\.file))
-      for path in missing {
-        let file = URL(fileURLWithPath: path)
-        var lines = read(file).components(separatedBy: "\n")
-        for line in SourceEdits.frameworkImports(lines.joined(separator: "\n")).reversed() {
-          report.edits.append(
-            PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
-          lines.remove(at: line - 1)
-        }
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-      }
-      if !missing.isEmpty { build = try await Self.build(twin, options) }
-    }
+    // Build; edits decided by compiling: imports and a stale LinuxMain.swift, then platform
+    // conditions.
+    var build = try await editImports(twin, options: options, report: &report)
     build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
     if let first = build.errors.first {
       let file = relative(URL(fileURLWithPath: first.file), to: twin)

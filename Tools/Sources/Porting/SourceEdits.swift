@@ -21,6 +21,16 @@ public struct PortEdit: Equatable, Sendable, CustomStringConvertible {
     /// The manifest's tools version raised to one that can name this library (5.2 for
     /// `.package(name:path:)`, 6.1 for its traits), the language mode kept.
     case toolsVersion = "tools version"
+    /// A `Tests/LinuxMain.swift` that does not compile removed: it lists tests by hand for
+    /// SwiftPM before 5.5, which now finds them itself, and Apple's builds never read it.
+    case linuxMain = "stale LinuxMain.swift"
+    /// `import FoundationNetworking` or `FoundationXML` added, under `canImport`, at the end of a
+    /// file the compiler says needs it: swift-corelibs-foundation keeps `URLSession` and
+    /// `XMLParser` in modules of their own, which Apple's Foundation includes.
+    case foundationModule = "Foundation module"
+    /// `import Foundation.NSUserDefaults` (a submodule of Apple's Foundation) made
+    /// `import Foundation`: swift-corelibs-foundation has no submodules.
+    case foundationSubmodule = "Foundation submodule import"
   }
 
   public var kind: Kind
@@ -271,6 +281,38 @@ public enum SourceEdits {
     match(
       #"(?:func|var|let|case|class|struct|enum|protocol|typealias|actor)\s+("# + NSRegularExpression.escapedPattern(for: name) + #")\b"#,
       text) != nil
+  }
+
+  /// Whether a compiler error says a file imports UIKit, AppKit or SwiftUI, which Linux lacks.
+  public static func isMissingFramework(_ message: String) -> Bool {
+    ["UIKit", "AppKit", "SwiftUI"].contains { message.contains("no such module '\($0)'") }
+  }
+
+  /// The module of swift-corelibs-foundation a compiler error says a file needs, that Apple's
+  /// Foundation includes: FoundationNetworking (`URLSession`, `URLRequest`, …) or FoundationXML
+  /// (`XMLParser`, its delegate, `XMLDocument`, …); nil for any other error.
+  public static func missingFoundationModule(_ message: String) -> String? {
+    for module in ["FoundationNetworking", "FoundationXML"] where message.contains("moved to the \(module) module") {
+      return module
+    }
+    let name = match(#"cannot find (?:type )?'(\w+)' in scope"#, message) ?? ""
+    if match(#"^(XML(?:Parser|Document|Element|Node|DTD)\w*)$"#, name) != nil { return "FoundationXML" }
+    let networking =
+      #"^(URLSession\w*|URLRequest|URLResponse|HTTPURLResponse|URLCache|URLCredential\w*|URLProtocol\w*|HTTPCookie\w*|URLAuthenticationChallenge\w*)$"#
+    if match(networking, name) != nil { return "FoundationNetworking" }
+    return nil
+  }
+
+  /// The submodule of Foundation a compiler error says is missing (`Foundation.NSUserDefaults`),
+  /// which corelibs lacks; nil for any other error.
+  public static func missingFoundationSubmodule(_ message: String) -> String? {
+    match(#"no such module '(Foundation\.\w+)'"#, message)
+  }
+
+  /// The lines that import `module` at the end of a file, under `canImport`, so that no line
+  /// above moves (the port's errors keep their lines in the original).
+  public static func foundationModuleImport(_ module: String) -> String {
+    "\n#if canImport(\(module))\n  import \(module)  // added by locemu port: Apple's Foundation includes it\n#endif\n"
   }
 
   /// The lines of `import UIKit`, `import AppKit`, `import SwiftUI` (any form) in `text`.

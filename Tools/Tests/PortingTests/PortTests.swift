@@ -61,6 +61,41 @@ struct PortTests {
     #expect(Porter.read(Self.fixtures.appendingPathComponent("EditKinds/Sources/PlaceKit/Haptics.swift")).contains("import UIKit"))
   }
 
+  @Test(
+    "PORT-16: Apple-only Foundation and an older package's Linux support: every unused SwiftUI import, however many builds the compiler needs to name them, URLRequest and XMLParser's modules, a Foundation submodule, a stale LinuxMain.swift"
+  )
+  func oldLinuxSupport() async throws {
+    let report = try await port("OldLinuxSupport", environment: [:])
+    defer { try? FileManager.default.removeItem(at: report.twin) }
+    #expect(report.firstError == nil, "\(report.summary)")
+    #expect(
+      report.testsRan && report.testStatus == 0 && report.passed == 5 && report.failed == 0, "\(report.summary)\n\(report.testOutput)")
+    let imports = report.edits.filter { $0.kind == .frameworkImport }.map(\.file).sorted()
+    #expect(imports == (1...4).map { "Tests/AlmanacTests/DayLengthTests\($0).swift" }, "\(report.summary)")
+    #expect(report.edits.contains { $0.kind == .linuxMain && $0.file == "Tests/LinuxMain.swift" }, "\(report.summary)")
+    #expect(
+      report.edits.contains {
+        $0.kind == .foundationSubmodule && $0.file == "Sources/Almanac/Settings.swift" && $0.line == 1 && $0.after == "import Foundation"
+      }, "\(report.summary)")
+    let modules = report.edits.filter { $0.kind == .foundationModule }.map { "\($0.file) \($0.after)" }.sorted()
+    #expect(
+      modules.filter { $0.hasPrefix("Sources/") } == [
+        "Sources/Almanac/Feed.swift import FoundationNetworking", "Sources/Almanac/Feed.swift import FoundationXML",
+      ],
+      "\(report.summary)")
+    #expect(!FileManager.default.fileExists(atPath: report.twin.appendingPathComponent("Tests/LinuxMain.swift").path))
+
+    // The patch deletes the stale file from a copy of the original.
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("port-original-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: copy) }
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("OldLinuxSupport"), to: copy)
+    let patch = try #require(report.patch)
+    let applied = try await Tool.run("patch", ["-p1", "-d", copy.path, "-i", patch.path])
+    #expect(applied.status == 0, "\(applied.output)")
+    #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Tests/LinuxMain.swift").path), "\(applied.output)")
+    #expect(Porter.read(copy.appendingPathComponent("Tests/AlmanacTests/DayLengthTests3.swift")).contains("import SwiftUI") == false)
+  }
+
   @Test("PORT-11: a test that fails on the phone it gets fails the port, and shows")
   func failingTest() async throws {
     let report = try await port("Failing", environment: [:])

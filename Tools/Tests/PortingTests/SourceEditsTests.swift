@@ -142,4 +142,21 @@ struct SourceEditsTests {
       """
     #expect(Porter.testCounts(testing) == (1, 1, 0))
   }
+
+  @Test(
+    "PORT-05: the compiler's words for URLSession's and XMLParser's modules, and for a Foundation submodule, name them; other errors none"
+  )
+  func foundationModules() {
+    let moved = "'URLSession' is unavailable: This type has moved to the FoundationNetworking module. Import that module to use it."
+    #expect(SourceEdits.missingFoundationModule(moved) == "FoundationNetworking")
+    #expect(SourceEdits.missingFoundationModule("cannot find type 'XMLParserDelegate' in scope") == "FoundationXML")
+    #expect(SourceEdits.missingFoundationModule("cannot find 'XMLParser' in scope") == "FoundationXML")
+    #expect(SourceEdits.missingFoundationModule("cannot find type 'HTTPURLResponse' in scope") == "FoundationNetworking")
+    #expect(SourceEdits.missingFoundationModule("cannot find type 'UIView' in scope") == nil)
+    #expect(SourceEdits.missingFoundationModule("cannot find type 'XMLThing' in scope") == nil)
+    #expect(SourceEdits.missingFoundationSubmodule("no such module 'Foundation.NSUserDefaults'") == "Foundation.NSUserDefaults")
+    #expect(SourceEdits.missingFoundationSubmodule("no such module 'UIKit'") == nil)
+    let added = SourceEdits.foundationModuleImport("FoundationXML")
+    #expect(added.hasPrefix("\n#if canImport(FoundationXML)\n  import FoundationXML") && added.hasSuffix("#endif\n"))
+  }
 }

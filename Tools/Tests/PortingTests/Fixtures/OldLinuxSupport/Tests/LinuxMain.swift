@@ -1,0 +1,7 @@
+import XCTest
+
+import AlmanacTests
+
+var tests = [XCTestCaseEntry]()
+tests += AlmanacTests.allTests()
+XCTMain(tests)
