@@ -167,6 +167,14 @@ open class CLLocationManager: NSObject {
     engine.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: completion)
   }
 
+  /// Full accuracy for a while, with no completion: Apple's separate method of this name, so
+  /// a protocol that requires it (a manager's abstraction in an app) is met by the manager, as on iOS.
+  ///
+  /// - Parameter purposeKey: The key of the purpose string in the app's Info.plist.
+  open func requestTemporaryFullAccuracyAuthorization(withPurposeKey purposeKey: String) {
+    engine.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: nil)
+  }
+
   /// Asks for full accuracy for a while, as the completion-handler form does, and waits for the answer.
   ///
   /// - Parameter purposeKey: The key of the purpose string in the app's Info.plist.

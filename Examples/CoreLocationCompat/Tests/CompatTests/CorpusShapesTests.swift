@@ -221,4 +221,24 @@ struct CorpusShapesTests {
     map.addOverlay(route)
     #expect((map.renderer(for: route) as? MKPolylineRenderer)?.lineWidth == 5)
   }
+
+  @Test(
+    "LOC-COMPAT-51: a protocol naming the manager's members by Apple's signatures is met by CLLocationManager and a subclass; the app asks and locates through it"
+  )
+  func managerAbstraction() async throws {
+    // Conformance is the compile-time half: `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`
+    // met only by the async form or a defaulted completion did not build (CombineLocationManager).
+    try await withEmulatedPhone(phone(.notDetermined, answer: .allowWhileUsing)) { phone in
+      let manager = SystemLocationManager(label: "system")
+      nonisolated(unsafe) let locator = AbstractedLocator(manager: manager)
+      locator.start()
+      try await phone.advance(by: .seconds(3))
+      #expect(manager.authorizationStatus == .authorizedWhenInUse)
+      #expect(locator.locations.count == 1, "one requestLocation, one location")
+      // Through the protocol, the plain method (in an async context, the manager's own name
+      // picks the async form, as on iOS).
+      let managing: any LocationManaging = manager
+      managing.requestTemporaryFullAccuracyAuthorization(withPurposeKey: "Navigation")
+    }
+  }
 }
