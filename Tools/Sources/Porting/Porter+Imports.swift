@@ -6,8 +6,12 @@ extension Porter {
   /// is missing (the compiler may stop a target at its first such file: seen in MoonKit's tests,
   /// one file's unused `import SwiftUI` a build); corelibs' own modules for `URLSession` and
   /// `XMLParser` imported; a Foundation submodule import made `import Foundation`; a stale
-  /// `Tests/LinuxMain.swift` removed. Answers the last build.
-  static func editImports(_ twin: URL, options: PortOptions, report: inout PortReport) async throws -> Build {
+  /// `Tests/LinuxMain.swift` removed; in a file of a target with this library's CoreLocation
+  /// (`hasCoreLocation`), `import CoreLocation` added where an Objective-C runtime function
+  /// that AppleCompat supplies is missing (Apple's Foundation has them). Answers the last build.
+  static func editImports(
+    _ twin: URL, options: PortOptions, report: inout PortReport, hasCoreLocation: (String) -> Bool
+  ) async throws -> Build {
     var build = try await Self.build(twin, options)
     var edited = Set<String>()
     while true {
@@ -21,8 +25,12 @@ extension Porter {
           PortEdit(kind: .linuxMain, file: "Tests/LinuxMain.swift", line: 1, before: "Tests/LinuxMain.swift", after: "(removed)"))
       }
       let missing = Set(build.errors.filter { SourceEdits.isMissingFramework($0.message) }.map(\.file)).subtracting(edited)
-      let splitModules = Set(build.errors.compactMap { e in SourceEdits.missingFoundationModule(e.message).map { "\(e.file)\n\($0)" } })
-        .subtracting(edited)
+      let corelibsModules = Set(
+        build.errors.compactMap { e in SourceEdits.missingFoundationModule(e.message).map { "\(e.file)\n\($0)" } })
+      let runtime = Set(
+        build.errors.filter { SourceEdits.isAppleCompatName($0.message) && hasCoreLocation($0.file) }.map { "\($0.file)\nCoreLocation" }
+      )
+      let splitModules = corelibsModules.union(runtime).subtracting(edited)
       let submodules = Set(
         build.errors.compactMap { e in SourceEdits.missingFoundationSubmodule(e.message).map { "\(e.file)\n\(e.line)\n\($0)" } }
       ).subtracting(edited)

@@ -201,7 +201,12 @@ public enum Porter {
 
     // Build; edits decided by compiling: imports and a stale LinuxMain.swift, then platform
     // conditions.
-    var build = try await editImports(twin, options: options, report: &report)
+    // A file of a target that has this library's CoreLocation can reach AppleCompat's additions
+    // to Foundation through it.
+    let withCoreLocation = targets.filter { !(imports[$0.name] ?? []).isDisjoint(with: ["CoreLocation", "MapKit"]) }.map(\.folder.path)
+    var build = try await editImports(twin, options: options, report: &report) { file in
+      withCoreLocation.contains { file.hasPrefix($0 + "/") }
+    }
     build = try await extendPlatformConditions(twin, targets: targets, options: options, report: &report, build: build)
     if let first = build.errors.first {
       let file = relative(URL(fileURLWithPath: first.file), to: twin)

@@ -26,7 +26,9 @@ public struct PortEdit: Equatable, Sendable, CustomStringConvertible {
     case linuxMain = "stale LinuxMain.swift"
     /// `import FoundationNetworking` or `FoundationXML` added, under `canImport`, at the end of a
     /// file the compiler says needs it: swift-corelibs-foundation keeps `URLSession` and
-    /// `XMLParser` in modules of their own, which Apple's Foundation includes.
+    /// `XMLParser` in modules of their own, which Apple's Foundation includes. Also
+    /// `import CoreLocation` for `objc_sync_enter` or `autoreleasepool`, which this library's
+    /// CoreLocation brings (AppleCompat) and Apple's Foundation has.
     case foundationModule = "Foundation module"
     /// `import Foundation.NSUserDefaults` (a submodule of Apple's Foundation) made
     /// `import Foundation`: swift-corelibs-foundation has no submodules.
@@ -283,9 +285,11 @@ public enum SourceEdits {
       text) != nil
   }
 
-  /// Whether a compiler error says a file imports UIKit, AppKit or SwiftUI, which Linux lacks.
+  /// Whether a compiler error says a file imports UIKit, AppKit or SwiftUI (or a submodule of
+  /// one), which Linux lacks.
   public static func isMissingFramework(_ message: String) -> Bool {
-    ["UIKit", "AppKit", "SwiftUI"].contains { message.contains("no such module '\($0)'") }
+    // The module, or one of its submodules (`import UIKit.UIDevice`).
+    ["UIKit", "AppKit", "SwiftUI"].contains { message.contains("no such module '\($0)'") || message.contains("no such module '\($0).") }
   }
 
   /// The module of swift-corelibs-foundation a compiler error says a file needs, that Apple's
@@ -303,6 +307,12 @@ public enum SourceEdits {
     return nil
   }
 
+  /// Whether a compiler error says a file lacks a function of Apple's Foundation (its Objective-C
+  /// runtime) that this library's AppleCompat supplies through `import CoreLocation`.
+  public static func isAppleCompatName(_ message: String) -> Bool {
+    match(#"cannot find '(objc_sync_enter|objc_sync_exit|autoreleasepool)' in scope"#, message) != nil
+  }
+
   /// The submodule of Foundation a compiler error says is missing (`Foundation.NSUserDefaults`),
   /// which corelibs lacks; nil for any other error.
   public static func missingFoundationSubmodule(_ message: String) -> String? {
@@ -312,7 +322,8 @@ public enum SourceEdits {
   /// The lines that import `module` at the end of a file, under `canImport`, so that no line
   /// above moves (the port's errors keep their lines in the original).
   public static func foundationModuleImport(_ module: String) -> String {
-    "\n#if canImport(\(module))\n  import \(module)  // added by locemu port: Apple's Foundation includes it\n#endif\n"
+    let why = module == "CoreLocation" ? "its AppleCompat has what Apple's Foundation does" : "Apple's Foundation includes it"
+    return "\n#if canImport(\(module))\n  import \(module)  // added by locemu port: \(why)\n#endif\n"
   }
 
   /// The lines of `import UIKit`, `import AppKit`, `import SwiftUI` (any form) in `text`.

@@ -156,6 +156,11 @@ struct SourceEditsTests {
     #expect(SourceEdits.missingFoundationModule("cannot find type 'XMLThing' in scope") == nil)
     #expect(SourceEdits.missingFoundationSubmodule("no such module 'Foundation.NSUserDefaults'") == "Foundation.NSUserDefaults")
     #expect(SourceEdits.missingFoundationSubmodule("no such module 'UIKit'") == nil)
+    #expect(SourceEdits.isMissingFramework("no such module 'UIKit.UIDevice'") && SourceEdits.isMissingFramework("no such module 'SwiftUI'"))
+    #expect(!SourceEdits.isMissingFramework("no such module 'UIKitExtras'"))
+    #expect(SourceEdits.frameworkImports("import Foundation\nimport UIKit.UIDevice\n") == [2])
+    #expect(SourceEdits.isAppleCompatName("cannot find 'objc_sync_enter' in scope"))
+    #expect(!SourceEdits.isAppleCompatName("cannot find 'objc_getClass' in scope"))
     let added = SourceEdits.foundationModuleImport("FoundationXML")
     #expect(added.hasPrefix("\n#if canImport(FoundationXML)\n  import FoundationXML") && added.hasSuffix("#endif\n"))
   }

@@ -11,3 +11,12 @@ final class FeedTests: XCTestCase {
     XCTAssertEqual(titles, ["Sunrise", "Sunset"])
   }
 }
+
+final class OnceTests: XCTestCase {
+  func testOnce() {
+    var runs = 0
+    Once.run(token: "a") { runs += 1 }
+    Once.run(token: "a") { runs += 1 }
+    XCTAssertEqual(runs, 1)
+  }
+}
