@@ -218,6 +218,7 @@ extension CLPlacemark {
 extension CLGeocoder {
   /// Geocodes a postal address: its fields as one address string (see
   /// `geocodeAddressString(_:completionHandler:)`).
+  @preconcurrency
   public func geocodePostalAddress(_ postalAddress: CNPostalAddress, completionHandler: @escaping CLGeocodeCompletionHandler) {
     geocodeAddressString(Self.text(postalAddress), completionHandler: completionHandler)
   }
@@ -227,6 +228,7 @@ extension CLGeocoder {
   ///   - postalAddress: the address to look up.
   ///   - locale: the language for the answer; has no effect here.
   ///   - completionHandler: called on the main queue with the placemarks found, or an error.
+  @preconcurrency
   public func geocodePostalAddress(
     _ postalAddress: CNPostalAddress, preferredLocale locale: Locale?, completionHandler: @escaping CLGeocodeCompletionHandler
   ) {

@@ -163,6 +163,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   /// - Parameters:
   ///   - location: The location to look up.
   ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
+  @preconcurrency
   open func reverseGeocodeLocation(_ location: CLLocation, completionHandler: @escaping CLGeocodeCompletionHandler) {
     answer(LocationEmulatorGeocoding.placemarks(near: location), completionHandler)
   }
@@ -182,6 +183,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   ///   - location: The location to look up.
   ///   - locale: The language of the answer. Has no effect here.
   ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
+  @preconcurrency
   open func reverseGeocodeLocation(
     _ location: CLLocation, preferredLocale locale: Locale?, completionHandler: @escaping CLGeocodeCompletionHandler
   ) {
@@ -204,6 +206,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   /// - Parameters:
   ///   - addressString: The address to look up.
   ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
+  @preconcurrency
   open func geocodeAddressString(_ addressString: String, completionHandler: @escaping CLGeocodeCompletionHandler) {
     answer(LocationEmulatorGeocoding.placemarks(matching: addressString), completionHandler)
   }
@@ -220,6 +223,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   /// Geocodes an Address Book-style dictionary (deprecated on iOS 11, still available): its
   /// values (street, city, state, ZIP, country…) joined into one address string, in the order an
   /// address is written.
+  @preconcurrency
   @available(*, deprecated, message: "Use -geocodePostalAddress:completionHandler:")
   open func geocodeAddressDictionary(_ addressDictionary: [AnyHashable: Any], completionHandler: @escaping CLGeocodeCompletionHandler) {
     geocodeAddressString(Self.addressString(addressDictionary), completionHandler: completionHandler)
@@ -247,6 +251,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   ///   - addressString: The address to look up.
   ///   - region: The region to search in, or nil for anywhere.
   ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
+  @preconcurrency
   open func geocodeAddressString(_ addressString: String, in region: CLRegion?, completionHandler: @escaping CLGeocodeCompletionHandler) {
     var found = LocationEmulatorGeocoding.placemarks(matching: addressString)
     if let circle = region?.circle {
@@ -273,6 +278,7 @@ open class CLGeocoder: NSObject, @unchecked Sendable {
   ///   - region: The region to search in, or nil for anywhere.
   ///   - locale: The language of the answer. Has no effect here.
   ///   - completionHandler: Called on the main queue with the placemarks, or nil and the error.
+  @preconcurrency
   open func geocodeAddressString(
     _ addressString: String, in region: CLRegion?, preferredLocale locale: Locale?, completionHandler: @escaping CLGeocodeCompletionHandler
   ) {

@@ -161,6 +161,7 @@ open class CLLocationManager: NSObject {
   /// Full accuracy for a while, for an app with approximate location: a prompt when the key is
   /// given, the accuracy is reduced and the app is in the foreground; else `promptDeclined`.
   /// The completion comes once the prompt is shown (nil) or declined.
+  @preconcurrency
   open func requestTemporaryFullAccuracyAuthorization(
     withPurposeKey purposeKey: String, completion: (@Sendable ((any Error)?) -> Void)? = nil
   ) {

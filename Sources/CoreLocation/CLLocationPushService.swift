@@ -70,6 +70,7 @@ extension CLLocationPushServiceExtension {
 extension CLLocationManager {
   /// Location pushes need Apple's push service and an extension: there is no such service here,
   /// so the completion gets no token and `CLLocationPushServiceError.unsupportedPlatform`.
+  @preconcurrency
   public func startMonitoringLocationPushes(completion: (@Sendable (Data?, (any Error)?) -> Void)?) {
     completion?(nil, CLLocationPushServiceError(.unsupportedPlatform))
   }

@@ -220,9 +220,11 @@ open class MKMapSnapshotter: NSObject, @unchecked Sendable {
   open func start(with queue: DispatchQueue) async throws -> Snapshot { try await start() }
 
   /// Draws the snapshot and calls `completionHandler` on the main queue, as MapKit does.
+  @preconcurrency
   open func start(completionHandler: @escaping CompletionHandler) { start(with: .main, completionHandler: completionHandler) }
 
   /// Draws the snapshot and calls `completionHandler` on `queue`.
+  @preconcurrency
   open func start(with queue: DispatchQueue, completionHandler: @escaping CompletionHandler) {
     let task = Task {
       let result: Result<Snapshot, any Error>

@@ -68,6 +68,7 @@ open class MKTileOverlay: NSObject, MKOverlay, @unchecked Sendable {
   }
 
   /// Loads the tile's data and hands it to `result` (data, or the error).
+  @preconcurrency
   open func loadTile(at path: MKTileOverlayPath, result: @escaping @Sendable (Data?, (any Error)?) -> Void) {
     let url = url(forTilePath: path)
     Thread {
