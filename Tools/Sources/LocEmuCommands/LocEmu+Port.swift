@@ -24,7 +24,8 @@ extension LocEmu {
         The edits a porter makes, each listed (file:line, before → after) and kept in \
         port.patch in the twin: @objc attributes removed; @objc optional requirements \
         given empty defaults and their calls (delegate?.method?(…)) made plain; #selector \
-        NotificationCenter observers made block-based; XCTest waits given a timeout \
+        NotificationCenter observers and target-action timers made block-based; XCTest \
+        waits given a timeout \
         (swift-corelibs-xctest requires one; 600 s); import UIKit, AppKit or SwiftUI \
         removed from a file the compiler says needs none of them; import \
         FoundationNetworking or FoundationXML added (under canImport, at the file's end) \

@@ -185,6 +185,8 @@ public enum Porter {
       edits += made
       (text, made) = SourceEdits.selectorObservers(text)
       edits += made
+      (text, made) = SourceEdits.selectorTimers(text)
+      edits += made
       if target.isTest {
         (text, made) = SourceEdits.xctestTimeouts(text)
         edits += made

@@ -10,7 +10,7 @@ public struct PortEdit: Equatable, Sendable, CustomStringConvertible {
     case optionalRequirement = "@objc optional requirement"
     /// A call of an optional requirement (`delegate?.method?(…)`) made a plain call.
     case optionalCall = "optional-requirement call"
-    /// A `#selector` NotificationCenter observer made a block-based one.
+    /// A `#selector` NotificationCenter observer or target-action timer made a block-based one.
     case selectorObserver = "#selector observer"
     /// An `os(iOS)`/`os(macOS)`/`canImport(UIKit)` condition extended with Linux.
     case platformCondition = "platform condition"
@@ -198,6 +198,32 @@ public enum SourceEdits {
       let call = takesNothing ? "self?.\(method)()" : "self?.\(method)(notification)"
       let argument = call.hasSuffix("(notification)") ? "notification" : "_"
       let after = "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(argument) in \(call) }"
+      lines[index] = after
+      edits.append(PortEdit(kind: .selectorObserver, file: "", line: index + 1, before: line, after: after))
+    }
+    return (lines.joined(separator: "\n"), edits)
+  }
+
+  /// `Timer.scheduledTimer(timeInterval:target: self, selector: #selector(m), userInfo: nil,
+  /// repeats:)` on one line made the block-based timer calling the same method, through
+  /// `[weak self]`: the method runs while the object lives (a target-action timer also keeps its
+  /// target alive until it is invalidated; the block does not, so the port makes no cycle).
+  public static func selectorTimers(_ text: String) -> (String, [PortEdit]) {
+    var lines = text.components(separatedBy: "\n")
+    var edits: [PortEdit] = []
+    let pattern =
+      #"^(.*?)Timer\.scheduledTimer\(\s*timeInterval:\s*(.+?)\s*,\s*target:\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*userInfo:\s*nil\s*,\s*repeats:\s*(.+?)\s*\)(.*)$"#
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return (text, []) }
+    for index in lines.indices {
+      let line = lines[index]
+      guard let m = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { continue }
+      func group(_ i: Int) -> String { Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
+      let before = group(1), interval = group(2), handler = group(3), signature = group(4), repeats = group(5), rest = group(6)
+      let method = handler.split(separator: ".").last.map(String.init) ?? handler
+      // The method takes the timer, or nothing (its declaration says which when the selector does not).
+      let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
+      let body = takesNothing ? "{ [weak self] _ in self?.\(method)() }" : "{ [weak self] timer in self?.\(method)(timer) }"
+      let after = "\(before)Timer.scheduledTimer(withTimeInterval: \(interval), repeats: \(repeats)) \(body)\(rest)"
       lines[index] = after
       edits.append(PortEdit(kind: .selectorObserver, file: "", line: index + 1, before: line, after: after))
     }

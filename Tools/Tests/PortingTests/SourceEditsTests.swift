@@ -164,4 +164,27 @@ struct SourceEditsTests {
     let added = SourceEdits.foundationModuleImport("FoundationXML")
     #expect(added.hasPrefix("\n#if canImport(FoundationXML)\n  import FoundationXML") && added.hasSuffix("#endif\n"))
   }
+
+  @Test("PORT-06: a target-action #selector timer becomes a block-based timer calling the same method, with or without the timer")
+  func selectorTimers() {
+    let source = """
+      final class Service: NSObject {
+        var timer: Timer?
+        func start() {
+          timer = Timer.scheduledTimer(timeInterval: interval, target: self, selector: #selector(didTimeOut), userInfo: nil, repeats: false)
+          tick = Timer.scheduledTimer(timeInterval: 1, target: self, selector: #selector(tick(_:)), userInfo: nil, repeats: true)
+          other = Timer.scheduledTimer(timeInterval: 1, target: other, selector: #selector(tick(_:)), userInfo: nil, repeats: true)
+        }
+        @objc private func didTimeOut() {}
+        @objc private func tick(_ timer: Timer) {}
+      }
+      """
+    let (text, edits) = SourceEdits.selectorTimers(source)
+    #expect(edits.map(\.line) == [4, 5])
+    #expect(
+      text.contains(
+        "timer = Timer.scheduledTimer(withTimeInterval: interval, repeats: false) { [weak self] _ in self?.didTimeOut() }"))
+    #expect(text.contains("tick = Timer.scheduledTimer(withTimeInterval: 1, repeats: true) { [weak self] timer in self?.tick(timer) }"))
+    #expect(text.contains("target: other"), "a timer whose target is another object is left")
+  }
 }
