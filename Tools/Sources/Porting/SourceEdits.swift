@@ -181,27 +181,17 @@ public enum SourceEdits {
   /// `center.addObserver(self, selector: #selector(handler(_:)), name: N, object: O)` on one line
   /// becomes `center.addObserver(forName: N, object: O, queue: nil) { [weak self] n in self?.handler(n) }`.
   public static func selectorObservers(_ text: String) -> (String, [PortEdit]) {
-    var lines = text.components(separatedBy: "\n")
-    var edits: [PortEdit] = []
     let pattern =
       #"^(\s*)(.*?)\.addObserver\(\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*name:\s*(.+?)\s*,\s*object:\s*(.+?)\s*\)\s*$"#
-    guard let regex = try? NSRegularExpression(pattern: pattern) else { return (text, []) }
-    for index in lines.indices {
-      let line = lines[index]
-      let range = NSRange(line.startIndex..., in: line)
-      guard let m = regex.firstMatch(in: line, range: range) else { continue }
-      func group(_ i: Int) -> String { Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
+    return rewriteLines(text, pattern) { group in
       let indent = group(1), center = group(2), handler = group(3), signature = group(4), name = group(5), object = group(6)
       let method = handler.split(separator: ".").last.map(String.init) ?? handler
       // `#selector(name)` names the method alone: its declaration says whether it takes the notification.
       let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
       let call = takesNothing ? "self?.\(method)()" : "self?.\(method)(notification)"
       let argument = call.hasSuffix("(notification)") ? "notification" : "_"
-      let after = "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(argument) in \(call) }"
-      lines[index] = after
-      edits.append(PortEdit(kind: .selectorObserver, file: "", line: index + 1, before: line, after: after))
+      return "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(argument) in \(call) }"
     }
-    return (lines.joined(separator: "\n"), edits)
   }
 
   /// `Timer.scheduledTimer(timeInterval:target: self, selector: #selector(m), userInfo: nil,
@@ -209,21 +199,28 @@ public enum SourceEdits {
   /// `[weak self]`: the method runs while the object lives (a target-action timer also keeps its
   /// target alive until it is invalidated; the block does not, so the port makes no cycle).
   public static func selectorTimers(_ text: String) -> (String, [PortEdit]) {
-    var lines = text.components(separatedBy: "\n")
-    var edits: [PortEdit] = []
     let pattern =
       #"^(.*?)Timer\.scheduledTimer\(\s*timeInterval:\s*(.+?)\s*,\s*target:\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*userInfo:\s*nil\s*,\s*repeats:\s*(.+?)\s*\)(.*)$"#
-    guard let regex = try? NSRegularExpression(pattern: pattern) else { return (text, []) }
-    for index in lines.indices {
-      let line = lines[index]
-      guard let m = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { continue }
-      func group(_ i: Int) -> String { Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
+    return rewriteLines(text, pattern) { group in
       let before = group(1), interval = group(2), handler = group(3), signature = group(4), repeats = group(5), rest = group(6)
       let method = handler.split(separator: ".").last.map(String.init) ?? handler
       // The method takes the timer, or nothing (its declaration says which when the selector does not).
       let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
       let body = takesNothing ? "{ [weak self] _ in self?.\(method)() }" : "{ [weak self] timer in self?.\(method)(timer) }"
-      let after = "\(before)Timer.scheduledTimer(withTimeInterval: \(interval), repeats: \(repeats)) \(body)\(rest)"
+      return "\(before)Timer.scheduledTimer(withTimeInterval: \(interval), repeats: \(repeats)) \(body)\(rest)"
+    }
+  }
+
+  /// Each line of `text` that `pattern` matches, replaced by what `rewrite` makes of its groups,
+  /// and a ``PortEdit/Kind/selectorObserver`` edit for each.
+  static func rewriteLines(_ text: String, _ pattern: String, _ rewrite: (_ group: (Int) -> String) -> String) -> (String, [PortEdit]) {
+    var lines = text.components(separatedBy: "\n")
+    var edits: [PortEdit] = []
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return (text, []) }
+    for index in lines.indices {
+      let line = lines[index]
+      guard let m = regex.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) else { continue }
+      let after = rewrite { i in Range(m.range(at: i), in: line).map { String(line[$0]) } ?? "" }
       lines[index] = after
       edits.append(PortEdit(kind: .selectorObserver, file: "", line: index + 1, before: line, after: after))
     }
