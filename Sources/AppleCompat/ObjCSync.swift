@@ -1,15 +1,44 @@
 import Foundation
-import Synchronization
 
 /// The lock `objc_sync_enter(_:)` and `objc_sync_exit(_:)` keep for each object: recursive, and
 /// kept only while some thread holds or waits for it.
-private final class ObjectLock: Sendable {
+private final class ObjectLock: @unchecked Sendable {
   let lock = NSRecursiveLock()
-  /// Threads that entered (or wait to) and have not exited.
-  let users = Mutex(0)
+  /// Threads that entered (or wait to) and have not exited: read and written only under
+  /// ``ObjectLocks``' lock.
+  var users = 0
 }
 
-private let objectLocks = Mutex<[ObjectIdentifier: ObjectLock]>([:])
+/// Every object's lock, by identity, behind one lock of its own (an `NSLock`: a pthread mutex,
+/// which ThreadSanitizer sees).
+private final class ObjectLocks: @unchecked Sendable {
+  private let lock = NSLock()
+  private var locks: [ObjectIdentifier: ObjectLock] = [:]
+
+  /// The object's lock, made when no thread holds or waits for it, counted as used once more.
+  func use(_ id: ObjectIdentifier) -> ObjectLock {
+    lock.lock()
+    defer { lock.unlock() }
+    let entry = locks[id] ?? ObjectLock()
+    locks[id] = entry
+    entry.users += 1
+    return entry
+  }
+
+  /// Unlocks the object's lock and counts it as used once less (forgotten at none); false when
+  /// the object has no lock.
+  func release(_ id: ObjectIdentifier) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let entry = locks[id] else { return false }
+    entry.lock.unlock()
+    entry.users -= 1
+    if entry.users == 0 { locks[id] = nil }
+    return true
+  }
+}
+
+private let objectLocks = ObjectLocks()
 
 /// The identity Objective-C's `@synchronized` locks on: a class instance itself, or a class (a
 /// `class func`'s `self`); nil for a value, which Apple's runtime boxes anew at every call (so
@@ -30,13 +59,7 @@ private func identity(of object: Any) -> ObjectIdentifier? {
 @discardableResult
 public func objc_sync_enter(_ object: Any) -> Int32 {
   guard let id = identity(of: object) else { return 0 }
-  let entry = objectLocks.withLock { locks in
-    let entry = locks[id] ?? ObjectLock()
-    locks[id] = entry
-    entry.users.withLock { $0 += 1 }
-    return entry
-  }
-  entry.lock.lock()
+  objectLocks.use(id).lock.lock()
   return 0
 }
 
@@ -48,14 +71,5 @@ public func objc_sync_enter(_ object: Any) -> Int32 {
 @discardableResult
 public func objc_sync_exit(_ object: Any) -> Int32 {
   guard let id = identity(of: object) else { return 0 }
-  return objectLocks.withLock { locks in
-    guard let entry = locks[id] else { return -1 }
-    entry.lock.unlock()
-    let left = entry.users.withLock { users in
-      users -= 1
-      return users
-    }
-    if left == 0 { locks[id] = nil }
-    return 0
-  }
+  return objectLocks.release(id) ? 0 : -1
 }

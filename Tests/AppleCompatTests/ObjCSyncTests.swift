@@ -27,7 +27,7 @@ struct ObjCSyncTests {
     for _ in 0..<2 {
       done.enter()
       Thread.detachNewThread {
-        for _ in 0..<20_000 {
+        for _ in 0..<10_000 {
           objc_sync_enter(shared)
           shared.count += 1
           objc_sync_exit(shared)
@@ -36,7 +36,7 @@ struct ObjCSyncTests {
       }
     }
     await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
-    #expect(tracker.count == 40_000)
+    #expect(tracker.count == 20_000)
     // Recursive: the same thread enters twice and leaves twice.
     #expect(objc_sync_enter(tracker) == 0 && objc_sync_enter(tracker) == 0)
     #expect(objc_sync_exit(tracker) == 0 && objc_sync_exit(tracker) == 0)
