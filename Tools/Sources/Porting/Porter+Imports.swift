@@ -13,7 +13,7 @@ extension Porter {
     _ twin: URL, options: PortOptions, report: inout PortReport, hasCoreLocation: (String) -> Bool
   ) async throws -> Build {
     var build = try await Self.build(twin, options)
-    var edited = Set<String>()
+    var edited = Set<ImportFix>()
     while true {
       let linuxMain = twin.appendingPathComponent("Tests/LinuxMain.swift")
       let inLinuxMain = build.errors.contains {
@@ -24,52 +24,87 @@ extension Porter {
         report.edits.append(
           PortEdit(kind: .linuxMain, file: "Tests/LinuxMain.swift", line: 1, before: "Tests/LinuxMain.swift", after: "(removed)"))
       }
-      let missing = Set(build.errors.filter { SourceEdits.isMissingFramework($0.message) }.map(\.file)).subtracting(edited)
-      let corelibsModules = Set(
-        build.errors.compactMap { e in SourceEdits.missingFoundationModule(e.message).map { "\(e.file)\n\($0)" } })
-      let runtime = Set(
-        build.errors.filter { SourceEdits.isAppleCompatName($0.message) && hasCoreLocation($0.file) }.map { "\($0.file)\nCoreLocation" }
-      )
-      let splitModules = corelibsModules.union(runtime).subtracting(edited)
-      let submodules = Set(
-        build.errors.compactMap { e in SourceEdits.missingFoundationSubmodule(e.message).map { "\(e.file)\n\(e.line)\n\($0)" } }
-      ).subtracting(edited)
-      guard !missing.isEmpty || !splitModules.isEmpty || !submodules.isEmpty || removedLinuxMain else { break }
-      for key in submodules.sorted() {
-        let parts = key.components(separatedBy: "\n")
-        let file = URL(fileURLWithPath: parts[0])
+      let fixes = Set(build.errors.compactMap { ImportFix($0, hasCoreLocation: hasCoreLocation) }).subtracting(edited)
+      guard !fixes.isEmpty || removedLinuxMain else { break }
+      // In place first, then at the end, then lines removed: each error's line is still the file's.
+      for fix in fixes.sorted(by: { ($0.kind.order, $0.file, $0.kind.detail) < ($1.kind.order, $1.file, $1.kind.detail) }) {
+        let file = URL(fileURLWithPath: fix.file)
         var lines = read(file).components(separatedBy: "\n")
-        guard let number = Int(parts[1]), lines.indices.contains(number - 1) else { continue }
-        let before = lines[number - 1]
-        lines[number - 1] = before.replacingOccurrences(of: parts[2], with: "Foundation")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        report.edits.append(
-          PortEdit(kind: .foundationSubmodule, file: relative(file, to: twin), line: number, before: before, after: lines[number - 1]))
-      }
-      edited.formUnion(submodules)
-      for key in splitModules.sorted() {
-        let parts = key.components(separatedBy: "\n")
-        let file = URL(fileURLWithPath: parts[0])
-        let text = read(file)
-        let line = text.components(separatedBy: "\n").count
-        try (text + SourceEdits.foundationModuleImport(parts[1])).write(to: file, atomically: true, encoding: .utf8)
-        report.edits.append(
-          PortEdit(kind: .foundationModule, file: relative(file, to: twin), line: line, before: "", after: "import \(parts[1])"))
-      }
-      edited.formUnion(splitModules)
-      for path in missing.sorted() {
-        let file = URL(fileURLWithPath: path)
-        var lines = read(file).components(separatedBy: "\n")
-        for line in SourceEdits.frameworkImports(lines.joined(separator: "\n")).reversed() {
+        switch fix.kind {
+        case .foundationSubmodule(let number, let submodule):
+          guard lines.indices.contains(number - 1) else { continue }
+          let before = lines[number - 1]
+          lines[number - 1] = before.replacingOccurrences(of: submodule, with: "Foundation")
           report.edits.append(
-            PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
-          lines.remove(at: line - 1)
+            PortEdit(kind: .foundationSubmodule, file: relative(file, to: twin), line: number, before: before, after: lines[number - 1]))
+        case .module(let module):
+          report.edits.append(
+            PortEdit(kind: .foundationModule, file: relative(file, to: twin), line: lines.count, before: "", after: "import \(module)"))
+          lines = (lines.joined(separator: "\n") + SourceEdits.foundationModuleImport(module)).components(separatedBy: "\n")
+        case .removeFrameworks:
+          for line in SourceEdits.frameworkImports(lines.joined(separator: "\n")).reversed() {
+            report.edits.append(
+              PortEdit(kind: .frameworkImport, file: relative(file, to: twin), line: line, before: lines[line - 1], after: ""))
+            lines.remove(at: line - 1)
+          }
         }
         try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
       }
-      edited.formUnion(missing)
+      edited.formUnion(fixes)
       build = try await Self.build(twin, options)
     }
     return build
+  }
+}
+
+/// One import edit a compiler error calls for in one file, made once per port.
+private struct ImportFix: Hashable {
+  enum Kind: Hashable {
+    /// `import Foundation.X` on this line made `import Foundation`.
+    case foundationSubmodule(line: Int, submodule: String)
+    /// A module imported at the file's end: corelibs' FoundationNetworking or FoundationXML, or
+    /// CoreLocation for AppleCompat's runtime functions.
+    case module(String)
+    /// Every `import UIKit`/`AppKit`/`SwiftUI` of the file removed.
+    case removeFrameworks
+
+    /// The order of the edits in a round: an edit in place and one at the end leave the other
+    /// errors' lines where they were; removing lines comes last.
+    var order: Int {
+      switch self {
+      case .foundationSubmodule: 0
+      case .module: 1
+      case .removeFrameworks: 2
+      }
+    }
+
+    /// What sorts the edits of one kind in one file.
+    var detail: String {
+      switch self {
+      case .foundationSubmodule(let line, let submodule): "\(line)\n\(submodule)"
+      case .module(let module): module
+      case .removeFrameworks: ""
+      }
+    }
+  }
+
+  var file: String
+  var kind: Kind
+
+  /// The edit `error` calls for, if any; AppleCompat's runtime functions only in a file whose
+  /// target has this library's CoreLocation.
+  init?(_ error: Porter.CompilerError, hasCoreLocation: (String) -> Bool) {
+    file = error.file
+    if SourceEdits.isMissingFramework(error.message) {
+      kind = .removeFrameworks
+    } else if let submodule = SourceEdits.missingFoundationSubmodule(error.message) {
+      kind = .foundationSubmodule(line: error.line, submodule: submodule)
+    } else if let module = SourceEdits.missingFoundationModule(error.message) {
+      kind = .module(module)
+    } else if SourceEdits.isAppleCompatName(error.message), hasCoreLocation(error.file) {
+      kind = .module("CoreLocation")
+    } else {
+      return nil
+    }
   }
 }

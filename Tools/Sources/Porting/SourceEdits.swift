@@ -184,13 +184,10 @@ public enum SourceEdits {
     let pattern =
       #"^(\s*)(.*?)\.addObserver\(\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*name:\s*(.+?)\s*,\s*object:\s*(.+?)\s*\)\s*$"#
     return rewriteLines(text, pattern) { group in
-      let indent = group(1), center = group(2), handler = group(3), signature = group(4), name = group(5), object = group(6)
-      let method = handler.split(separator: ".").last.map(String.init) ?? handler
-      // `#selector(name)` names the method alone: its declaration says whether it takes the notification.
-      let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
-      let call = takesNothing ? "self?.\(method)()" : "self?.\(method)(notification)"
-      let argument = call.hasSuffix("(notification)") ? "notification" : "_"
-      return "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(argument) in \(call) }"
+      let indent = group(1), center = group(2), name = group(5), object = group(6)
+      let (method, takesNothing) = selected(group(3), group(4), in: text)
+      let body = takesNothing ? "_ in self?.\(method)()" : "notification in self?.\(method)(notification)"
+      return "\(indent)\(center).addObserver(forName: \(name), object: \(object), queue: nil) { [weak self] \(body) }"
     }
   }
 
@@ -202,13 +199,19 @@ public enum SourceEdits {
     let pattern =
       #"^(.*?)Timer\.scheduledTimer\(\s*timeInterval:\s*(.+?)\s*,\s*target:\s*self\s*,\s*selector:\s*#selector\(([\w.]+)(\((?:_:)?\))?\)\s*,\s*userInfo:\s*nil\s*,\s*repeats:\s*(.+?)\s*\)(.*)$"#
     return rewriteLines(text, pattern) { group in
-      let before = group(1), interval = group(2), handler = group(3), signature = group(4), repeats = group(5), rest = group(6)
-      let method = handler.split(separator: ".").last.map(String.init) ?? handler
-      // The method takes the timer, or nothing (its declaration says which when the selector does not).
-      let takesNothing = signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil)
+      let before = group(1), interval = group(2), repeats = group(5), rest = group(6)
+      let (method, takesNothing) = selected(group(3), group(4), in: text)
       let body = takesNothing ? "{ [weak self] _ in self?.\(method)() }" : "{ [weak self] timer in self?.\(method)(timer) }"
       return "\(before)Timer.scheduledTimer(withTimeInterval: \(interval), repeats: \(repeats)) \(body)\(rest)"
     }
+  }
+
+  /// The method a `#selector(handler)` names, and whether it takes no argument (the observer's
+  /// notification, the timer): `handler()` says so, `handler(_:)` says not, and a bare name
+  /// leaves it to the method's declaration in `text`.
+  static func selected(_ handler: String, _ signature: String, in text: String) -> (method: String, takesNothing: Bool) {
+    let method = handler.split(separator: ".").last.map(String.init) ?? handler
+    return (method, signature == "()" || (signature.isEmpty && text.range(of: "func \(method)()") != nil))
   }
 
   /// Each line of `text` that `pattern` matches, replaced by what `rewrite` makes of its groups,

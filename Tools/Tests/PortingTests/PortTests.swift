@@ -27,6 +27,15 @@ struct PortTests {
     return try await bounded("porting \(fixture ?? "an app")", .seconds(3600)) { try await Porter.port(ported) }
   }
 
+  /// A copy of the fixture, in a temporary folder the caller removes, with the port's patch
+  /// applied by patch(1), and patch's run.
+  func patched(_ fixture: String, _ report: PortReport) async throws -> (copy: URL, applied: Tool.Result) {
+    let patch = try #require(report.patch)
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("port-original-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent(fixture), to: copy)
+    return (copy, try await Tool.run("patch", ["-p1", "-d", copy.path, "-i", patch.path]))
+  }
+
   @Test("PORT-10: every edit kind is made and listed, its patch applies to the original, and the tests pass on the phone set up")
   func editKinds() async throws {
     let report = try await port("EditKinds", environment: ["LOCEMU_PERMISSION": "authorizedWhenInUse", "LOCEMU_LOCATION": "60.17,24.94"])
@@ -48,11 +57,8 @@ struct PortTests {
     #expect(report.summary.contains("tests: 3 passed, 0 failed, 0 skipped"))
 
     // The patch applies cleanly to a copy of the original and gives the twin's sources.
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("port-original-\(UUID().uuidString)")
+    let (copy, applied) = try await patched("EditKinds", report)
     defer { try? FileManager.default.removeItem(at: copy) }
-    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("EditKinds"), to: copy)
-    let patch = try #require(report.patch)
-    let applied = try await Tool.run("patch", ["-p1", "-d", copy.path, "-i", patch.path])
     #expect(applied.status == 0, "\(applied.output)")
     for file in ["Sources/PlaceKit/PlaceTracker.swift", "Sources/PlaceKit/Haptics.swift", "Tests/PlaceKitTests/PlaceTrackerTests.swift"] {
       #expect(Porter.read(copy.appendingPathComponent(file)) == Porter.read(report.twin.appendingPathComponent(file)), "\(file)")
@@ -87,11 +93,8 @@ struct PortTests {
     #expect(!FileManager.default.fileExists(atPath: report.twin.appendingPathComponent("Tests/LinuxMain.swift").path))
 
     // The patch deletes the stale file from a copy of the original.
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("port-original-\(UUID().uuidString)")
+    let (copy, applied) = try await patched("OldLinuxSupport", report)
     defer { try? FileManager.default.removeItem(at: copy) }
-    try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("OldLinuxSupport"), to: copy)
-    let patch = try #require(report.patch)
-    let applied = try await Tool.run("patch", ["-p1", "-d", copy.path, "-i", patch.path])
     #expect(applied.status == 0, "\(applied.output)")
     #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Tests/LinuxMain.swift").path), "\(applied.output)")
     #expect(Porter.read(copy.appendingPathComponent("Tests/AlmanacTests/DayLengthTests3.swift")).contains("import SwiftUI") == false)
