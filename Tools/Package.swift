@@ -16,6 +16,14 @@ let package = Package(
     // benchmarks and generators in Benchmarks/, which drive locemu as the tests do.
     .library(name: "ToolsTestSupport", targets: ["ToolsTestSupport"]),
   ],
+  // Servers (default): `locemu serve`, `serve-announcements` and `feed`, on SwiftNIO and
+  // Hummingbird. Without it (`--disable-default-traits`) locemu has every other command and builds
+  // without the HTTP and TCP stack: what scripts/run.sh builds for its demo, a first build in
+  // about two thirds of the time.
+  traits: [
+    .trait(name: "Servers", description: "locemu serve, serve-announcements and feed (SwiftNIO, Hummingbird)"),
+    .default(enabledTraits: ["Servers"]),
+  ],
   dependencies: [
     // ServedPhone: corelocation-probe's CoreLocation follows a served phone (LOCEMU_SERVER).
     .package(name: "LocationEmulator", path: "..", traits: ["ServedPhone"]),
@@ -110,9 +118,11 @@ let package = Package(
         .product(name: "PermissionHandling", package: "LocationEmulator"), .product(name: "Scenarios", package: "LocationEmulator"),
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "MapRendering", package: "LocationEmulator"),
         .product(name: "LocationEmulatorClient", package: "LocationEmulator"),
-        "AnnouncementServer", "PhoneServer", "Basemap", "LostPetsApp", "Porting",
+        "Basemap", "LostPetsApp", "Porting",
+        .target(name: "AnnouncementServer", condition: .when(traits: ["Servers"])),
+        .target(name: "PhoneServer", condition: .when(traits: ["Servers"])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Servers"])),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
       ]
     ),

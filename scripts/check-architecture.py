@@ -10,6 +10,10 @@ every Swift target (tests included):
              SwiftPM refuses), so this is the check that the layers hold;
   no unused  every target it declares is imported by at least one of its files (clang module
    edges     maps that a target's own module map pulls in are named in MODULE_MAPS below);
+  traits     a dependency a target declares only under a package trait (`.when(traits:)`) is
+             imported only inside `#if TRAIT`: without the trait the module is not built, and an
+             import outside the guard breaks that build (locemu without Servers, say), which the
+             test command does not compile;
   one way    no module re-exports another (`@_exported`) but Apple's facades, whose re-exports
    to a      are the point (CoreLocation gives Foundation on Apple platforms, MapKit gives
    module    CoreLocation, Combine gives OpenCombine under Combine's name, os gives Glibc) and
@@ -94,8 +98,12 @@ def target_path(package_dir, target):
     return os.path.join(package_dir, folder, target["name"])
 
 
+CONDITION = re.compile(r"^\s*#(if|elseif|else|endif)\b(.*)")
+
+
 def imports_of(path):
-    """({module: [(file, line number, re-exported)]}, how many Swift files) under path."""
+    """({module: [(file, line number, re-exported, the #if conditions around it)]}, how many
+    Swift files) under path."""
     found, files_read = {}, 0
     for folder, dirs, files in os.walk(path):
         # Hidden folders, and fixtures (foreign packages' shapes that a test ports, not this target's code).
@@ -107,14 +115,24 @@ def imports_of(path):
             files_read += 1
             with open(file, encoding="utf-8") as handle:
                 in_string = False  # inside a multi-line string literal (a script in a test, say)
+                guards = []  # the conditions of the #if blocks around the line (an #else's negated)
                 for number, line in enumerate(handle, 1):
+                    condition = None if in_string else CONDITION.match(line)
+                    if condition:
+                        kind, text = condition.group(1), condition.group(2).strip()
+                        if kind == "if":
+                            guards.append(text)
+                        elif guards and kind == "endif":
+                            guards.pop()
+                        elif guards:
+                            guards[-1] = "!" + guards[-1] if kind == "else" else text
                     match = None if in_string else IMPORT.match(line)
                     if line.count('"""') % 2:
                         in_string = not in_string
                     if match and not line.lstrip().startswith("//"):
                         module = match.group("module")
                         found.setdefault(module, []).append(
-                            (os.path.relpath(file, ROOT), number, "@_exported" in match.group("attrs")))
+                            (os.path.relpath(file, ROOT), number, "@_exported" in match.group("attrs"), tuple(guards)))
     return found, files_read
 
 
@@ -133,13 +151,25 @@ def check(package_dir, manifest, external_targets, unused_edges=True):
         if not files_read:
             continue
         allowed = targets | products | TOOLCHAIN | {name} | UNDECLARED_ON_PURPOSE.get(name, set())
+        # The modules this target depends on only under a trait: {module: traits}.
+        by_trait = {}
+        for d in target["dependencies"]:
+            kind = next((k for k in ("target", "product", "byName") if k in d), None)
+            condition = d[kind][-1] if kind else None
+            if isinstance(condition, dict) and condition.get("traits"):
+                by_trait[d[kind][0]] = set(condition["traits"])
         for module, places in sorted(imports.items()):
+            for file, line, _, guards in places:
+                if module in by_trait and not by_trait[module] & set(guards):
+                    findings.append(
+                        f"{file}:{line}: {name} imports {module} outside `#if {' || '.join(sorted(by_trait[module]))}`, "
+                        f"but declares it only with that trait")
             if module not in allowed:
-                file, line, _ = places[0]
+                file, line, _, _ = places[0]
                 where = "a target of this package" if module in own else (
                     "a module of the library" if module in external_targets else "not declared")
                 findings.append(f"{file}:{line}: {name} imports {module} ({where}), which {name} does not declare")
-            for file, line, exported in places:
+            for file, line, exported, _ in places:
                 if exported and target["type"] != "test" and module not in FACADES.get(name, set()):
                     findings.append(f"{file}:{line}: {name} re-exports {module}; only Apple's facades re-export")
         if not unused_edges:

@@ -6,13 +6,13 @@
 # the user allows; the map preview loads with its pins (written to preview.svg and
 # preview.png); a tap opens the fullscreen map (fullscreen.svg and fullscreen.png, drawn at
 # street zoom where the extract fills the frame), back returns.
-# Any arguments replace the default ones given to locemu.
+# Any arguments replace the default ones given to locemu (then it is built whole, with its servers).
 #
-# locemu is built as the debug build (what the demo needs, built fastest: the job itself takes
-# under a second on a virtual clock), without debug information (-gnone: a first build about a
-# tenth sooner; 301 s against 332 s on a fresh clone, back to back). --release first builds the
-# optimized, statically linked locemu the benchmarks use instead (several minutes more on a first
-# build).
+# For the demo, locemu is built with only what the demo runs, as fast as it builds: without the
+# Tools package's Servers trait (no `serve`, `serve-announcements`, `feed`: no SwiftNIO, no
+# Hummingbird), in its own build folder (Tools/.build-demo), as the debug build (the job itself
+# takes under a second on a virtual clock) without debug information (-gnone). --release first
+# builds the optimized, statically linked locemu, with every command, that the benchmarks use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -20,6 +20,8 @@ build=(--package-path Tools -Xswiftc -gnone)
 if [ "${1:-}" = --release ]; then
   build=("${LOCEMU_RELEASE[@]}")
   shift
+elif [ $# -eq 0 ]; then
+  build+=(--disable-default-traits --scratch-path Tools/.build-demo)
 fi
 ensure_swift
 # librsvg2-bin: rsvg-convert turns the map snapshots into the PNGs the job promises.

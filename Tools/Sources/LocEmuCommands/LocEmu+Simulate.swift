@@ -5,7 +5,6 @@ import GNSSReceiver
 import Geo
 import LocationModel
 import Emulator
-import PhoneServer
 import Traces
 
 extension LocEmu {

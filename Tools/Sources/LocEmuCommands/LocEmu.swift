@@ -19,11 +19,22 @@ package struct LocEmu: AsyncParsableCommand {
       and summaries go to standard error.
       """,
     version: LocEmu.version,
-    subcommands: [
-      Decode.self, Replay.self, Convert.self, Watch.self, Feed.self, Permissions.self, Preview.self, ServeAnnouncements.self, Serve.self,
-      Ctl.self, Record.self, BasemapCommand.self, Sky.self, Simulate.self, Port.self,
-    ]
+    subcommands: [Decode.self, Replay.self, Convert.self, Watch.self] + servers.feed + [Permissions.self, Preview.self] + servers.http
+      + [Ctl.self, Record.self, BasemapCommand.self, Sky.self, Simulate.self, Port.self]
   )
+
+  /// The commands that are servers (`feed`; `serve-announcements` and `serve`), on SwiftNIO and
+  /// Hummingbird: present with the package's `Servers` trait (the default), absent from the
+  /// demo build of `scripts/run.sh`, which builds without them.
+  #if Servers
+    static let servers: (feed: [any ParsableCommand.Type], http: [any ParsableCommand.Type]) = (
+      [Feed.self], [ServeAnnouncements.self, Serve.self]
+    )
+  #else
+    static let servers: (feed: [any ParsableCommand.Type], http: [any ParsableCommand.Type]) = ([], [])
+  #endif
+  /// The names of ``servers``, for the message of a build without them.
+  static let serverNames = ["feed", "serve-announcements", "serve"]
 
   /// The version `locemu --version` prints: the library's (``LocationEmulator/version``).
   static let version = LocationEmulator.version
@@ -39,10 +50,17 @@ package struct LocEmu: AsyncParsableCommand {
   /// ``CommandFailure`` is `locemu COMMAND: message` on standard error; bad usage is
   /// ArgumentParser's message (64); `--help` and `--version` print on standard output (0).
   package static func execute(_ arguments: [String]) async -> Int32 {
+    let names = configuration.subcommands.map { $0._commandName }
+    // A server in a build without them: say how to get them, not only that the name is unknown.
+    if let first = arguments.first, serverNames.contains(first), !names.contains(first) {
+      printError(
+        "locemu: '\(first)' is not in this build of locemu (built without the Servers trait, as scripts/run.sh's demo is); "
+          + "build it with its servers: swift build --package-path Tools --product locemu")
+      return 64
+    }
     // `locemu help NAME` for a NAME that is no subcommand: ArgumentParser prints the general
     // help and exits 0; say what is wrong instead.
     if arguments.count >= 2, arguments[0] == "help", !arguments[1].hasPrefix("-") {
-      let names = configuration.subcommands.map { $0._commandName }
       if !names.contains(arguments[1]) {
         printError("locemu: no subcommand '\(arguments[1])'; the subcommands are \(names.joined(separator: ", "))")
         return 64
