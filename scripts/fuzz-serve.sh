@@ -34,13 +34,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-# The schema without the event stream's GET (a response that never ends by design).
-python3 - "$work/api.yaml" <<'PY'
-import sys, yaml
-spec = yaml.safe_load(open("openapi.yaml"))
-del spec["paths"]["/phones/{id}/events"]["get"]
-yaml.safe_dump(spec, open(sys.argv[1], "w"))
-PY
 "$locemu" serve --virtual-time --listen 127.0.0.1:0 --phones 3 --traces traces 2>"$work/serve.err" &
 server_pid=$!
 # Its 'listening on' line, polled in its stderr (ending at once if it exits), within the bound.
@@ -54,7 +47,10 @@ url=$(sed -n 's/^listening on //p' "$work/serve.err")
   exit 1
 }
 echo "==> schemathesis against $url ($examples examples per operation; a request's timeout, $request_timeout s, is a hang guard)" >&2
-run_bounded 900 schemathesis run "$work/api.yaml" --url "$url" \
+# The event stream's GET (a response that never ends, by design) is left out by name, not deleted
+# from the schema: deleted, it is a method the schema does not name, which the coverage phase
+# sends to see it refused, and the stream then held that request for its whole timeout.
+run_bounded 900 schemathesis run openapi.yaml --url "$url" --exclude-name 'GET /phones/{id}/events' \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --max-examples "$examples" --request-timeout "$request_timeout" --seed 1
 # Still alive and answering, and still stops cleanly.
