@@ -5,7 +5,7 @@ import EmulatorTesting
 import Testing
 import Traces
 
-/// The decoder's fix epochs against gpsd's own output for 116 real receiver logs.
+/// The decoder's fix epochs against gpsd's own output for 116 real receiver logs and one of ours.
 ///
 /// For every log in `Fixtures/gpsd-nmea`, the reference is what
 /// `expected.py --epochs --min-mode 2` selects from the `.chk` file: the last

@@ -7,7 +7,7 @@ import Testing
 import Traces
 
 /// The parallel decoder (`NMEAFileDecoder.decodeInParallel`) against decoding on one thread, on
-/// the corpus's 116 real receiver logs: each log cut into small chunks whose decoders warm up
+/// the corpus's 117 receiver logs: each log cut into small chunks whose decoders warm up
 /// on few bytes, so that their guesses of the state a chunk begins in are sometimes right
 /// (the chunk is kept) and sometimes wrong (decoded again). Either way the output must be the
 /// same to the byte, and the counts the same.
