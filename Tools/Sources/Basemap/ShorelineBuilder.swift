@@ -54,10 +54,13 @@ public enum ShorelineBuilder {
   ///   - region: only the 1° cells that meet it (nil: the whole world). The dump must still be
   ///     the whole world's (`-Rd`): GMT cuts pieces at the edge of a smaller region, and those
   ///     would not close.
+  ///   - progress: told, as the work goes, how much of it is done of how much in all: the dump's
+  ///     bytes read, then as much again for its cells cut (for a progress line).
   /// - Throws: ``BasemapError`` when the input cannot be read or holds no polygon, or the
   ///   output cannot be written.
   public static func build(
-    gmtDump path: String, output: String, resolution: String? = nil, region: Region? = nil
+    gmtDump path: String, output: String, resolution: String? = nil, region: Region? = nil,
+    progress: (_ done: Int64, _ total: Int64) -> Void = { _, _ in }
   ) throws
     -> Summary
   {
@@ -69,7 +72,8 @@ public enum ShorelineBuilder {
       data = read
     }
     var summary = Summary()
-    let (pieces, malformed) = parse(data)
+    let size = Int64(data.count)
+    let (pieces, malformed) = parse(data) { progress($0, 2 * size) }
     summary.pieces = pieces.count
     summary.malformed = malformed
     let (rings, unclosed) = join(pieces)
@@ -84,7 +88,8 @@ public enum ShorelineBuilder {
     }
     let kinds: [Int: BasemapKind] = [1: .land, 2: .lake, 3: .lakeIsland, 4: .pond]
     var features: [(kind: BasemapKind, name: String?, rings: [[(lat: Int32, lon: Int32)]])] = []
-    for key in cells.keys.sorted() {
+    for (index, key) in cells.keys.sorted().enumerated() {
+      progress(size + size * Int64(index) / Int64(cells.count), 2 * size)
       guard let kind = kinds[key.level] else { continue }
       // The cell back into -180..<180 (a polygon joined across the antimeridian runs past it).
       let shift = floorDivide(key.x * degree + 180 * degree, turn) * turn
@@ -99,6 +104,7 @@ public enum ShorelineBuilder {
       features.append((kind, nil, rings))
     }
     summary.features = features.count
+    progress(2 * size, 2 * size)
     summary.bytes = try BasemapBuilder.write(
       features, to: output, source: path == "-" ? "gmt coast" : path,
       attribution: "GSHHG (Wessel & Smith, LGPL)",
@@ -113,11 +119,12 @@ public enum ShorelineBuilder {
   }
 
   /// GMT's multisegment text as pieces with their level; lines that are neither a header nor a
-  /// coordinate pair are counted.
-  static func parse(_ data: Data) -> (pieces: [(level: Int, points: [Point])], malformed: Int) {
+  /// coordinate pair are counted. `read` is told the bytes read so far, line by line.
+  static func parse(_ data: Data, read: (Int64) -> Void = { _ in }) -> (pieces: [(level: Int, points: [Point])], malformed: Int) {
     var pieces: [(level: Int, points: [Point])] = []
     var malformed = 0
     for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+      read(Int64(rawLine.endIndex - data.startIndex))
       let line = String(decoding: rawLine, as: UTF8.self).trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       if line.hasPrefix(">") {

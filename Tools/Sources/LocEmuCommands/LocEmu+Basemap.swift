@@ -25,6 +25,9 @@ extension LocEmu {
         for the whole world or a region; the project bundles the Gulf of Finland's, \\
         data/shoreline/gulf-of-finland.basemap (GSHHG is LGPL).
 
+        On a terminal, build and shoreline show on standard error how much of their input \
+        they have read (--quiet: not).
+
         info FILE prints what a basemap holds.
 
         Example: locemu basemap build data/helsinki/Helsinki.osm.pbf helsinki.basemap
@@ -84,6 +87,9 @@ extension LocEmu {
           valueName: "SOUTH,NORTH,WEST,EAST"))
       var region: String?
 
+      @Flag(help: "No progress line on standard error (one is shown only when it is a terminal).")
+      var quiet = false
+
       /// `--region` as degrees; nil when absent or not a valid region.
       var box: ShorelineBuilder.Region? {
         guard let v = region?.split(separator: ",").compactMap({ Double($0) }), v.count == 4, v[0] < v[1],
@@ -100,8 +106,14 @@ extension LocEmu {
 
       func run() throws {
         let started = ContinuousClock.now
+        // Of the dump's bytes read, then as much again for its cells cut.
+        let progress = ProgressLine("basemap shoreline", unit: .bytes, quiet: quiet)
+        defer { progress.finish() }
         do {
-          let summary = try ShorelineBuilder.build(gmtDump: input, output: output, resolution: resolution, region: box)
+          let summary = try ShorelineBuilder.build(gmtDump: input, output: output, resolution: resolution, region: box) {
+            progress.update($0, of: $1)
+          }
+          progress.finish()
           let seconds = FixRecord.fixed((ContinuousClock.now - started).seconds, 2)
           printError("locemu basemap: \(output): \(summary) in \(seconds) s")
         } catch {

@@ -1,5 +1,6 @@
 import EmulatorTesting
 import Foundation
+import LocationEmulatorClient
 import Testing
 import ToolsTestSupport
 
@@ -105,6 +106,55 @@ struct ProgressLineTests {
     #expect(frames.contains { $0.hasPrefix("basemap build: ") && $0.contains(" of 1.4 MB (") }, "\(frames.prefix(3))")
     #expect(frames.contains { $0.contains("(100 %)") } && frames.last?.hasPrefix("locemu basemap: ") == true, "\(frames.suffix(2))")
   }
+  /// A recording of a served phone with --count: the epochs recorded of the count, one frame per
+  /// epoch as the fixes arrive, erased before the summary.
+  @Test func recordShowsTheEpochsRecordedOfTheCount() async throws {
+    let server = try await ServeCommandTests.Server.start(["--permission", "authorizedWhenInUse"])
+    defer { server.stop() }
+    let gpx = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID()).gpx").path
+    defer { try? FileManager.default.removeItem(atPath: gpx) }
+    // --duration is a hang guard: the fixes come once the recording's event stream is connected.
+    let recording = Task { try await Self.onTerminal(["record", "--server", server.url, gpx, "--count", "3", "--duration", "600"]) }
+    try await server.waitForState("record's event stream on the served phone") { $0.eventClients == 1 }
+    for lat in [52.1, 52.2, 52.3] {
+      _ = try await server.state(["location", "set", "\(lat),21.0"])
+      _ = try await server.clock(["advance", "1"])
+    }
+    let run = try await recording.value
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    #expect(
+      frames.filter { $0.hasPrefix("record: ") } == [
+        "record: 1 epoch of 3 epochs (33 %)", "record: 2 epochs of 3 epochs (66 %)", "record: 3 epochs of 3 epochs (100 %)",
+      ], "\(frames)")
+    #expect(frames.last?.hasPrefix("locemu record: ") == true && frames.last?.contains(": 3 epochs in ") == true, "\(frames.last ?? "")")
+  }
+
+  /// The world's shorelines at full resolution are a dump of hundreds of MB: its bytes read,
+  /// then as much again for its cells cut. Here 2,000 small islands in as many 1° cells.
+  @Test func basemapShorelineShowsTheDumpsBytesAndItsCells() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var dump = ""
+    for i in 0..<2000 {
+      let lon = Double(i % 100) + 0.25, lat = Double(i / 100) + 0.25
+      dump += "> Shore Bin # \(i), Level 1\n"
+      for (x, y) in [(0.0, 0.0), (0.5, 0.0), (0.5, 0.5), (0.0, 0.5), (0.0, 0.0)] { dump += "\(lon + x)\t\(lat + y)\n" }
+    }
+    let input = dir.appendingPathComponent("dump.txt").path, output = dir.appendingPathComponent("shore.basemap").path
+    try dump.write(toFile: input, atomically: true, encoding: .utf8)
+    let run = try await Self.onTerminal(["basemap", "shoreline", input, output])
+    #expect(run.status == 0, "\(run.terminal)")
+    let frames = Self.frames(run.terminal)
+    // The dump is about 170 kB: half the work done when it is read.
+    #expect(frames.contains { $0.hasPrefix("basemap shoreline: ") && $0.hasSuffix(" kB (50 %)") }, "\(frames.prefix(3))")
+    #expect(frames.contains { $0.hasSuffix(" (100 %)") } && frames.last?.hasPrefix("locemu basemap: ") == true, "\(frames.suffix(2))")
+    #expect(frames.count <= 102, "\(frames.count) frames")
+    let quiet = try await Self.onTerminal(["basemap", "shoreline", "--quiet", input, output])
+    #expect(quiet.status == 0 && !quiet.terminal.contains("\u{1B}[K"), "\(quiet.terminal.prefix(200))")
+  }
+
   /// A trace's length is not known before its end: the trace's time converted so far.
   @Test func convertShowsTheTracesTimeConverted() async throws {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID()).gpx").path
