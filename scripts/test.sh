@@ -4,8 +4,9 @@
 # then two lanes side by side, both at the normal priority, each building what it tests (warnings
 # are errors) in a build folder of its own that compiles the library once:
 #   - sanitized: the library and the tools (Tools/) under ThreadSanitizer, then the tools' suite
-#     (locemu, gpsd, chromium: real processes), the library's suite, fuzzing `locemu serve`'s HTTP
-#     API with schemathesis, hostile requests, and `locemu sky` against skyfield;
+#     (locemu, gpsd, chromium: real processes) beside the checks of the locemu binary (fuzzing
+#     `locemu serve`'s HTTP API with schemathesis, hostile requests, `locemu sky` against
+#     skyfield), then the library's suite;
 #   - plain: the library and the example apps (Examples/), then the library's suite, the pool
 #     canary's own check, the CoreLocation/MapKit API coverage, the examples' suites, the Combine
 #     trait's compat package, and what an app resolves.
@@ -158,15 +159,24 @@ suite() {
 
 # The sanitized lane: the library's and the tools' suites under ThreadSanitizer (the tools' suite
 # is end to end: locemu, gpsd, chromium; a plain run would repeat its tests without the race
-# checks), then locemu serve fuzzed, hostile requests, and locemu sky against skyfield.
+# checks), and beside the tools' suite locemu serve fuzzed, hostile requests, and locemu sky
+# against skyfield.
 sanitized_lane() {
   step "the library and the tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" sanitized_build
-  step "the tools' suite (end to end: locemu, gpsd, chromium)" \
-    suite tools swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
+  # The checks of locemu's binary beside the tools' suite (they need no SwiftPM, whose lock on
+  # the build folder would make them wait): the suite leaves a core partly idle once the plain
+  # lane has ended.
+  side_by_side the_tools_suite checks_of_the_locemu_binary
   if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
     step "the library's suite under ThreadSanitizer (races; the ServedPhone configuration)" \
       suite library-tsan swift test --skip-build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED"
   fi
+}
+# End to end: locemu, gpsd, chromium.
+the_tools_suite() {
+  suite tools swift test --package-path Tools --skip-build "${TSAN[@]}" --scratch-path "$TOOLS_SCRATCH"
+}
+checks_of_the_locemu_binary() {
   step "fuzzing locemu serve's API from openapi.yaml (schemathesis)" \
     run_bounded 1800 env LOCEMU_BINARY="$locemu_binary" scripts/fuzz-serve.sh 20
   step "hostile requests against locemu serve (scripts/hostile-serve.py)" \
