@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A service that reports permission changes synchronously, in the order they happen: the
 /// capability an observer (the permission handler) uses when a service has it, instead of
@@ -17,30 +17,36 @@ public protocol PermissionObserving: LocationServiceProtocol {
 
 /// A cancellation that may be asked for before the work it cancels exists: ``attach(_:)``
 /// gives it the work's cancel (called at once when ``cancel()`` came first).
-public final class CancellationHandle: Sendable {
-  private let state = Mutex<(action: (@Sendable () -> Void)?, cancelled: Bool)>((nil, false))
+public final class CancellationHandle: @unchecked Sendable {
+  // An NSLock (a pthread mutex), not Synchronization.Mutex: on Linux that is a futex, which
+  // ThreadSanitizer does not model, and it reported a race here between two cancels that both
+  // held the lock (a fresh-clone run of the test command, CancellationTests).
+  private let lock = NSLock()
+  /// Guarded by `lock`.
+  private var action: (@Sendable () -> Void)?
+  /// Guarded by `lock`.
+  private var cancelled = false
 
   /// A handle with no work attached, not cancelled.
   public init() {}
 
   /// The work's cancellation; called at once when ``cancel()`` came first.
   public func attach(_ cancel: @escaping @Sendable () -> Void) {
-    let now = state.withLock { s -> Bool in
-      if s.cancelled { return true }
-      s.action = cancel
-      return false
-    }
+    lock.lock()
+    let now = cancelled
+    if !now { action = cancel }
+    lock.unlock()
     if now { cancel() }
   }
 
   /// Cancels: calls the attached work's cancel, if any; a cancel attached later is called at once.
   public func cancel() {
-    let action = state.withLock { s -> (@Sendable () -> Void)? in
-      s.cancelled = true
-      defer { s.action = nil }
-      return s.action
-    }
-    action?()
+    lock.lock()
+    cancelled = true
+    let attached = action
+    action = nil
+    lock.unlock()
+    attached?()
   }
 }
 
