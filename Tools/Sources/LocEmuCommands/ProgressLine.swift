@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Geo
 
 #if canImport(Glibc)
   import Glibc
@@ -22,8 +22,10 @@ final class ProgressLine: Sendable {
   private let fd: Int32
   /// Whether anything is drawn at all.
   let isShown: Bool
-  /// Whether the line is on the terminal, and the count at which it is next redrawn.
-  private let state = Mutex<(drawn: Bool, nextDraw: Int64)>((false, 0))
+  /// Whether the line is on the terminal, and the count at which it is next redrawn. In Geo's
+  /// `Locked` (a pthread mutex): Synchronization.Mutex is a futex on Linux, which ThreadSanitizer
+  /// (the tools' suite runs under it) does not model.
+  private let state = Locked<(drawn: Bool, nextDraw: Int64)>((false, 0))
 
   /// - Parameters:
   ///   - label: the command, as the line starts (`decode`).
