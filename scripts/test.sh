@@ -129,7 +129,8 @@ stage "installing what the tests need"
 # libjs-leaflet: the map page (/map) loads Debian's Leaflet from the server.
 # time: GNU time measures a command's peak memory in the bounded-input tests.
 # nodejs: `node --check` reads the web pages' scripts (Tools/Sources/PhoneServer/Page).
-ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time nodejs
+# gdb: a hang guard of the tools' tests that fires shows every thread's stack (ThreadDump.swift).
+ensure_apt_packages libgps-dev libxml2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gpsd gpsd-clients librsvg2-bin chromium chromium-driver libjs-leaflet time nodejs gdb
 # schemathesis (PyPI): scripts/fuzz-serve.sh installs it when it is missing.
 
 stage "formatting, the pages' scripts and the module graph"

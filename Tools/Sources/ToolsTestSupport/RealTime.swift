@@ -1,3 +1,4 @@
+import EmulatorTesting
 import Foundation
 import Geo
 
@@ -49,7 +50,9 @@ public func bounded<T: Sendable>(
     }
     defer { group.cancelAll() }
     guard let first = try await group.next(), let value = first else {
-      throw LoopbackError(description: "\(what): nothing within \(limit)")
+      // What each thread was doing, while the body still hangs: the hang's only witness.
+      let threads = await offPool { threadBacktraces() }
+      throw LoopbackError(description: "\(what): nothing within \(limit)\n\(threads)")
     }
     return value
   }

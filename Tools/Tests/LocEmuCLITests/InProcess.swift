@@ -39,7 +39,11 @@ extension DecodeCommandTests {
     if status != nil { thread.shutdown() }
     var run = Run(status: status ?? -1, stdout: output.read(), stderr: error.read())
     run.timedOut = status == nil
-    if status == nil { throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)") }
+    if status == nil {
+      // What each thread was doing, while the command still hangs: the hang's only witness.
+      let threads = await offPool { threadBacktraces() }
+      throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)\n\(threads)")
+    }
     return run
   }
 

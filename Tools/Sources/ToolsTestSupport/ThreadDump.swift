@@ -1,0 +1,101 @@
+import EmulatorTesting
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What every thread of this process was doing, for the message of a hang guard that fired: a
+/// failure that says only "nothing within 600 s" cannot be diagnosed after the run, and a hang
+/// seen once in a slow run is rarely seen again on demand.
+///
+/// gdb attaches for a moment (`thread apply all bt`) and the process goes on. The result is the
+/// threads that were not idle, each with its name and innermost `frames` frames, names
+/// demangled; a thread with nothing of ours on its stack (a queue's idle worker) is counted, not
+/// shown. When gdb
+/// is not installed, cannot attach or takes more than `limit` (a hang guard of its own), the
+/// result says so instead.
+///
+/// Blocks its thread while gdb runs: call it through `offPool`.
+public func threadBacktraces(frames: Int = 20, limit: Duration = .seconds(120)) -> String {
+  guard let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+    return "(no thread backtraces: gdb is not installed)"
+  }
+  // gdb stops every thread of this process while attached, the one waiting for it included: its
+  // output goes to a file (a pipe this process cannot drain would fill and stop gdb for good), and
+  // timeout(1), a process of its own, is its hang guard.
+  let file = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-threads-\(UUID().uuidString).txt")
+  guard FileManager.default.createFile(atPath: file.path, contents: nil), let output = try? FileHandle(forWritingTo: file) else {
+    return "(no thread backtraces: cannot write \(file.path))"
+  }
+  defer { try? FileManager.default.removeItem(at: file) }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+  process.arguments = [
+    "-s", "KILL", String(limit.components.seconds), gdb, "-p", String(getpid()), "-batch", "-nx",
+    // Its complaints about the build's missing module caches, thousands of lines, left out.
+    "-iex", "set complaints 0", "-ex", "set pagination off", "-ex", "thread apply all bt \(frames)",
+  ]
+  process.standardOutput = output
+  process.standardError = output
+  process.standardInput = FileHandle.nullDevice
+  do { try process.run() } catch { return "(no thread backtraces: gdb did not start: \(error))" }
+  process.waitUntilExit()
+  try? output.close()
+  let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+  return summarizedBacktraces(demangled(text))
+}
+
+/// gdb's `thread apply all bt` output cut to the threads worth reading: each "Thread N (…)"
+/// block with a frame in this repository's code, or in the Swift runtime's locks (a lazy global's
+/// `once`, generic metadata), is kept whole; the rest (a queue's idle worker, a run loop, the
+/// sanitizer's own thread) are counted.
+package func summarizedBacktraces(_ text: String, repository: String = repositoryRoot.path) -> String {
+  var blocks: [[Substring]] = []
+  for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    if line.hasPrefix("Thread ") {
+      blocks.append([line])
+    } else if line.hasPrefix("#"), !blocks.isEmpty {
+      blocks[blocks.count - 1].append(line)
+    }
+  }
+  guard !blocks.isEmpty else {
+    let lines = text.split(separator: "\n").suffix(5).joined(separator: "\n")
+    return "(no thread backtraces: gdb printed no threads)\n\(lines)"
+  }
+  let marks = [repository + "/", "once_slow", "swift_once", "Metadata"]
+  var shown: [String] = []
+  var idle = 0
+  for block in blocks {
+    if block.dropFirst().contains(where: { frame in marks.contains { frame.contains($0) } }) {
+      shown.append(block.joined(separator: "\n"))
+    } else {
+      idle += 1
+    }
+  }
+  return "threads at the hang (gdb; \(idle) idle thread\(idle == 1 ? "" : "s") not shown):\n" + shown.joined(separator: "\n\n")
+}
+
+/// `text` with Swift's mangled names made readable by the toolchain's swift-demangle, or as it is
+/// when there is none.
+func demangled(_ text: String) -> String {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swift-demangle" }
+  guard let tool = (path + ["/opt/swift/usr/bin/swift-demangle"]).first(where: FileManager.default.isExecutableFile(atPath:)) else {
+    return text
+  }
+  let input = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-mangled-\(UUID().uuidString).txt")
+  guard (try? text.write(to: input, atomically: true, encoding: .utf8)) != nil, let reading = try? FileHandle(forReadingFrom: input)
+  else { return text }
+  defer { try? FileManager.default.removeItem(at: input) }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: tool)
+  process.arguments = ["--simplified"]
+  process.standardInput = reading
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  guard (try? process.run()) != nil else { return text }
+  let result = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return process.terminationStatus == 0 ? String(decoding: result, as: UTF8.self) : text
+}

@@ -1,0 +1,88 @@
+import EmulatorTesting
+import Foundation
+import Testing
+
+@testable import ToolsTestSupport
+
+/// A hang guard that fires names what each thread was doing (``threadBacktraces(frames:limit:)``):
+/// a hang seen once in a slow run is diagnosed from its failure message, not reproduced.
+@Suite("A hang guard's message shows the threads")
+struct ThreadDumpTests {
+  @Test func aThreadWaitingInOurCodeIsShownAndIdleOnesCounted() {
+    let gdb = """
+      [New LWP 12]
+      0x00007f in __futex_abstimed_wait_common64 () from /lib/x86_64-linux-gnu/libc.so.6
+
+      Thread 3 (Thread 0x7f1 (LWP 14) "locemu in proce"):
+      #0  0x00007f in __futex_abstimed_wait_common64 () from /lib/x86_64-linux-gnu/libc.so.6
+      #1  0x00007f in swift::once_slow(swift::once_t&, void (*)(void*), void*) () from libswiftCore.so
+      #2  0x00005a in static LocEmu.execute(_:) () at /repo/Tools/Sources/LocEmuCommands/LocEmu.swift:70
+
+      Thread 2 (Thread 0x7f2 (LWP 13) "TaskPool"):
+      #0  0x00007f in __futex_abstimed_wait_common64 () from /lib/x86_64-linux-gnu/libc.so.6
+      #1  0x00007f in pthread_cond_wait () from /lib/x86_64-linux-gnu/libc.so.6
+      #2  0x00007f in _dispatch_worker_thread () from libdispatch.so
+      #3  0x00007f in start_thread () from /lib/x86_64-linux-gnu/libc.so.6
+
+      Thread 4 (Thread 0x7f4 (LWP 15) "oot.default-qos"):
+      #0  0x00007f in __ppoll () from /lib/x86_64-linux-gnu/libc.so.6
+      #1  0x00005a in closure #1 in runBlocking() () at /repo/Tools/Tests/LocEmuCLITests/DecodeCommandTests.swift:80
+
+      Thread 1 (Thread 0x7f3 (LWP 12) "xctest"):
+      #0  0x00007f in epoll_wait () from /lib/x86_64-linux-gnu/libc.so.6
+      #1  0x00007f in _dispatch_event_loop_drain () from libdispatch.so
+      """
+    let summary = summarizedBacktraces(gdb, repository: "/repo")
+    #expect(summary.hasPrefix("threads at the hang (gdb; 2 idle threads not shown):"))
+    #expect(summary.contains("\"locemu in proce\""))
+    #expect(summary.contains("once_slow"))
+    #expect(summary.contains("runBlocking"))
+    #expect(!summary.contains("TaskPool") && !summary.contains("xctest"))
+  }
+
+  @Test func gdbThatPrintsNoThreadsIsSaidSo() {
+    let summary = summarizedBacktraces("ptrace: Operation not permitted.\n")
+    #expect(summary.hasPrefix("(no thread backtraces: gdb printed no threads)"))
+    #expect(summary.contains("Operation not permitted"))
+  }
+
+  /// gdb attached to this very process: a thread parked in a function of ours is in the dump,
+  /// by that function's name (gdb reads it from the symbol table, swift-demangle makes it
+  /// readable), with its file.
+  @Test func theLiveProcessDumpShowsAThreadWaitingOnPurpose() async throws {
+    let parked = ParkedThread()
+    defer { parked.release() }
+    #expect(await parked.started.wait { $0 }, "the parked thread did not start")
+    let dump = await offPool { threadBacktraces() }
+    #expect(dump.contains("ParkedThread.parkedOnPurposeForTheThreadDump()"), "\(dump)")
+    #expect(dump.contains("ThreadDumpTests.swift:"), "\(dump)")
+  }
+}
+
+/// A thread of its own, parked in a function with a name to find until released.
+private final class ParkedThread: @unchecked Sendable {
+  let started = Watched(false)
+  private let condition = NSCondition()
+  private var released = false
+
+  init() {
+    let thread = Thread { [self] in parkedOnPurposeForTheThreadDump() }
+    thread.name = "parked on purpose"
+    thread.start()
+  }
+
+  @inline(never)
+  private func parkedOnPurposeForTheThreadDump() {
+    condition.lock()
+    started.update { $0 = true }
+    while !released { condition.wait() }
+    condition.unlock()
+  }
+
+  func release() {
+    condition.lock()
+    released = true
+    condition.signal()
+    condition.unlock()
+  }
+}
