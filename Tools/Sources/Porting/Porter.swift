@@ -18,6 +18,11 @@ public struct PortOptions: Sendable {
   /// of the library's traits (`PlaceKit+ServedPhone`), kept between ports (the library compiles
   /// once for each); two ports of one package into one folder take turns.
   public var scratchPath: URL?
+  /// Whether every package shares one folder under ``scratchPath`` for each set of the library's
+  /// traits (`library`, `library+ServedPhone`) instead of one of its own: the library compiles
+  /// once for all of them. Only for packages known not to test with `canImport` for one
+  /// another's modules, which a shared folder holds (this repository's fixtures).
+  public var sharesScratchAcrossPackages = false
   /// The phone under the tests: LOCEMU_* variables for the test process.
   public var environment: [String: String] = [:]
   /// Arguments after `--`, for `swift test`.
@@ -167,7 +172,8 @@ public enum Porter {
     var lock: ScratchLock?
     defer { lock?.release() }
     if let shared = options.scratchPath {
-      let folder = shared.appendingPathComponent(([packageName] + traitNames(options)).joined(separator: "+"))
+      let owner = options.sharesScratchAcrossPackages ? "library" : packageName
+      let folder = shared.appendingPathComponent(([owner] + traitNames(options)).joined(separator: "+"))
       options.scratchPath = folder
       lock = try await ScratchLock.acquire(folder) { [log = options.log] path in
         log("waiting for another port building in \(folder.path) (\(path))")

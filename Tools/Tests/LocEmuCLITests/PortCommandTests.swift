@@ -21,6 +21,8 @@ struct PortCommandTests {
     #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
     #expect(run.stdout.contains("tests: 3 passed, 0 failed, 0 skipped"), "\(run.stdout)")
     #expect(run.stdout.contains("Sources/PlaceKit/Haptics.swift:3: UIKit/AppKit/SwiftUI import: import UIKit"))
+    // The build folder a user gets: the package's own, for its traits.
+    #expect(FileManager.default.fileExists(atPath: Self.scratch + "/PlaceKit+ServedPhone/debug"))
   }
 
   @Test("PORT-21: bad options are refused with a one-line reason and status 64; a missing package, 2")

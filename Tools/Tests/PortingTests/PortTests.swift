@@ -6,8 +6,10 @@ import ToolsTestSupport
 
 /// `locemu port` on whole packages: each fixture (written here in the shapes real packages have)
 /// is ported, built against this repository and tested, all in one build folder so that the
-/// library compiles once. Real builds: serialized, each bounded by a hang guard far above what a
-/// slow machine needs (a first port on one core under load: about 10 minutes).
+/// library compiles once (`sharesScratchAcrossPackages`: no fixture tests `canImport` for
+/// another's modules; `locemu port`'s own test keeps the folder of its own a user gets). Real
+/// builds: serialized, each bounded by a hang guard far above what a slow machine needs (a first
+/// port on one core under load: about 10 minutes).
 @Suite("locemu port: packages and an app, ported, built and tested", .serialized)
 struct PortTests {
   static let scratch = repositoryRoot.appendingPathComponent(".build-port")
@@ -20,6 +22,7 @@ struct PortTests {
       options.tests = [Self.fixtures.appendingPathComponent(app.tests)]
     }
     options.scratchPath = Self.scratch
+    options.sharesScratchAcrossPackages = true
     options.environment = environment
     let keep = FileManager.default.temporaryDirectory.appendingPathComponent("port-twin-\(UUID().uuidString)")
     options.keep = keep
@@ -55,6 +58,9 @@ struct PortTests {
         $0.kind == .platformCondition && $0.file == "Sources/PlaceKit/Distance.swift" && $0.after.contains("os(Linux)")
       })
     #expect(report.summary.contains("tests: 3 passed, 0 failed, 0 skipped"))
+    // Built in the folder every fixture shares, not in one of the package's own.
+    #expect(FileManager.default.fileExists(atPath: Self.scratch.appendingPathComponent("library/debug").path))
+    #expect(!FileManager.default.fileExists(atPath: Self.scratch.appendingPathComponent("PlaceKit.lock").path))
 
     // The patch applies cleanly to a copy of the original and gives the twin's sources.
     let (copy, applied) = try await patched("EditKinds", report)
