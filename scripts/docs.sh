@@ -33,16 +33,61 @@ trap cleanup EXIT
 
 # The library's products (Package.swift's .library entries), each a module of the same name.
 mapfile -t modules < <(sed -n 's/^ *\.library(name: "\([A-Za-z]*\)".*/\1/p' Package.swift | sort -u)
+
+# own_symbols MODULE GRAPH OUT: GRAPH without what MODULE only re-exports. A graph holds every
+# module its `@_exported import`s name: CoreLocation's held all of Foundation and Glibc (about
+# 19,000 symbols, `abday_1` of langinfo.h among them), MapKit's CoreLocation's as well; DocC
+# made a page of each. Kept: symbols declared in this repository (another product's Sources/
+# folder excepted: it has its own page, unless the module re-exports it and declares nothing
+# itself) or in a dependency's checkout (Combine is OpenCombine's
+# API), the members the compiler synthesizes for a kept type or declares for it implicitly, and
+# the relationships from a kept symbol.
+own_symbols() {
+  python3 - "$@" "$PWD" "${modules[@]}" <<'PY'
+import functools, json, re, sys
+module, source, out, root, products = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], set(sys.argv[5:])
+graph = json.load(open(source))
+
+def declared_here(symbol, others_too=False):
+    uri = symbol.get("location", {}).get("uri", "")
+    if "/checkouts/" in uri:
+        return True
+    if not uri.startswith(f"file://{root}/") or "/.build/" in uri:
+        return False
+    folder = re.search(re.escape(root) + r"/Sources/([^/]+)/", uri)
+    return others_too or not folder or folder.group(1) == module or folder.group(1) not in products
+
+located = [s for s in graph["symbols"] if declared_here(s)]
+if not located:
+    # A module that only re-exports another (LocationServices, LocationModel's old name): its page
+    # lists what it re-exports.
+    declared_here = functools.partial(declared_here, others_too=True)
+    located = [s for s in graph["symbols"] if declared_here(s)]
+ids = {s["identifier"]["precise"] for s in located}
+# A synthesized member's identifier is the protocol's member's, "::SYNTHESIZED::", then its type's.
+synthesized = [s for s in graph["symbols"] if "::SYNTHESIZED::" in s["identifier"]["precise"] and not declared_here(s)]
+kept = located + [s for s in synthesized if s["identifier"]["precise"].split("::SYNTHESIZED::")[1] in ids]
+# And the implicit ones, with no place in the sources (a raw-value enum's init(rawValue:)): members of a kept type.
+implicit = {r["source"] for r in graph["relationships"] if r["kind"] == "memberOf" and r["target"] in ids}
+kept += [s for s in graph["symbols"] if "location" not in s and "::SYNTHESIZED::" not in s["identifier"]["precise"]
+         and s["identifier"]["precise"] in implicit]
+ids = {s["identifier"]["precise"] for s in kept}
+graph["symbols"] = kept
+graph["relationships"] = [r for r in graph["relationships"] if r["source"] in ids]
+json.dump(graph, open(out, "w"))
+PY
+}
 rm -rf "$site"
 mkdir -p "$site"
 failed=()
 for module in "${modules[@]}"; do
   [ -e "$graphs_root/$module.symbols.json" ] || { echo "docs: no symbol graph for $module (build the library first)" >&2; exit 1; }
-  # The module's graph and its extensions of others' types (Module@Other), nothing else.
+  # The module's graph and its extensions of others' types (Module@Other), nothing else, each
+  # cut to the module's own symbols (own_symbols, below).
   graphs="$work/graphs/$module"
   mkdir -p "$graphs"
   for graph in "$graphs_root/$module".symbols.json "$graphs_root/$module"@*.symbols.json; do
-    if [ -e "$graph" ]; then ln -s "$graph" "$graphs/"; fi
+    if [ -e "$graph" ]; then own_symbols "$module" "$graph" "$graphs/$(basename "$graph")"; fi
   done
   catalog=$(ls -d "Sources/$module"/*.docc 2>/dev/null | head -1 || true)
   lower=$(tr '[:upper:]' '[:lower:]' <<< "$module")
@@ -127,14 +172,18 @@ def summary(markdown):
     return re.sub(r"\s+", " ", lines.replace("`", "")).strip()
 
 failures = []
-pages = [("/", ["LocationEmulator documentation", "NMEA", "CoreLocation"]),
-         ("/NMEA/documentation/nmea/", ["NMEA", "Decoding NMEA"]),
-         ("/NMEA/documentation/nmea/decoding/", ["Decoding NMEA", summary("Sources/NMEA/Documentation.docc/Decoding.md")[:60]])]
-for path, wanted in pages:
+# (path, what the page shows, what it must not: CoreLocation's page lists its own symbols, not
+# those of Foundation or Glibc, which it re-exports)
+pages = [("/", ["LocationEmulator documentation", "NMEA", "CoreLocation"], []),
+         ("/NMEA/documentation/nmea/", ["NMEA", "Decoding NMEA"], []),
+         ("/NMEA/documentation/nmea/decoding/", ["Decoding NMEA", summary("Sources/NMEA/Documentation.docc/Decoding.md")[:60]], []),
+         ("/CoreLocation/documentation/corelocation/", ["CLLocationManager", "CLGeocoder"],
+          ["BlockOperation", "URLSession", "JSONDecoder"])]
+for path, wanted, unwanted in pages:
     shown = text(path)
-    missing = [w for w in wanted if w not in shown]
-    print(f"docs: {path}: {'ok' if not missing else 'MISSING ' + repr(missing)}")
-    if missing:
+    wrong = [w for w in wanted if w not in shown] + [f"not {u}" for u in unwanted if u in shown]
+    print(f"docs: {path}: {'ok' if not wrong else 'WRONG ' + repr(wrong)}")
+    if wrong:
         failures.append(path)
 server.shutdown()
 sys.exit(1 if failures else 0)

@@ -32,7 +32,7 @@ open class MKShape: NSObject, MKAnnotation {
   open var title: String?
   /// The shape's subtitle; nil by default.
   open var subtitle: String?
-  /// The shape's place: none (``kCLLocationCoordinate2DInvalid``) for the abstract shape.
+  /// The shape's place: none (`kCLLocationCoordinate2DInvalid`, of CoreLocation) for the abstract shape.
   open var coordinate: CLLocationCoordinate2D { kCLLocationCoordinate2DInvalid }
 
   /// A shape with no title, subtitle or place.
