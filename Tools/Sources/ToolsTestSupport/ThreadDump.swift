@@ -12,9 +12,8 @@ import Foundation
 /// gdb attaches for a moment (`thread apply all bt`) and the process goes on. The result is the
 /// threads that were not idle, each with its name and innermost `frames` frames, names
 /// demangled; a thread with nothing of ours on its stack (a queue's idle worker) is counted, not
-/// shown. When gdb
-/// is not installed, cannot attach or takes more than `limit` (a hang guard of its own), the
-/// result says so instead.
+/// shown. When gdb is not installed, cannot attach or takes more than `limit` (a hang guard of
+/// its own), the result says so instead.
 ///
 /// Blocks its thread while gdb runs: call it through `offPool`.
 public func threadBacktraces(frames: Int = 20, limit: Duration = .seconds(120)) -> String {
@@ -42,8 +41,7 @@ public func threadBacktraces(frames: Int = 20, limit: Duration = .seconds(120)) 
   do { try process.run() } catch { return "(no thread backtraces: gdb did not start: \(error))" }
   process.waitUntilExit()
   try? output.close()
-  let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-  return summarizedBacktraces(demangled(text))
+  return summarizedBacktraces(demangled(file) ?? (try? String(contentsOf: file, encoding: .utf8)) ?? "")
 }
 
 /// gdb's `thread apply all bt` output cut to the threads worth reading: each "Thread N (…)"
@@ -76,26 +74,20 @@ package func summarizedBacktraces(_ text: String, repository: String = repositor
   return "threads at the hang (gdb; \(idle) idle thread\(idle == 1 ? "" : "s") not shown):\n" + shown.joined(separator: "\n\n")
 }
 
-/// `text` with Swift's mangled names made readable by the toolchain's swift-demangle, or as it is
-/// when there is none.
-func demangled(_ text: String) -> String {
-  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swift-demangle" }
-  guard let tool = (path + ["/opt/swift/usr/bin/swift-demangle"]).first(where: FileManager.default.isExecutableFile(atPath:)) else {
-    return text
-  }
-  let input = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-mangled-\(UUID().uuidString).txt")
-  guard (try? text.write(to: input, atomically: true, encoding: .utf8)) != nil, let reading = try? FileHandle(forReadingFrom: input)
-  else { return text }
-  defer { try? FileManager.default.removeItem(at: input) }
+/// The file's text with Swift's mangled names made readable by the toolchain's swift-demangle
+/// (found on PATH, as `swift` is), or nil when it cannot run.
+func demangled(_ file: URL) -> String? {
+  guard let reading = try? FileHandle(forReadingFrom: file) else { return nil }
+  defer { try? reading.close() }
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: tool)
-  process.arguments = ["--simplified"]
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["swift-demangle", "--simplified"]
   process.standardInput = reading
   let output = Pipe()
   process.standardOutput = output
   process.standardError = FileHandle.nullDevice
-  guard (try? process.run()) != nil else { return text }
+  guard (try? process.run()) != nil else { return nil }
   let result = output.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return process.terminationStatus == 0 ? String(decoding: result, as: UTF8.self) : text
+  return process.terminationStatus == 0 ? String(decoding: result, as: UTF8.self) : nil
 }
