@@ -3,6 +3,7 @@ import Geo
 import LocationModel
 import EmulatorTesting
 import Testing
+import TestSupport
 
 @Suite("EmulatorClock: deadlines in one queue, tasks one at a time, bounded waits")
 struct ClockTests {
@@ -233,15 +234,7 @@ struct ClockTests {
     // clear message. The bound is a hang guard: it tells a driver that never fires from a slow
     // one (under ThreadSanitizer, with the whole suite running, the driver's wake-up once came
     // more than 5 s late).
-    let order = await withTaskGroup(of: [Int]?.self) { group in
-      group.addTask { await fires.prefix(2).reduce(into: []) { $0.append($1) } }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(600))
-        return nil
-      }
-      defer { group.cancelAll() }
-      return await group.next() ?? nil
-    }
+    let order = await hangGuarded(within: .seconds(600)) { await fires.prefix(2).reduce(into: []) { $0.append($1) } }
     #expect(order != nil, "the real-time driver did not fire both timers within 600 s")
     #expect(order == [0, 1], "the timers fire in deadline order")
     fired.finish()

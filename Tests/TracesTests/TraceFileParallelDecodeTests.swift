@@ -210,7 +210,7 @@ struct ParallelDecodeTests {
     try writer.run()
     // The decoding blocks its thread (opening and reading the pipe): off the cooperative pool.
     // A hang guard: a decoder that lost the pipe's writer would wait for another for good.
-    let finished = await Self.within(.seconds(600)) { () async -> (Decoded, Int32?) in
+    let finished = await hangGuarded(within: .seconds(600)) { () async -> (Decoded, Int32?) in
       let decoded = await offPool { Self.inParallel(fifo, chunkSize: 4096) }
       return (decoded, await exits.first { _ in true })
     }
@@ -223,21 +223,6 @@ struct ParallelDecodeTests {
     #expect(status == 0, "the writer's exit status")
     #expect(decoded.output == Self.oneThread(tracePath("city-walk.nmea")).output)
     #expect(decoded.report.chunks == 0)
-  }
-
-  /// `body`'s result, or nil once `limit` of real time has passed first: a hang guard for work
-  /// that cannot be cancelled (a thread blocked opening or reading a pipe), which is then left
-  /// to end on its own rather than waited for.
-  static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async -> T) async -> T? {
-    let (outcomes, outcome) = AsyncStream.makeStream(of: T?.self)
-    Task { outcome.yield(await body()) }
-    let timer = Task {
-      guard (try? await Task.sleep(for: limit)) != nil else { return }
-      outcome.yield(nil)
-    }
-    defer { timer.cancel() }
-    for await first in outcomes { return first }
-    return nil
   }
 
   @Test("a missing file and a directory are the one-thread decoder's errors")
