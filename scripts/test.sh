@@ -3,10 +3,10 @@
 # scripts, the module graph against the manifests, the README's quick start against its files),
 # then two lanes side by side, both at the normal priority, each building what it tests (warnings
 # are errors) in a build folder of its own that compiles the library once:
-#   - sanitized: the library and the tools (Tools/) under ThreadSanitizer, then the tools' suite
-#     (locemu, gpsd, chromium: real processes) beside the checks of the locemu binary (fuzzing
-#     `locemu serve`'s HTTP API with schemathesis, hostile requests, `locemu sky` against
-#     skyfield), then the library's suite;
+#   - sanitized: the library and the tools (Tools/) under ThreadSanitizer, then side by side the
+#     tools' suite (locemu, gpsd, chromium: real processes), the checks of the locemu binary
+#     (fuzzing `locemu serve`'s HTTP API with schemathesis, hostile requests, `locemu sky` against
+#     skyfield), and the library's suite;
 #   - plain: the library and the example apps (Examples/), then the library's suite, the pool
 #     canary's own check, the CoreLocation/MapKit API coverage, the examples' suites, the Combine
 #     trait's compat package, and what an app resolves.
@@ -160,18 +160,29 @@ suite() {
 
 # The sanitized lane: the library's and the tools' suites under ThreadSanitizer (the tools' suite
 # is end to end: locemu, gpsd, chromium; a plain run would repeat its tests without the race
-# checks), and beside the tools' suite locemu serve fuzzed, hostile requests, and locemu sky
-# against skyfield.
+# checks), and beside them locemu serve fuzzed, hostile requests, and locemu sky against skyfield.
 sanitized_lane() {
   step "the library and the tools$([ -n "${LOCEMU_SKIP_TSAN:-}" ] || echo " under ThreadSanitizer"): build" sanitized_build
-  # The checks of locemu's binary beside the tools' suite (they need no SwiftPM, whose lock on
-  # the build folder would make them wait): the suite leaves a core partly idle once the plain
-  # lane has ended.
-  side_by_side the_tools_suite checks_of_the_locemu_binary
-  if [ -z "${LOCEMU_SKIP_TSAN:-}" ]; then
-    step "the library's suite under ThreadSanitizer (races; the ServedPhone configuration)" \
-      suite library-tsan swift test --skip-build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED"
+  # The checks of locemu's binary and the library's suite beside the tools' suite (they need no
+  # SwiftPM, whose lock on the build folder would make them wait): the tools' suite leaves a core
+  # partly idle once the plain lane has ended.
+  if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then
+    side_by_side the_tools_suite checks_of_the_locemu_binary
+  else
+    library_tests=$(swift build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED" --show-bin-path)/LocationEmulatorPackageTests.xctest
+    side_by_side the_tools_suite checks_of_the_locemu_binary the_library_suite_under_ThreadSanitizer
   fi
+}
+# The library's suite under ThreadSanitizer (races; the ServedPhone configuration), beside the
+# tools' suite: its test bundle run directly, as swift test runs it (XCTest's tests, then Swift
+# Testing's), since a second swift test on one build folder waits for the first's lock. Fails
+# unless Swift Testing says it ran tests and they passed.
+the_library_suite_under_ThreadSanitizer() {
+  local output="$JOB_LOGS/library-tsan-output.log"
+  suite library-tsan-xctest "$library_tests"
+  suite library-tsan env NO_COLOR=1 "$library_tests" --testing-library swift-testing 2>&1 | tee "$output"
+  grep -qE 'Test run with [1-9][0-9]* tests? .*passed' "$output" \
+    || { echo "error: the library's suite under ThreadSanitizer did not say that it ran tests and they passed" >&2; return 1; }
 }
 # End to end: locemu, gpsd, chromium.
 the_tools_suite() {
