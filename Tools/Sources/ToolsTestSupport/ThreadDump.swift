@@ -15,8 +15,17 @@ import Foundation
 /// shown. When gdb is not installed, cannot attach or takes more than `limit` (a hang guard of
 /// its own), the result says so instead.
 ///
+/// Before the dump, the threads waiting on the Swift runtime's locks, each with the lock's holder
+/// (``futexWaits()``), which no stack shows.
+///
 /// Blocks its thread while gdb runs: call it through `offPool`.
 public func threadBacktraces(frames: Int = 20, limit: Duration = .seconds(120)) -> String {
+  let locks = futexWaits()
+  let dump = gdbBacktraces(frames: frames, limit: limit)
+  return locks.isEmpty ? dump : locks + "\n" + dump
+}
+
+private func gdbBacktraces(frames: Int, limit: Duration) -> String {
   guard let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
     return "(no thread backtraces: gdb is not installed)"
   }

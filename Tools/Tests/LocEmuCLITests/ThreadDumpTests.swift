@@ -46,6 +46,45 @@ struct ThreadDumpTests {
     #expect(summary.contains("Operation not permitted"))
   }
 
+  /// The Swift runtime's locks are priority-inheriting futexes whose word holds the holder's
+  /// thread id: the message names it, and says when it is no thread of this process.
+  @Test func aThreadWaitingOnARuntimeLockIsShownWithTheLocksHolder() {
+    let words: [UInt: UInt32] = [0x7f00_1000: 0x8000_0000 | 15, 0x7f00_2000: 0x8000_0000 | 99, 0x7f00_3000: 0xC000_0000 | 16]
+    let word: (UInt) -> UInt32 = { words[$0] ?? 0 }
+    #if arch(x86_64)
+      let futex = "202", poll = "7"
+    #else
+      let futex = "98", poll = "73"
+    #endif
+    let lines: [(Int32, String)] = [
+      (14, "\(futex) 0x7f001000 0x86 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),  // FUTEX_LOCK_PI | PRIVATE
+      (16, "\(futex) 0x7f002000 0x86 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),
+      (17, "\(futex) 0x7f003000 0x8d 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),  // FUTEX_LOCK_PI2 | PRIVATE
+      (18, "\(futex) 0x7f004000 0x189 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),  // a condition's FUTEX_WAIT_BITSET
+      (19, "\(poll) 0x7f005000 0x1 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),
+      (20, "running"),
+    ]
+    let waits = lines.compactMap { FutexWait(thread: $0.0, syscall: $0.1, word: word) }
+    #expect(waits.map(\.thread) == [14, 16, 17, 18])
+    #expect(waits.map(\.isPriorityInheriting) == [true, true, true, false])
+    #expect(waits[0].holder == 15 && waits[1].holder == 99 && waits[2].holder == 16 && waits[3].holder == nil)
+    #expect(waits[2].holderDied && !waits[0].holderDied)
+
+    let names: [Int32: String] = [14: "locemu in proce", 15: "TaskPool", 16: "xctest", 17: "a", 18: "b"]
+    let text = describe(waits, names: names)
+    #expect(text.hasPrefix("threads waiting on priority-inheriting locks"))
+    #expect(text.contains("thread 14 \"locemu in proce\" waits for lock 0x7f001000, held by thread 15 \"TaskPool\""), "\(text)")
+    #expect(
+      text.contains("thread 16 \"xctest\" waits for lock 0x7f002000, held by thread 99, which is no thread of this process"), "\(text)")
+    #expect(text.contains("held by thread 16 \"xctest\" (its last holder died)"), "\(text)")
+    #expect(!text.contains("thread 18"), "a condition variable's wait is no lock: \(text)")
+    #expect(describe(Array(waits.suffix(1)), names: names).isEmpty)
+    // With the scheduler's states: a holder runnable but not running is starved.
+    #expect(
+      describe(waits, names: names, states: [14: "S", 15: "R"]).contains(
+        "thread 14 \"locemu in proce\" (state S) waits for lock 0x7f001000, held by thread 15 \"TaskPool\" (state R)"))
+  }
+
   /// gdb attached to this very process: a thread parked in a function of ours is in the dump,
   /// by that function's name (gdb reads it from the symbol table, swift-demangle makes it
   /// readable), with its file.
