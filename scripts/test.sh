@@ -169,7 +169,8 @@ sanitized_lane() {
   if [ -n "${LOCEMU_SKIP_TSAN:-}" ]; then
     side_by_side the_tools_suite checks_of_the_locemu_binary
   else
-    library_tests=$(swift build --sanitize=thread --traits ServedPhone --scratch-path "$SANITIZED" --show-bin-path)/LocationEmulatorPackageTests.xctest
+    # Beside locemu: the tools build in the same folder ($TOOLS_SCRATCH is $SANITIZED here).
+    library_tests="$(dirname "$locemu_binary")/LocationEmulatorPackageTests.xctest"
     side_by_side the_tools_suite checks_of_the_locemu_binary the_library_suite_under_ThreadSanitizer
   fi
 }
