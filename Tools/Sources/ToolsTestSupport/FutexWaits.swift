@@ -83,27 +83,29 @@ public func futexWaits() -> String {
       waits.append(wait)
     }
   }
-  return describe(waits, names: names, states: states)
+  return FutexWait.report(waits, names: names, states: states)
 }
 
-/// A line for each priority-inheriting wait: who waits, on which lock, held by whom (with its
-/// scheduler state from `states`: a holder that is runnable but never runs is starved, one that
-/// sleeps waits on something else).
-package func describe(_ waits: [FutexWait], names: [Int32: String], states: [Int32: String] = [:]) -> String {
-  let locked = waits.filter(\.isPriorityInheriting)
-  guard !locked.isEmpty else { return "" }
-  func named(_ thread: Int32) -> String {
-    (names[thread].map { "\(thread) \"\($0)\"" } ?? "\(thread)") + (states[thread].map { " (state \($0))" } ?? "")
-  }
-  let lines = locked.map { wait -> String in
-    let lock = "0x" + String(wait.address, radix: 16)
-    let holder: String
-    switch wait.holder {
-    case nil: holder = "held by no thread"
-    case let owner? where names[owner] == nil: holder = "held by thread \(owner), which is no thread of this process"
-    case let owner?: holder = "held by thread \(named(owner))"
+extension FutexWait {
+  /// A line for each priority-inheriting wait: who waits, on which lock, held by whom (with its
+  /// scheduler state from `states`: a holder that is runnable but never runs is starved, one that
+  /// sleeps waits on something else).
+  package static func report(_ waits: [FutexWait], names: [Int32: String], states: [Int32: String] = [:]) -> String {
+    let locked = waits.filter(\.isPriorityInheriting)
+    guard !locked.isEmpty else { return "" }
+    func named(_ thread: Int32) -> String {
+      (names[thread].map { "\(thread) \"\($0)\"" } ?? "\(thread)") + (states[thread].map { " (state \($0))" } ?? "")
     }
-    return "  thread \(named(wait.thread)) waits for lock \(lock), \(holder)\(wait.holderDied ? " (its last holder died)" : "")"
+    let lines = locked.map { wait -> String in
+      let lock = "0x" + String(wait.address, radix: 16)
+      let holder: String
+      switch wait.holder {
+      case nil: holder = "held by no thread"
+      case let owner? where names[owner] == nil: holder = "held by thread \(owner), which is no thread of this process"
+      case let owner?: holder = "held by thread \(named(owner))"
+      }
+      return "  thread \(named(wait.thread)) waits for lock \(lock), \(holder)\(wait.holderDied ? " (its last holder died)" : "")"
+    }
+    return "threads waiting on priority-inheriting locks (the Swift runtime's once and mutexes):\n" + lines.joined(separator: "\n")
   }
-  return "threads waiting on priority-inheriting locks (the Swift runtime's once and mutexes):\n" + lines.joined(separator: "\n")
 }

@@ -71,17 +71,17 @@ struct ThreadDumpTests {
     #expect(waits[2].holderDied && !waits[0].holderDied)
 
     let names: [Int32: String] = [14: "locemu in proce", 15: "TaskPool", 16: "xctest", 17: "a", 18: "b"]
-    let text = describe(waits, names: names)
+    let text = FutexWait.report(waits, names: names)
     #expect(text.hasPrefix("threads waiting on priority-inheriting locks"))
     #expect(text.contains("thread 14 \"locemu in proce\" waits for lock 0x7f001000, held by thread 15 \"TaskPool\""), "\(text)")
     #expect(
       text.contains("thread 16 \"xctest\" waits for lock 0x7f002000, held by thread 99, which is no thread of this process"), "\(text)")
     #expect(text.contains("held by thread 16 \"xctest\" (its last holder died)"), "\(text)")
     #expect(!text.contains("thread 18"), "a condition variable's wait is no lock: \(text)")
-    #expect(describe(Array(waits.suffix(1)), names: names).isEmpty)
+    #expect(FutexWait.report(Array(waits.suffix(1)), names: names).isEmpty)
     // With the scheduler's states: a holder runnable but not running is starved.
     #expect(
-      describe(waits, names: names, states: [14: "S", 15: "R"]).contains(
+      FutexWait.report(waits, names: names, states: [14: "S", 15: "R"]).contains(
         "thread 14 \"locemu in proce\" (state S) waits for lock 0x7f001000, held by thread 15 \"TaskPool\" (state R)"))
   }
 
