@@ -52,38 +52,77 @@ package struct FutexWait: Equatable, Sendable {
   #endif
 }
 
-/// The threads of this process blocked in `futex(2)` and, for each priority-inheriting lock, its
-/// holder by thread id and name: a line a hang guard's message puts before the thread dump (see
-/// ``FutexWait``). Empty when no thread waits on a priority-inheriting lock.
-public func futexWaits() -> String {
-  let tasks = "/proc/self/task"
-  let threads = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap(Int32.init).sorted()
-  var names: [Int32: String] = [:], states: [Int32: String] = [:]
-  var waits: [FutexWait] = []
-  // The word read through /proc/self/mem, not a pointer: the waiter may have returned and its
-  // lock's memory been freed since its syscall file was read, which a read here survives.
-  let memory = open("/proc/self/mem", O_RDONLY | O_CLOEXEC)
-  defer { if memory >= 0 { close(memory) } }
-  func word(at address: UInt) -> UInt32 {
-    var value: UInt32 = 0
-    guard memory >= 0, pread(memory, &value, 4, off_t(truncatingIfNeeded: address)) == 4 else { return 0 }
-    return value
-  }
-  for thread in threads {
-    let folder = "\(tasks)/\(thread)"
-    names[thread] = (try? String(contentsOfFile: "\(folder)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-    // The scheduler's state: R running or runnable, S sleeping, D in the kernel uninterruptibly.
-    if let stat = try? String(contentsOfFile: "\(folder)/stat", encoding: .utf8),
-      let state = stat.split(separator: ")").last?.first(where: { $0 != " " })
-    {
-      states[thread] = String(state)
+/// The threads of a process (this one by default) blocked in `futex(2)`, read from `/proc`: each
+/// thread's wait, name and scheduler state, at one moment.
+package struct FutexSnapshot: Sendable {
+  package var waits: [FutexWait] = []
+  package var names: [Int32: String] = [:]
+  package var states: [Int32: String] = [:]
+
+  /// Reads the threads of `process` (nil: this one). Another process's words are read through its
+  /// `/proc/PID/mem`, which needs the right to trace it (its parent has it).
+  package init(of process: Int32? = nil) {
+    let pid = process ?? getpid()
+    let tasks = "/proc/\(pid)/task"
+    let threads = ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).compactMap(Int32.init).sorted()
+    // The word read through /proc/PID/mem, not a pointer: the waiter may have returned and its
+    // lock's memory been freed since its syscall file was read, which a read here survives.
+    let memory = open("/proc/\(pid)/mem", O_RDONLY | O_CLOEXEC)
+    defer { if memory >= 0 { close(memory) } }
+    func word(at address: UInt) -> UInt32 {
+      var value: UInt32 = 0
+      guard memory >= 0, pread(memory, &value, 4, off_t(truncatingIfNeeded: address)) == 4 else { return 0 }
+      return value
     }
-    guard let line = try? String(contentsOfFile: "\(folder)/syscall", encoding: .utf8) else { continue }
-    if let wait = FutexWait(thread: thread, syscall: line, word: word(at:)) {
-      waits.append(wait)
+    for thread in threads {
+      let folder = "\(tasks)/\(thread)"
+      names[thread] =
+        (try? String(contentsOfFile: "\(folder)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+      // The scheduler's state: R running or runnable, S sleeping, D in the kernel uninterruptibly.
+      if let stat = try? String(contentsOfFile: "\(folder)/stat", encoding: .utf8),
+        let state = stat.split(separator: ")").last?.first(where: { $0 != " " })
+      {
+        states[thread] = String(state)
+      }
+      guard let line = try? String(contentsOfFile: "\(folder)/syscall", encoding: .utf8) else { continue }
+      if let wait = FutexWait(thread: thread, syscall: line, word: word(at:)) {
+        waits.append(wait)
+      }
     }
   }
-  return FutexWait.report(waits, names: names, states: states)
+
+  package init(waits: [FutexWait], names: [Int32: String], states: [Int32: String] = [:]) {
+    (self.waits, self.names, self.states) = (waits, names, states)
+  }
+
+  /// The report of ``FutexWait/report(_:names:states:)``.
+  package var report: String { FutexWait.report(waits, names: names, states: states) }
+
+  /// The threads asleep in `FUTEX_LOCK_PI` on a lock whose word names that very thread as its
+  /// holder: the kernel handed the lock over (it writes the new holder's id into the word) and
+  /// never woke the new holder. No code of the process can cause it, and none can end it: every
+  /// thread that needs the lock waits on a sleeper that already holds it, until a signal or a
+  /// debugger restarts the sleeping call (seen in the Swift runtime's `once` under load, on Linux
+  /// 6.18). A correct handover shows this only for the instant between the word's write and the
+  /// wakeup; ``stalledHandovers(since:)`` asks for it twice.
+  package var lostHandovers: [FutexWait] {
+    waits.filter { $0.isPriorityInheriting && $0.holder == $0.thread }
+  }
+
+  /// The lost handovers seen in this snapshot and, the same lock with the same holder, in
+  /// `earlier`: one that lasted, not the instant of a correct handover.
+  package func stalledHandovers(since earlier: FutexSnapshot) -> [FutexWait] {
+    let before = Set(earlier.lostHandovers.map { "\($0.address) \($0.holder ?? 0)" })
+    return lostHandovers.filter { before.contains("\($0.address) \($0.holder ?? 0)") }
+  }
+}
+
+/// The threads of a process (this one by default) blocked in `futex(2)` and, for each
+/// priority-inheriting lock, its holder by thread id and name: a line a hang guard's message puts
+/// before the thread dump (see ``FutexWait``). Empty when no thread waits on a
+/// priority-inheriting lock.
+public func futexWaits(of process: Int32? = nil) -> String {
+  FutexSnapshot(of: process).report
 }
 
 extension FutexWait {
@@ -101,7 +140,7 @@ extension FutexWait {
       let holder: String
       switch wait.holder {
       case nil: holder = "held by no thread"
-      case let owner? where names[owner] == nil: holder = "held by thread \(owner), which is no thread of this process"
+      case let owner? where names[owner] == nil: holder = "held by thread \(owner), which is no thread of the process"
       case let owner?: holder = "held by thread \(named(owner))"
       }
       return "  thread \(named(wait.thread)) waits for lock \(lock), \(holder)\(wait.holderDied ? " (its last holder died)" : "")"

@@ -5,9 +5,9 @@ import Foundation
   import Glibc
 #endif
 
-/// What every thread of this process was doing, for the message of a hang guard that fired: a
-/// failure that says only "nothing within 600 s" cannot be diagnosed after the run, and a hang
-/// seen once in a slow run is rarely seen again on demand.
+/// What every thread of a process (this one by default) was doing, for the message of a hang
+/// guard that fired: a failure that says only "nothing within 600 s" cannot be diagnosed after
+/// the run, and a hang seen once in a slow run is rarely seen again on demand.
 ///
 /// gdb attaches for a moment (`thread apply all bt`) and the process goes on. The result is the
 /// threads that were not idle, each with its name and innermost `frames` frames, names
@@ -16,22 +16,54 @@ import Foundation
 /// its own), the result says so instead.
 ///
 /// Before the dump, the threads waiting on the Swift runtime's locks, each with the lock's holder
-/// (``futexWaits()``), which no stack shows.
+/// (``futexWaits(of:)``), which no stack shows.
 ///
 /// Blocks its thread while gdb runs: call it through `offPool`.
-public func threadBacktraces(frames: Int = 20, limit: Duration = .seconds(120)) -> String {
-  let locks = futexWaits()
-  let dump = gdbBacktraces(frames: frames, limit: limit)
-  return locks.isEmpty ? dump : locks + "\n" + dump
+public func threadBacktraces(of process: Int32? = nil, frames: Int = 20, limit: Duration = .seconds(120)) -> String {
+  examineHang(of: process, frames: frames, limit: limit).text
 }
 
-private func gdbBacktraces(frames: Int, limit: Duration) -> String {
+/// What a hang guard learns of a process that outlived it (``examineHang(of:frames:limit:)``).
+public struct HangReport: Sendable {
+  /// The lost handovers first, when any; the threads waiting on the runtime's locks with each
+  /// lock's holder; gdb's dump of the threads that were not idle.
+  public var text: String
+  /// A thread slept on a lock the kernel had handed it, at two looks a second apart
+  /// (``FutexSnapshot/lostHandovers``): the process stalled below its own code. gdb's attach,
+  /// which interrupts and restarts every sleeping call, wakes it: the process goes on after.
+  public var lostHandover: Bool
+}
+
+/// Looks at `process` (nil: this one) that outlived a hang guard: its futex waits, a
+/// second look when a thread sleeps on a lock the kernel handed it, then gdb's dump (see
+/// ``threadBacktraces(of:frames:limit:)``). Blocks its thread (a second, and while gdb runs).
+public func examineHang(of process: Int32? = nil, frames: Int = 20, limit: Duration = .seconds(120)) -> HangReport {
+  let pid = process ?? getpid()
+  let first = FutexSnapshot(of: pid)
+  var lost: [FutexWait] = []
+  if !first.lostHandovers.isEmpty {
+    Thread.sleep(forTimeInterval: 1)
+    lost = FutexSnapshot(of: pid).stalledHandovers(since: first)
+  }
+  let locks = first.report
+  let dump = gdbBacktraces(of: pid, frames: frames, limit: limit)
+  var parts = lost.map { wait in
+    "process \(pid): the kernel handed lock 0x\(String(wait.address, radix: 16)) to thread \(wait.thread), which still "
+      + "sleeps in FUTEX_LOCK_PI for it, a second later too (a lost wakeup below the process's code; gdb's attach "
+      + "restarts the sleeping call)"
+  }
+  if !locks.isEmpty { parts.append(locks) }
+  parts.append(dump)
+  return HangReport(text: parts.joined(separator: "\n"), lostHandover: !lost.isEmpty)
+}
+
+private func gdbBacktraces(of pid: Int32, frames: Int, limit: Duration) -> String {
   guard let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
     return "(no thread backtraces: gdb is not installed)"
   }
-  // gdb stops every thread of this process while attached, the one waiting for it included: its
-  // output goes to a file (a pipe this process cannot drain would fill and stop gdb for good), and
-  // timeout(1), a process of its own, is its hang guard.
+  // gdb stops every thread of the process while attached (when it is this one, the thread
+  // waiting for it included): its output goes to a file (a pipe this process cannot drain would
+  // fill and stop gdb for good), and timeout(1), a process of its own, is its hang guard.
   let file = FileManager.default.temporaryDirectory.appendingPathComponent("locemu-threads-\(UUID().uuidString).txt")
   guard FileManager.default.createFile(atPath: file.path, contents: nil), let output = try? FileHandle(forWritingTo: file) else {
     return "(no thread backtraces: cannot write \(file.path))"
@@ -40,7 +72,7 @@ private func gdbBacktraces(frames: Int, limit: Duration) -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
   process.arguments = [
-    "-s", "KILL", String(limit.components.seconds), gdb, "-p", String(getpid()), "-batch", "-nx",
+    "-s", "KILL", String(limit.components.seconds), gdb, "-p", String(pid), "-batch", "-nx",
     // Its complaints about the build's missing module caches, thousands of lines, left out.
     "-iex", "set complaints 0", "-ex", "set pagination off", "-ex", "thread apply all bt \(frames)",
   ]

@@ -16,6 +16,10 @@ struct DecodeCommandTests {
     /// The process outlived its bound and was killed (which the helper that ran it records as
     /// an issue naming the command).
     var timedOut = false
+    /// What the hang guard saw when the process outlived its bound (``examineHang(of:frames:limit:)``):
+    /// why it was killed, or the lost wakeup below its code that gdb's attach ended, after which
+    /// it went on (recorded as a warning).
+    var hang: String?
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
   }
 
@@ -43,26 +47,37 @@ struct DecodeCommandTests {
   /// Runs a process that waits on the test (a stream, a recording, a run with a duration)
   /// without taking one of the two process slots: the test's own `ctl` calls, which it waits
   /// for, must not queue behind it.
+  /// `also`: the processes it talks to (a server), looked at too when it hangs.
   static func runInBackground(
-    _ arguments: [String], bound: Duration = .seconds(600), environment: [String: String] = [:],
+    _ arguments: [String], bound: Duration = .seconds(600), environment: [String: String] = [:], also: [pid_t] = [],
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws -> Run {
-    let run = try await offPool { try runBlocking(arguments, bound: bound, environment: environment) }
+    let run = try await offPool { try runBlocking(arguments, bound: bound, environment: environment, also: also) }
     recordHang(run, arguments, bound: bound, sourceLocation: sourceLocation)
     return run
   }
 
-  /// A run killed at its bound is a failure of the test that started it, named by its command.
+  /// A run killed at its bound is a failure of the test that started it, named by its command,
+  /// with what its threads were doing. One that ended after the hang guard's look (a lost wakeup
+  /// below its code that gdb's attach ended, which the look names) is a warning: its result is
+  /// the command's own.
   static func recordHang(_ run: Run, _ arguments: [String], bound: Duration, sourceLocation: SourceLocation) {
-    guard run.timedOut else { return }
-    Issue.record("locemu \(arguments.joined(separator: " ")): killed after \(bound), a hang", sourceLocation: sourceLocation)
+    let command = "locemu \(arguments.joined(separator: " "))"
+    if run.timedOut {
+      Issue.record("\(command): killed after \(bound), a hang\n\(run.hang ?? "")", sourceLocation: sourceLocation)
+    } else if let hang = run.hang {
+      Issue.record(
+        "\(command): outlived its bound of \(bound) and ended after the hang guard's look:\n\(hang)",
+        severity: .warning, sourceLocation: sourceLocation)
+    }
   }
 
   /// Blocks its thread until the process has ended and its output is read: call it through
   /// ``offPool(_:)`` (``run(_:stdin:bound:sourceLocation:)`` does).
   static func runBlocking(
     _ arguments: [String], stdin: Data? = nil, bound: Duration = .seconds(600), executable: URL = locemuBinary,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], also: [pid_t] = [],
+    examine: @escaping @Sendable (pid_t) -> HangReport = { examineHang(of: $0) }
   ) throws -> Run {
     expectOffPool("runBlocking(locemu \(arguments.joined(separator: " ")))")
     let process = Process()
@@ -77,14 +92,33 @@ struct DecodeCommandTests {
     let input = Pipe()
     process.standardInput = input
     try process.run()
-    let killed = Locked(false)
+    let killed = Locked(false), hang = Locked<String?>(nil)
+    // Set once the process has been waited for: no kill after that (its pid may be reused).
+    let ended = Locked(false)
     // The process and its group (Foundation makes the child lead one of its own): a child of
     // the process (locemu under GNU time) would otherwise live on and keep the pipes open.
     let pid = process.processIdentifier
+    let kill: @Sendable () -> Void = {
+      ended.withLock { ended in
+        guard !ended else { return }
+        killed.withLock { $0 = true }
+        Glibc.kill(pid, SIGKILL)
+        Glibc.kill(-pid, SIGKILL)
+      }
+    }
+    // At the bound, a look at the process (and those it talks to) before it is killed, on a
+    // thread of its own (gdb takes seconds). A process stalled on a lost wakeup below its code,
+    // which gdb's attach ends, gets a second bound to finish.
     let watchdog = DispatchWorkItem {
-      killed.withLock { $0 = true }
-      kill(pid, SIGKILL)
-      kill(-pid, SIGKILL)
+      Thread {
+        let reports = ([pid] + also).map(examine)
+        hang.withLock { $0 = reports.map(\.text).joined(separator: "\n") }
+        if reports.contains(where: \.lostHandover) {
+          DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(300), execute: kill)
+        } else {
+          kill()
+        }
+      }.start()
     }
     let (seconds, attoseconds) = bound.components
     DispatchQueue.global().asyncAfter(
@@ -116,9 +150,11 @@ struct DecodeCommandTests {
     pipes.wait()
     process.waitUntilExit()
     watchdog.cancel()
+    ended.withLock { $0 = true }
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), timedOut: killed.withLock { $0 })
+      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), timedOut: killed.withLock { $0 },
+      hang: hang.withLock { $0 })
   }
 
   /// The command decodes a file in chunks on every core and writes each chunk's records in

@@ -2,6 +2,7 @@ import EmulatorTesting
 import Foundation
 import Geo
 import LocEmuCommands
+import Testing
 import ToolsTestSupport
 
 #if canImport(Glibc)
@@ -16,7 +17,14 @@ extension DecodeCommandTests {
   /// call (and is cancelled); the process tests keep what needs a process (signals, exit,
   /// servers, stdin). With `output`, standard output is that descriptor instead (the run's
   /// `stdout` then empty).
-  static func runInProcess(_ arguments: [String], output given: Int32? = nil, bound: Duration = .seconds(600)) async throws -> Run {
+  ///
+  /// A command that stalled on a lost wakeup below its code (``examineHang(of:frames:limit:)``)
+  /// is given a second bound after the look that ends the stall; when it then ends, its result is
+  /// its own and the stall a warning.
+  static func runInProcess(
+    _ arguments: [String], output given: Int32? = nil, bound: Duration = .seconds(600),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> Run {
     // One at a time. Under ThreadSanitizer the Swift runtime takes a lock (a priority-inheriting
     // futex) on every access to some generic metadata (Array<String>'s storage, …), where a
     // plain build reads a flag; argument parsing makes thousands of such accesses, and several
@@ -35,20 +43,28 @@ extension DecodeCommandTests {
     let command = Task(executorPreference: thread) {
       await StandardStreams.$current.withValue(streams) { await LocEmu.execute(arguments) }
     }
-    let status = await firstOf(command, within: bound)
-    if status != nil { thread.shutdown() }
-    var run = Run(status: status ?? -1, stdout: output.read(), stderr: error.read())
-    run.timedOut = status == nil
+    var status = await firstOf(command, within: bound)
+    var hang: HangReport?
     if status == nil {
       // What each thread was doing, while the command still hangs: the hang's only witness.
-      let threads = await offPool { threadBacktraces() }
-      throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)\n\(threads)")
+      hang = await offPool { examineHang() }
+      if hang?.lostHandover == true { status = await firstOf(command, within: .seconds(300)) }
     }
-    return run
+    guard let status else {
+      command.cancel()
+      throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)\n\(hang?.text ?? "")")
+    }
+    thread.shutdown()
+    if let hang {
+      Issue.record(
+        "locemu \(arguments.joined(separator: " ")) in process: outlived its bound of \(bound) and ended after the hang guard's look:\n\(hang.text)",
+        severity: .warning, sourceLocation: sourceLocation)
+    }
+    return Run(status: status, stdout: output.read(), stderr: error.read(), hang: hang?.text)
   }
 
-  /// The command's status, or nil when `bound` of real time passed first (the command is then
-  /// cancelled and left behind; the deadline's own task ends with the command).
+  /// The command's status, or nil when `bound` of real time passed first (the command goes on;
+  /// the caller cancels it when it gives up; the deadline's own task ends with the command).
   private static func firstOf(_ command: Task<Int32, Never>, within bound: Duration) async -> Int32? {
     let answered = Locked(false)
     return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
@@ -60,7 +76,6 @@ extension DecodeCommandTests {
             return !was
           })
         else { return }
-        command.cancel()
         done.resume(returning: nil)
       }
       Task {

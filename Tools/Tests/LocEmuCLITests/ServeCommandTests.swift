@@ -160,18 +160,21 @@ struct ServeCommandTests {
 
     /// `ctl` (outside the process slots: a quick client the test waits for, which must not
     /// queue behind long-running processes of other tests).
-    func ctl(_ arguments: [String], phone: String? = nil) async throws -> Run {
+    func ctl(_ arguments: [String], phone: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
       // The client's timeout a hang guard: a long `clock advance` under ThreadSanitizer on a busy
-      // core took more than the default 30 s to answer (scripts/slow.sh).
+      // core took more than the default 30 s to answer (scripts/slow.sh). It is longer than the
+      // run's bound (600 s), whose look at a hang takes in the server too: a server stalled on a
+      // lost wakeup below its code answers once the look has woken it.
       try await DecodeCommandTests.runInBackground(
-        ["ctl", "--server", url, "--timeout", "600"] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? [])
-          + arguments)
+        ["ctl", "--server", url, "--timeout", "1200"] + (token.map { ["--token", $0] } ?? []) + (phone.map { ["--phone", $0] } ?? [])
+          + arguments, also: [process.processIdentifier], sourceLocation: sourceLocation)
     }
 
     /// `ctl` that waits on the test (an event stream), outside the process slots.
-    func ctlInBackground(_ arguments: [String]) async throws -> Run {
+    func ctlInBackground(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
       try await DecodeCommandTests.runInBackground(
-        ["ctl", "--server", url, "--timeout", "600"] + (token.map { ["--token", $0] } ?? []) + arguments)
+        ["ctl", "--server", url, "--timeout", "1200"] + (token.map { ["--token", $0] } ?? []) + arguments,
+        also: [process.processIdentifier], sourceLocation: sourceLocation)
     }
 
     /// `ctl` whose answer is JSON, decoded as `type` (the API's wire model: a phone's state, the

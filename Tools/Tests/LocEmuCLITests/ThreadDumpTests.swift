@@ -75,7 +75,7 @@ struct ThreadDumpTests {
     #expect(text.hasPrefix("threads waiting on priority-inheriting locks"))
     #expect(text.contains("thread 14 \"locemu in proce\" waits for lock 0x7f001000, held by thread 15 \"TaskPool\""), "\(text)")
     #expect(
-      text.contains("thread 16 \"xctest\" waits for lock 0x7f002000, held by thread 99, which is no thread of this process"), "\(text)")
+      text.contains("thread 16 \"xctest\" waits for lock 0x7f002000, held by thread 99, which is no thread of the process"), "\(text)")
     #expect(text.contains("held by thread 16 \"xctest\" (its last holder died)"), "\(text)")
     #expect(!text.contains("thread 18"), "a condition variable's wait is no lock: \(text)")
     #expect(FutexWait.report(Array(waits.suffix(1)), names: names).isEmpty)
@@ -83,6 +83,67 @@ struct ThreadDumpTests {
     #expect(
       FutexWait.report(waits, names: names, states: [14: "S", 15: "R"]).contains(
         "thread 14 \"locemu in proce\" (state S) waits for lock 0x7f001000, held by thread 15 \"TaskPool\" (state R)"))
+  }
+
+  /// The kernel handed a lock to a thread that still sleeps for it (the word names the sleeper):
+  /// a lost wakeup below the process's code, not a busy holder. Only one seen at two looks
+  /// counts: a correct handover shows it for the instant before the new holder wakes.
+  @Test func aSleeperNamedAsItsLocksHoldersIsALostHandover() {
+    #if arch(x86_64)
+      let futex = "202"
+    #else
+      let futex = "98"
+    #endif
+    func snapshot(holder: UInt32) -> FutexSnapshot {
+      let word: (UInt) -> UInt32 = { $0 == 0x7f00_1000 ? 0x8000_0000 | holder : 0x8000_0000 | 30 }
+      let lines: [(Int32, String)] = [
+        (14, "\(futex) 0x7f001000 0x86 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),
+        (15, "\(futex) 0x7f001000 0x86 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),
+        (16, "\(futex) 0x7f002000 0x86 0x0 0x0 0x0 0x7ffd0000 0x7f000010"),  // held by 30, which runs
+      ]
+      let waits = lines.compactMap { FutexWait(thread: $0.0, syscall: $0.1, word: word) }
+      return FutexSnapshot(waits: waits, names: [14: "a", 15: "b", 16: "c", 30: "d"], states: [14: "S", 15: "S", 16: "S", 30: "R"])
+    }
+    let stalled = snapshot(holder: 14)
+    #expect(stalled.lostHandovers.map(\.thread) == [14])
+    #expect(stalled.stalledHandovers(since: snapshot(holder: 14)).map(\.thread) == [14])
+    // The lock went on to thread 15 between the looks: each look caught a handover's instant.
+    #expect(snapshot(holder: 15).stalledHandovers(since: stalled).isEmpty)
+    // Held by a thread that does not wait for it: a holder at work, no lost wakeup.
+    #expect(snapshot(holder: 30).lostHandovers.isEmpty)
+  }
+
+  /// A child process that outlives its bound is looked at (its threads, by gdb) and killed; the
+  /// look is in the run, for the issue that names the command.
+  @Test func aHungChildIsLookedAtThenKilled() async throws {
+    let run = try await offPool {
+      try DecodeCommandTests.runBlocking(["600"], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sleep"))
+    }
+    #expect(run.timedOut && run.status == SIGKILL)
+    let look = try #require(run.hang)
+    #expect(look.contains("threads at the hang (gdb; 1 idle thread not shown)"), "\(look)")
+  }
+
+  /// A child the look wakes (which gdb's attach does to a thread asleep on a lost wakeup) gets a
+  /// second bound: it ends by itself, with its own status and output, and the look in the run.
+  /// The stand-in for the lost wakeup: the child waits to read a FIFO that only the look writes.
+  @Test func aChildTheLookWakesEndsWithItsOwnResult() async throws {
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("woken-\(UUID().uuidString)").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let run = try await offPool {
+      try DecodeCommandTests.runBlocking(
+        ["-c", "read line < \"$0\"; echo \"went on: $line\"", fifo], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sh"),
+        examine: { _ in
+          // Opening a FIFO to write waits for its reader: no race with the child's start.
+          let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+          _ = "woken\n".withCString { write(writer, $0, 6) }
+          close(writer)
+          return HangReport(text: "the look", lostHandover: true)
+        })
+    }
+    #expect(!run.timedOut && run.status == 0 && run.stdout == "went on: woken\n", "\(run)")
+    #expect(run.hang == "the look")
   }
 
   /// gdb attached to this very process: a thread parked in a function of ours is in the dump,
