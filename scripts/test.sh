@@ -65,6 +65,14 @@ print_stage_times() {
     echo "==> what failed (the first 40 lines that say so; the whole logs are above)" >&2
     printf '%s\n' "$failures" >&2
   fi
+  # A hang guard's look that woke what it looked at (a lost wakeup below our code): no failure,
+  # but said at the end, where a reader of the log sees it.
+  local late
+  late=$(cat "$JOB_LOGS"/*.log 2> /dev/null | grep -E '^hang guard: ' | head -200) || true
+  if [ -n "$late" ]; then
+    echo "==> hang guards whose look ended a stall (warnings; the first 200 lines)" >&2
+    printf '%s\n' "$late" >&2
+  fi
   rm -rf "$JOB_LOGS"
 }
 trap print_stage_times EXIT

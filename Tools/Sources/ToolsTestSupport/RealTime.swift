@@ -60,9 +60,7 @@ public func bounded<T: Sendable>(
         return nil
       }
       if let second = try await group.next(), let value = second {
-        Issue.record(
-          "\(what): outlived its bound of \(limit) and ended after the hang guard's look:\n\(hang.text)",
-          severity: .warning)
+        recordEndAfterLook(what, bound: limit, look: hang.text)
         return value
       }
     }

@@ -66,9 +66,7 @@ struct DecodeCommandTests {
     if run.timedOut {
       Issue.record("\(command): killed after \(bound), a hang\n\(run.hang ?? "")", sourceLocation: sourceLocation)
     } else if let hang = run.hang {
-      Issue.record(
-        "\(command): outlived its bound of \(bound) and ended after the hang guard's look:\n\(hang)",
-        severity: .warning, sourceLocation: sourceLocation)
+      recordEndAfterLook(command, bound: bound, look: hang, sourceLocation: sourceLocation)
     }
   }
 

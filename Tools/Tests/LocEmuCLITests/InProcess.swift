@@ -56,9 +56,8 @@ extension DecodeCommandTests {
     }
     thread.shutdown()
     if let hang {
-      Issue.record(
-        "locemu \(arguments.joined(separator: " ")) in process: outlived its bound of \(bound) and ended after the hang guard's look:\n\(hang.text)",
-        severity: .warning, sourceLocation: sourceLocation)
+      recordEndAfterLook(
+        "locemu \(arguments.joined(separator: " ")) in process", bound: bound, look: hang.text, sourceLocation: sourceLocation)
     }
     return Run(status: status, stdout: output.read(), stderr: error.read(), hang: hang?.text)
   }
