@@ -58,12 +58,12 @@ public func examineHang(of process: Int32? = nil, frames: Int = 20, limit: Durat
   return HangReport(text: parts.joined(separator: "\n"), lostHandover: !lost.isEmpty)
 }
 
-/// Records that `what` outlived its bound of `bound` and ended after the hang guard's look
+/// Records that `what` outlived its bound of `bound` and went on after the hang guard's look
 /// (`look`, a ``HangReport``'s text): a warning issue, which fails nothing, and the same on
 /// standard error as lines beginning "hang guard: ", which the test command gathers at its end
 /// (a console may leave warning issues out).
 public func recordEndAfterLook(_ what: String, bound: Duration, look: String, sourceLocation: SourceLocation = #_sourceLocation) {
-  let message = "\(what): outlived its bound of \(bound) and ended after the hang guard's look:\n\(look)"
+  let message = "\(what): outlived its bound of \(bound) and went on after the hang guard's look:\n\(look)"
   Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: sourceLocation)
   let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { "hang guard: \($0)\n" }.joined()
   FileHandle.standardError.write(Data(lines.utf8))

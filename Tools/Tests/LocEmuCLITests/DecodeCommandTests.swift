@@ -58,7 +58,7 @@ struct DecodeCommandTests {
   }
 
   /// A run killed at its bound is a failure of the test that started it, named by its command,
-  /// with what its threads were doing. One that ended after the hang guard's look (a lost wakeup
+  /// with what its threads were doing. One that went on after the hang guard's look (a lost wakeup
   /// below its code that gdb's attach ended, which the look names) is a warning: its result is
   /// the command's own.
   static func recordHang(_ run: Run, _ arguments: [String], bound: Duration, sourceLocation: SourceLocation) {

@@ -119,11 +119,27 @@ struct ServeCommandTests {
       let bound = 600
       let answered = Locked(false)
       let killed = Locked(false)
+      let look = Locked<String?>(nil)
+      // At the bound, a look first (``examineHang(of:frames:limit:)``): a server stalled on a lost
+      // wakeup below its code, which the look ends, gets a second bound to listen.
       DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(bound)) {
-        if !answered.withLock({ $0 }) {
-          killed.withLock { $0 = true }
-          kill(pid, SIGKILL)
-        }
+        guard !answered.withLock({ $0 }) else { return }
+        Thread {
+          let report = examineHang(of: pid)
+          look.withLock { $0 = report.text }
+          let end: @Sendable () -> Void = {
+            answered.withLock { answered in
+              guard !answered else { return }
+              killed.withLock { $0 = true }
+              kill(pid, SIGKILL)
+            }
+          }
+          if report.lostHandover {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(300), execute: end)
+          } else {
+            end()
+          }
+        }.start()
       }
       let lines = try await offPool { () -> [String] in
         var lines: [String] = []
@@ -146,7 +162,11 @@ struct ServeCommandTests {
           killed.withLock { $0 }
           ? "printed no \"listening on\" line within \(bound) s, killed" : "ended before it listened"
         throw LoopbackError(
-          description: "serve \(what); it printed: \(lines.isEmpty ? "nothing" : lines.joined(separator: " / "))")
+          description: "serve \(what); it printed: \(lines.isEmpty ? "nothing" : lines.joined(separator: " / "))"
+            + (look.withLock { $0 }.map { "\n\($0)" } ?? ""))
+      }
+      if let look = look.withLock({ $0 }) {
+        recordEndAfterLook("locemu \(process.arguments?.joined(separator: " ") ?? "serve")", bound: .seconds(bound), look: look)
       }
       let url = String(line.split(separator: " ").last ?? "")
       let log = Watched(Log())
