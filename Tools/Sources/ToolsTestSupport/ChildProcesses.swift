@@ -49,16 +49,18 @@ public final class ServerProcess: @unchecked Sendable {
       let ended = Watched(false)
       process.terminationHandler = { _ in ended.update { $0 = true } }
       try process.run()
-      let guardTimer = KillTimer(process.processIdentifier, after: limit)
+      let hangGuard = ProcessHangGuard(process.processIdentifier, bound: limit)
       var text = ""
       while !text.contains("\n") {
         let chunk = out.fileHandleForReading.availableData
         if chunk.isEmpty { break }
         text += String(decoding: chunk, as: UTF8.self)
       }
-      guard !guardTimer.disarm() else {
-        throw LoopbackError(
-          description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) printed no first line within \(limit): killed")
+      let command = "\(executable.lastPathComponent) \(arguments.joined(separator: " "))"
+      switch hangGuard.disarm() {
+      case .quiet: break
+      case .killed(let look): throw LoopbackError(description: "\(command) printed no first line within \(limit): killed\n\(look)")
+      case .wentOn(let look): recordEndAfterLook(command, bound: limit, look: look)
       }
       let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
       return ServerProcess(process: process, url: url, ended: ended)
@@ -76,32 +78,6 @@ public final class ServerProcess: @unchecked Sendable {
   /// - Throws: ``LoopbackError`` naming the executable when it is still running after `limit`.
   public func exited(within limit: Duration = .seconds(600)) async throws {
     try await ended.wait(for: "\(process.executableURL?.lastPathComponent ?? "the server") to exit", within: limit) { $0 }
-  }
-}
-
-/// Kills a child with SIGKILL once `limit` has passed, unless disarmed first: the hang guard
-/// of a blocking wait for the child (its output, its end), which then ends with it.
-final class KillTimer: Sendable {
-  private enum State { case armed, disarmed, fired }
-  private let state = Locked(State.armed)
-
-  init(_ pid: Int32, after limit: Duration) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + limit.seconds) { [state] in
-      let fire = state.withLock { state -> Bool in
-        guard state == .armed else { return false }
-        state = .fired
-        return true
-      }
-      if fire { kill(pid, SIGKILL) }
-    }
-  }
-
-  /// Disarms the timer; whether it had fired (the child was killed) before.
-  func disarm() -> Bool {
-    state.withLock { state -> Bool in
-      if state == .armed { state = .disarmed }
-      return state == .fired
-    }
   }
 }
 

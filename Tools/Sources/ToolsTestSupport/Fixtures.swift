@@ -42,7 +42,7 @@ private func runToEnd(
   process.standardOutput = out
   process.standardError = err
   try process.run()
-  let guardTimer = KillTimer(process.processIdentifier, after: bound)
+  let hangGuard = ProcessHangGuard(process.processIdentifier, bound: bound)
   // Standard error on a thread of its own (not a dispatch worker, which Swift's tasks may run
   // on): a child filling one pipe while we drain the other would block.
   let errData = Locked(Data())
@@ -54,9 +54,11 @@ private func runToEnd(
   let stdout = out.fileHandleForReading.readDataToEndOfFile()
   errRead.wait()
   process.waitUntilExit()
-  guard !guardTimer.disarm() else {
-    throw LoopbackError(
-      description: "\(([executable] + arguments).joined(separator: " ")) did not end within \(bound): killed")
+  let command = ([executable] + arguments).joined(separator: " ")
+  switch hangGuard.disarm() {
+  case .quiet: break
+  case .killed(let look): throw LoopbackError(description: "\(command) did not end within \(bound): killed\n\(look)")
+  case .wentOn(let look): recordEndAfterLook(command, bound: bound, look: look)
   }
   return (
     process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.withLock { $0 }, as: UTF8.self)

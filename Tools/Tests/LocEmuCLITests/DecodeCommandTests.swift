@@ -90,38 +90,8 @@ struct DecodeCommandTests {
     let input = Pipe()
     process.standardInput = input
     try process.run()
-    let killed = Locked(false), hang = Locked<String?>(nil)
-    // Set once the process has been waited for: no kill after that (its pid may be reused).
-    let ended = Locked(false)
-    // The process and its group (Foundation makes the child lead one of its own): a child of
-    // the process (locemu under GNU time) would otherwise live on and keep the pipes open.
-    let pid = process.processIdentifier
-    let kill: @Sendable () -> Void = {
-      ended.withLock { ended in
-        guard !ended else { return }
-        killed.withLock { $0 = true }
-        Glibc.kill(pid, SIGKILL)
-        Glibc.kill(-pid, SIGKILL)
-      }
-    }
-    // At the bound, a look at the process (and those it talks to) before it is killed, on a
-    // thread of its own (gdb takes seconds). A process stalled on a lost wakeup below its code,
-    // which gdb's attach ends, gets a second bound to finish.
-    let watchdog = DispatchWorkItem {
-      Thread {
-        let reports = ([pid] + also).map(examine)
-        hang.withLock { $0 = reports.map(\.text).joined(separator: "\n") }
-        if reports.contains(where: \.lostHandover) {
-          DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(300), execute: kill)
-        } else {
-          kill()
-        }
-      }.start()
-    }
-    let (seconds, attoseconds) = bound.components
-    DispatchQueue.global().asyncAfter(
-      deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
-      execute: watchdog)
+    // The process and its group, looked at (with the processes it talks to) before the kill.
+    let hangGuard = ProcessHangGuard(process.processIdentifier, bound: bound, also: also, examine: examine)
     // Standard input and standard error on threads of their own: a child that fills its output
     // while we still write its input (a replay of 150 KB of records) would block with us. Not
     // on DispatchQueue.global(), whose threads the cooperative pool's jobs run on too: each of
@@ -147,12 +117,10 @@ struct DecodeCommandTests {
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     pipes.wait()
     process.waitUntilExit()
-    watchdog.cancel()
-    ended.withLock { $0 = true }
+    let outcome = hangGuard.disarm()
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), timedOut: killed.withLock { $0 },
-      hang: hang.withLock { $0 })
+      stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self), timedOut: outcome.killed, hang: outcome.look)
   }
 
   /// The command decodes a file in chunks on every core and writes each chunk's records in

@@ -72,17 +72,12 @@ struct HelpTests {
     defer { server.stop() }
     try #require(server.url.hasPrefix("http://"), "serve-announcements never said it was listening")
     let pid = server.process.processIdentifier
-    // A hang guard: a server that ignores the interrupt is killed, and the test says so.
-    let killed = Locked(false)
-    let watchdog = DispatchWorkItem {
-      killed.withLock { $0 = true }
-      kill(pid, SIGKILL)
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+    // A hang guard: a server that ignores the interrupt is looked at and killed, and the test says so.
+    let hangGuard = ProcessHangGuard(pid, bound: .seconds(600))
     kill(pid, SIGINT)
     await offPool { server.process.waitUntilExit() }
-    watchdog.cancel()
-    #expect(!killed.withLock { $0 }, "serve-announcements did not exit within 600 s of SIGINT, and was killed")
+    let outcome = hangGuard.disarm()
+    #expect(!outcome.killed, "serve-announcements did not exit within 600 s of SIGINT, and was killed\n\(outcome.look ?? "")")
     #expect(server.process.terminationReason == .exit)
     #expect(server.process.terminationStatus == 0)
   }

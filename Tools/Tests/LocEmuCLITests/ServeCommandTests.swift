@@ -117,31 +117,8 @@ struct ServeCommandTests {
       // cooperative pool has stalled for tens of seconds), and the server must not be killed
       // for that.
       let bound = 600
-      let answered = Locked(false)
-      let killed = Locked(false)
-      let look = Locked<String?>(nil)
-      // At the bound, a look first (``examineHang(of:frames:limit:)``): a server stalled on a lost
-      // wakeup below its code, which the look ends, gets a second bound to listen.
-      DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(bound)) {
-        guard !answered.withLock({ $0 }) else { return }
-        Thread {
-          let report = examineHang(of: pid)
-          look.withLock { $0 = report.text }
-          let end: @Sendable () -> Void = {
-            answered.withLock { answered in
-              guard !answered else { return }
-              killed.withLock { $0 = true }
-              kill(pid, SIGKILL)
-            }
-          }
-          if report.lostHandover {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(300), execute: end)
-          } else {
-            end()
-          }
-        }.start()
-      }
-      let lines = try await offPool { () -> [String] in
+      let hangGuard = ProcessHangGuard(pid, bound: .seconds(bound))
+      let (lines, outcome) = try await offPool { () -> ([String], ProcessHangGuard.Outcome) in
         var lines: [String] = []
         var seen = Data()
         while let chunk = try err.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
@@ -153,19 +130,16 @@ struct ServeCommandTests {
             seen.append(chunk)
           }
         }
-        answered.withLock { $0 = true }
-        return seen.isEmpty ? lines : lines + [String(decoding: seen, as: UTF8.self)]
+        return (seen.isEmpty ? lines : lines + [String(decoding: seen, as: UTF8.self)], hangGuard.disarm())
       }
       guard let line = lines.last, line.hasPrefix("listening on http://") else {
         kill(pid, SIGKILL)
-        let what =
-          killed.withLock { $0 }
-          ? "printed no \"listening on\" line within \(bound) s, killed" : "ended before it listened"
+        let what = outcome.killed ? "printed no \"listening on\" line within \(bound) s, killed" : "ended before it listened"
         throw LoopbackError(
           description: "serve \(what); it printed: \(lines.isEmpty ? "nothing" : lines.joined(separator: " / "))"
-            + (look.withLock { $0 }.map { "\n\($0)" } ?? ""))
+            + (outcome.look.map { "\n\($0)" } ?? ""))
       }
-      if let look = look.withLock({ $0 }) {
+      if case .wentOn(let look) = outcome {
         recordEndAfterLook("locemu \(process.arguments?.joined(separator: " ") ?? "serve")", bound: .seconds(bound), look: look)
       }
       let url = String(line.split(separator: " ").last ?? "")
@@ -399,16 +373,11 @@ struct ServeCommandTests {
     try await server.waitForEventClients(1)
     kill(server.process.processIdentifier, SIGINT)
     let pid = server.process.processIdentifier
-    // A hang guard: a server that ignores the interrupt is killed, and the test says so.
-    let killed = Locked(false)
-    let watchdog = DispatchWorkItem {
-      killed.withLock { $0 = true }
-      kill(pid, SIGKILL)
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+    // A hang guard: a server that ignores the interrupt is looked at and killed, and the test says so.
+    let hangGuard = ProcessHangGuard(pid, bound: .seconds(600))
     await offPool { server.process.waitUntilExit() }
-    watchdog.cancel()
-    #expect(!killed.withLock { $0 }, "serve did not exit within 600 s of SIGINT, and was killed")
+    let outcome = hangGuard.disarm()
+    #expect(!outcome.killed, "serve did not exit within 600 s of SIGINT, and was killed\n\(outcome.look ?? "")")
     #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     let events = try await listener.value
     #expect(events.status == 0)
@@ -493,7 +462,7 @@ struct ServeCommandTests {
     let gpsd = try await offPool { try GPSDProcess(reading: "tcp://127.0.0.1:\(nmea)") }
     defer { Thread.detachNewThread { gpsd.stop() } }
     let pipe = { @Sendable (count: Int) async throws -> String in
-      let (output, killed) = try await offPool { () -> (String, Bool) in
+      let (output, outcome) = try await offPool { () -> (String, ProcessHangGuard.Outcome) in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpspipe")
         process.arguments = ["-w", "-n", "\(count)", "127.0.0.1:\(gpsd.port)"]
@@ -504,21 +473,16 @@ struct ServeCommandTests {
         try process.run()
         let pid = process.processIdentifier
         // A hang guard: gpsd sends a few reports a second.
-        let killed = Locked(false)
-        let watchdog = DispatchWorkItem {
-          killed.withLock { $0 = true }
-          kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: watchdog)
+        let hangGuard = ProcessHangGuard(pid, bound: .seconds(600))
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        watchdog.cancel()
+        let outcome = hangGuard.disarm()
         let output =
           String(decoding: data, as: UTF8.self) + "\nstatus \(process.terminationStatus) "
           + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (output, killed.withLock { $0 })
+        return (output, outcome)
       }
-      #expect(!killed, "gpspipe -n \(count): not that many reports within 600 s, killed")
+      #expect(!outcome.killed, "gpspipe -n \(count): not that many reports within 600 s, killed\n\(outcome.look ?? "")")
       return output
     }
     let piped = try await pipe(12)

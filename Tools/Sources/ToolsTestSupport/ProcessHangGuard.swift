@@ -1,0 +1,115 @@
+import EmulatorTesting
+import Foundation
+import Geo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The hang guard of a wait for a child process (its output, its first line, its end): once
+/// `bound` has passed and it is not yet disarmed, it looks at the child, and at the processes the
+/// child talks to, before it kills the child and its process group
+/// (``examineHang(of:frames:limit:)``: the threads waiting on the runtime's locks with their
+/// holders, gdb's backtraces). A child stalled on a lost wakeup below its code, which the look
+/// ends (gdb's attach restarts the sleeping call), gets a second bound, `grace`, to go on.
+///
+/// Disarm it once the wait is over and before the child's pid may be reused (after the child has
+/// been waited for); ``disarm()`` says whether the child was killed or went on after a look, with
+/// the look either way.
+public final class ProcessHangGuard: Sendable {
+  /// What the guard did.
+  public enum Outcome: Sendable, Equatable {
+    /// Disarmed before its bound.
+    case quiet
+    /// It looked, then killed the child: the look says what the threads were doing.
+    case killed(look: String)
+    /// It looked, and the child went on before its second bound (or during the look).
+    case wentOn(look: String)
+
+    /// The guard killed the child.
+    public var killed: Bool {
+      if case .killed = self { true } else { false }
+    }
+
+    /// The look, when the guard looked.
+    public var look: String? {
+      switch self {
+      case .quiet: nil
+      case .killed(let look), .wentOn(let look): look
+      }
+    }
+  }
+
+  private enum State { case armed, looking, graced(look: String), disarmed, fired(look: String) }
+  private let state = Locked(State.armed)
+  /// Signalled when a look is done: a disarm during the look waits for its text.
+  private let looked = DispatchSemaphore(value: 0)
+  private let pid: Int32
+
+  public init(
+    _ pid: Int32, bound: Duration, also: [Int32] = [], grace: Duration = .seconds(300),
+    examine: @escaping @Sendable (Int32) -> HangReport = { examineHang(of: $0) }
+  ) {
+    self.pid = pid
+    DispatchQueue.global().asyncAfter(deadline: .now() + bound.seconds) { [self] in
+      let look = state.withLock { state -> Bool in
+        guard case .armed = state else { return false }
+        state = .looking
+        return true
+      }
+      guard look else { return }
+      // On a thread of its own: gdb takes seconds, and this queue's threads run Swift's tasks too.
+      Thread { [self] in
+        let reports = ([pid] + also).map(examine)
+        let text = reports.map(\.text).joined(separator: "\n")
+        if reports.contains(where: \.lostHandover) {
+          state.withLock { if case .looking = $0 { $0 = .graced(look: text) } }
+          looked.signal()
+          DispatchQueue.global().asyncAfter(deadline: .now() + grace.seconds) { [self] in kill(after: text) }
+        } else {
+          kill(after: text)
+          looked.signal()
+        }
+      }.start()
+    }
+  }
+
+  private func kill(after look: String) {
+    state.withLock { state in
+      switch state {
+      case .looking, .graced:
+        state = .fired(look: look)
+        Glibc.kill(pid, SIGKILL)
+        // Its group too (Foundation makes a child lead one of its own): a grandchild (locemu
+        // under GNU time) would otherwise live on and keep the pipes open.
+        Glibc.kill(-pid, SIGKILL)
+      case .armed, .disarmed, .fired:
+        break
+      }
+    }
+  }
+
+  /// Disarms the guard (no kill after this) and says what it did. During a look it waits for
+  /// the look to end (gdb's own hang guard bounds it).
+  public func disarm() -> Outcome {
+    if state.withLock({ if case .looking = $0 { return true } else { return false } }) {
+      looked.wait()
+      looked.signal()
+    }
+    return state.withLock { state -> Outcome in
+      switch state {
+      case .armed, .disarmed:
+        state = .disarmed
+        return .quiet
+      case .looking:
+        state = .disarmed
+        return .wentOn(look: "(the look had not ended)")
+      case .graced(let look):
+        state = .disarmed
+        return .wentOn(look: look)
+      case .fired(let look):
+        return .killed(look: look)
+      }
+    }
+  }
+}
