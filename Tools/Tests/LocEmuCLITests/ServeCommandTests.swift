@@ -375,8 +375,11 @@ struct ServeCommandTests {
     let pid = server.process.processIdentifier
     // A hang guard: a server that ignores the interrupt is looked at and killed, and the test says so.
     let hangGuard = ProcessHangGuard(pid, bound: .seconds(600))
-    await offPool { server.process.waitUntilExit() }
-    let outcome = hangGuard.disarm()
+    // Disarmed off the pool too: a disarm during the guard's look waits for the look.
+    let outcome = await offPool {
+      server.process.waitUntilExit()
+      return hangGuard.disarm()
+    }
     #expect(!outcome.killed, "serve did not exit within 600 s of SIGINT, and was killed\n\(outcome.look ?? "")")
     #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
     let events = try await listener.value
