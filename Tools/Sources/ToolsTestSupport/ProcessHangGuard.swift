@@ -40,7 +40,16 @@ public final class ProcessHangGuard: Sendable {
     }
   }
 
-  private enum State { case armed, looking, graced(look: String), disarmed, fired(look: String) }
+  private enum State {
+    case armed
+    /// At its bound, looking; `ended`: disarmed during the look (the child had ended).
+    case looking(ended: Bool)
+    /// Looked; a lost wakeup: the child has its second bound.
+    case graced(look: String)
+    /// Disarmed: `look` when it had looked.
+    case disarmed(look: String?)
+    case fired(look: String)
+  }
   private let state = Locked(State.armed)
   /// Signalled when a look is done: a disarm during the look waits for its text.
   private let looked = DispatchSemaphore(value: 0)
@@ -54,7 +63,7 @@ public final class ProcessHangGuard: Sendable {
     DispatchQueue.global().asyncAfter(deadline: .now() + bound.seconds) { [self] in
       let look = state.withLock { state -> Bool in
         guard case .armed = state else { return false }
-        state = .looking
+        state = .looking(ended: false)
         return true
       }
       guard look else { return }
@@ -62,50 +71,78 @@ public final class ProcessHangGuard: Sendable {
       Thread { [self] in
         let reports = ([pid] + also).map(examine)
         let text = reports.map(\.text).joined(separator: "\n")
-        if reports.contains(where: \.lostHandover) {
-          state.withLock { if case .looking = $0 { $0 = .graced(look: text) } }
-          looked.signal()
-          DispatchQueue.global().asyncAfter(deadline: .now() + grace.seconds) { [self] in kill(after: text) }
-        } else {
-          kill(after: text)
-          looked.signal()
+        let ended = childHasEnded()
+        let graced = state.withLock { state -> Bool in
+          if case .looking(ended: true) = state {
+            // Disarmed during the look: no kill (the child's pid may be reused by now).
+            state = .disarmed(look: text)
+            return false
+          }
+          if ended {
+            // It ended during the look, its waiter not yet told: nothing to kill.
+            state = .graced(look: text)
+            return false
+          }
+          if reports.contains(where: \.lostHandover) {
+            state = .graced(look: text)
+            return true
+          }
+          state = .fired(look: text)
+          killChild()
+          return false
+        }
+        looked.signal()
+        if graced {
+          DispatchQueue.global().asyncAfter(deadline: .now() + grace.seconds) { [self] in
+            let ended = childHasEnded()
+            state.withLock { state in
+              guard case .graced(let look) = state, !ended else { return }
+              state = .fired(look: look)
+              killChild()
+            }
+          }
         }
       }.start()
     }
   }
 
-  private func kill(after look: String) {
-    state.withLock { state in
-      switch state {
-      case .looking, .graced:
-        state = .fired(look: look)
-        Glibc.kill(pid, SIGKILL)
-        // Its group too (Foundation makes a child lead one of its own): a grandchild (locemu
-        // under GNU time) would otherwise live on and keep the pipes open.
-        Glibc.kill(-pid, SIGKILL)
-      case .armed, .disarmed, .fired:
-        break
-      }
-    }
+  /// The child has ended: it is a zombie not yet waited for, or Foundation has reaped it already
+  /// (it is no child of ours any more). Asked without reaping it: Foundation does that.
+  private func childHasEnded() -> Bool {
+    var info = siginfo_t()
+    guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+    return info._sifields._sigchld.si_pid == pid
+  }
+
+  /// SIGKILL to the child and its group (Foundation makes a child lead one of its own): a
+  /// grandchild (locemu under GNU time) would otherwise live on and keep the pipes open. Called
+  /// with the state locked, before any disarm.
+  private func killChild() {
+    Glibc.kill(pid, SIGKILL)
+    Glibc.kill(-pid, SIGKILL)
   }
 
   /// Disarms the guard (no kill after this) and says what it did. During a look it waits for
   /// the look to end (gdb's own hang guard bounds it).
   public func disarm() -> Outcome {
-    if state.withLock({ if case .looking = $0 { return true } else { return false } }) {
+    let during = state.withLock { state -> Bool in
+      guard case .looking = state else { return false }
+      state = .looking(ended: true)
+      return true
+    }
+    if during {
       looked.wait()
       looked.signal()
     }
     return state.withLock { state -> Outcome in
       switch state {
-      case .armed, .disarmed:
-        state = .disarmed
+      case .armed, .looking:
+        state = .disarmed(look: nil)
         return .quiet
-      case .looking:
-        state = .disarmed
-        return .wentOn(look: "(the look had not ended)")
+      case .disarmed(let look):
+        return look.map { .wentOn(look: $0) } ?? .quiet
       case .graced(let look):
-        state = .disarmed
+        state = .disarmed(look: look)
         return .wentOn(look: look)
       case .fired(let look):
         return .killed(look: look)

@@ -146,6 +146,29 @@ struct ThreadDumpTests {
     #expect(run.hang == "the look")
   }
 
+  /// A child that ends while the guard looks is not killed (its pid may be reused by then): the
+  /// disarm waits for the look, and the run keeps its own result, with the look.
+  @Test func aChildThatEndsDuringTheLookIsNotKilled() async throws {
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("ends-\(UUID().uuidString)").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let run = try await offPool {
+      try DecodeCommandTests.runBlocking(
+        ["-c", "read line < \"$0\"; echo ended", fifo], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sh"),
+        examine: { pid in
+          let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+          _ = "go\n".withCString { write(writer, $0, 3) }
+          close(writer)
+          // Until the child has ended (without reaping it: Foundation does), all within the look.
+          var info = siginfo_t()
+          _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+          return HangReport(text: "the look", lostHandover: false)
+        })
+    }
+    #expect(!run.timedOut && run.status == 0 && run.stdout == "ended\n", "\(run)")
+    #expect(run.hang == "the look")
+  }
+
   /// gdb attached to this very process: a thread parked in a function of ours is in the dump,
   /// by that function's name (gdb reads it from the symbol table, swift-demangle makes it
   /// readable), with its file.
