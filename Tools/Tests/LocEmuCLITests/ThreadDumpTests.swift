@@ -128,20 +128,7 @@ struct ThreadDumpTests {
   /// second bound: it ends by itself, with its own status and output, and the look in the run.
   /// The stand-in for the lost wakeup: the child waits to read a FIFO that only the look writes.
   @Test func aChildTheLookWakesEndsWithItsOwnResult() async throws {
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("woken-\(UUID().uuidString)").path
-    #expect(mkfifo(fifo, 0o600) == 0)
-    defer { unlink(fifo) }
-    let run = try await offPool {
-      try DecodeCommandTests.runBlocking(
-        ["-c", "read line < \"$0\"; echo \"went on: $line\"", fifo], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sh"),
-        examine: { _ in
-          // Opening a FIFO to write waits for its reader: no race with the child's start.
-          let writer = open(fifo, O_WRONLY | O_CLOEXEC)
-          _ = "woken\n".withCString { write(writer, $0, 6) }
-          close(writer)
-          return HangReport(text: "the look", lostHandover: true)
-        })
-    }
+    let run = try await Self.runChildWaitingOnALook(lostHandover: true) { _ in }
     #expect(!run.timedOut && run.status == 0 && run.stdout == "went on: woken\n", "\(run)")
     #expect(run.hang == "the look")
   }
@@ -149,24 +136,36 @@ struct ThreadDumpTests {
   /// A child that ends while the guard looks is not killed (its pid may be reused by then): the
   /// disarm waits for the look, and the run keeps its own result, with the look.
   @Test func aChildThatEndsDuringTheLookIsNotKilled() async throws {
-    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("ends-\(UUID().uuidString)").path
+    let run = try await Self.runChildWaitingOnALook(lostHandover: false) { pid in
+      // Until the child has ended (without reaping it: Foundation does), all within the look.
+      var info = siginfo_t()
+      _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+    }
+    #expect(!run.timedOut && run.status == 0 && run.stdout == "went on: woken\n", "\(run)")
+    #expect(run.hang == "the look")
+  }
+
+  /// A shell, through `runBlocking` with a 1 s bound, that waits to read a line from a FIFO which
+  /// only the guard's look writes ("woken"), then prints "went on: woken". The look then runs
+  /// `then` with the child's pid and says `lostHandover`.
+  private static func runChildWaitingOnALook(
+    lostHandover: Bool, then: @escaping @Sendable (Int32) -> Void
+  ) async throws -> DecodeCommandTests.Run {
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("look-\(UUID().uuidString)").path
     #expect(mkfifo(fifo, 0o600) == 0)
     defer { unlink(fifo) }
-    let run = try await offPool {
+    return try await offPool {
       try DecodeCommandTests.runBlocking(
-        ["-c", "read line < \"$0\"; echo ended", fifo], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "read line < \"$0\"; echo \"went on: $line\"", fifo], bound: .seconds(1), executable: URL(fileURLWithPath: "/bin/sh"),
         examine: { pid in
+          // Opening a FIFO to write waits for its reader: no race with the child's start.
           let writer = open(fifo, O_WRONLY | O_CLOEXEC)
-          _ = "go\n".withCString { write(writer, $0, 3) }
+          _ = "woken\n".withCString { write(writer, $0, 6) }
           close(writer)
-          // Until the child has ended (without reaping it: Foundation does), all within the look.
-          var info = siginfo_t()
-          _ = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-          return HangReport(text: "the look", lostHandover: false)
+          then(pid)
+          return HangReport(text: "the look", lostHandover: lostHandover)
         })
     }
-    #expect(!run.timedOut && run.status == 0 && run.stdout == "ended\n", "\(run)")
-    #expect(run.hang == "the look")
   }
 
   /// gdb attached to this very process: a thread parked in a function of ours is in the dump,
