@@ -73,14 +73,11 @@ public final class ProcessHangGuard: Sendable {
         let text = reports.map(\.text).joined(separator: "\n")
         let ended = childHasEnded()
         let graced = state.withLock { state -> Bool in
-          if case .looking(ended: true) = state {
-            // Disarmed during the look: no kill (the child's pid may be reused by now).
+          // Disarmed during the look, or ended during it with its waiter not yet told: no kill
+          // (its pid may be reused by now); ``disarm()`` says it went on.
+          let disarmed = if case .looking(ended: true) = state { true } else { false }
+          if disarmed || ended {
             state = .disarmed(look: text)
-            return false
-          }
-          if ended {
-            // It ended during the look, its waiter not yet told: nothing to kill.
-            state = .graced(look: text)
             return false
           }
           if reports.contains(where: \.lostHandover) {

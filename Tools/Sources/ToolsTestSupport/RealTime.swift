@@ -1,7 +1,7 @@
 import EmulatorTesting
 import Foundation
 import Geo
-import Testing
+public import Testing
 
 /// Helpers for end-to-end tests of real processes, where real time cannot be avoided.
 ///
@@ -39,9 +39,12 @@ public func waitUntil(_ what: String, _ limit: Duration = .seconds(600), _ condi
 
 /// Runs `body`, failing with "`what`: nothing within `limit`" instead of waiting past `limit`
 /// of real time (end-to-end tests of real processes only, as ``waitUntil(_:_:)``; the bound is
-/// a hang guard).
+/// a hang guard). At the bound it looks at this process first (``examineHang(of:frames:limit:)``):
+/// a stall on a lost wakeup below our code, which the look ends, gets a second bound, and a body
+/// that then returns is a warning at `sourceLocation`.
 public func bounded<T: Sendable>(
-  _ what: String, _ limit: Duration = .seconds(600), _ body: @escaping @Sendable () async throws -> T
+  _ what: String, _ limit: Duration = .seconds(600), sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
   try await withThrowingTaskGroup(of: T?.self) { group in
     group.addTask { try await body() }
@@ -60,7 +63,7 @@ public func bounded<T: Sendable>(
         return nil
       }
       if let second = try await group.next(), let value = second {
-        recordEndAfterLook(what, bound: limit, look: hang.text)
+        recordEndAfterLook(what, bound: limit, look: hang.text, sourceLocation: sourceLocation)
         return value
       }
     }

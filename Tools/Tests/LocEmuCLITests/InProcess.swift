@@ -43,53 +43,19 @@ extension DecodeCommandTests {
     let command = Task(executorPreference: thread) {
       await StandardStreams.$current.withValue(streams) { await LocEmu.execute(arguments) }
     }
-    var status = await firstOf(command, within: bound)
-    var hang: HangReport?
-    if status == nil {
-      // What each thread was doing, while the command still hangs: the hang's only witness.
-      hang = await offPool { examineHang() }
-      if hang?.lostHandover == true { status = await firstOf(command, within: .seconds(300)) }
-    }
-    guard let status else {
+    // The command's own task goes on when the wait is cancelled at the bound: it is cancelled
+    // here, once the wait (its hang guard and look included) gives up.
+    let status: Int32
+    do {
+      status = try await bounded("locemu \(arguments.joined(separator: " ")) in process", bound, sourceLocation: sourceLocation) {
+        await command.value
+      }
+    } catch let failure {
       command.cancel()
-      throw LoopbackError(description: "locemu \(arguments.joined(separator: " ")) in process: no end within \(bound)\n\(hang?.text ?? "")")
+      throw failure
     }
     thread.shutdown()
-    if let hang {
-      recordEndAfterLook(
-        "locemu \(arguments.joined(separator: " ")) in process", bound: bound, look: hang.text, sourceLocation: sourceLocation)
-    }
-    return Run(status: status, stdout: output.read(), stderr: error.read(), hang: hang?.text)
-  }
-
-  /// The command's status, or nil when `bound` of real time passed first (the command goes on;
-  /// the caller cancels it when it gives up; the deadline's own task ends with the command).
-  private static func firstOf(_ command: Task<Int32, Never>, within bound: Duration) async -> Int32? {
-    let answered = Locked(false)
-    return await withCheckedContinuation { (done: CheckedContinuation<Int32?, Never>) in
-      let deadline = Task {
-        try? await Task.sleep(for: bound)
-        guard
-          answered.withLock({ was in
-            defer { was = true }
-            return !was
-          })
-        else { return }
-        done.resume(returning: nil)
-      }
-      Task {
-        let status = await command.value
-        // Answered before the deadline is cancelled: a cancelled sleep wakes it at once.
-        guard
-          answered.withLock({ was in
-            defer { was = true }
-            return !was
-          })
-        else { return }
-        deadline.cancel()
-        done.resume(returning: status)
-      }
-    }
+    return Run(status: status, stdout: output.read(), stderr: error.read())
   }
 }
 

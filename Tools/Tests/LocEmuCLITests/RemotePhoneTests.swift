@@ -1,4 +1,5 @@
 import Emulator
+import EmulatorTesting
 import Foundation
 import Geo
 import LocationEmulatorClient
@@ -248,12 +249,18 @@ final class LiveProcess: @unchecked Sendable {
   /// Waits for the process to end and all it said to be read; its exit status. Still running
   /// after `limit` (a hang guard), it is killed, and that is recorded as an issue naming it.
   func finish(_ limit: Duration = .seconds(600), sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
-    guard await progress.wait(within: limit, until: { $0.ended }) else {
-      Issue.record("\(name): no end within \(limit), killed; it printed \(lines) \(stderr)", sourceLocation: sourceLocation)
-      kill()
-      return nil
+    if await progress.wait(within: limit, until: { $0.ended }) { return progress.current.status }
+    // A look before the kill, as ``ProcessHangGuard`` does: a stall on a lost wakeup below its
+    // code, which the look ends, gets a second bound and is a warning.
+    let pid = process.processIdentifier
+    let hang = await offPool { examineHang(of: pid) }
+    if hang.lostHandover, await progress.wait(within: .seconds(300), until: { $0.ended }) {
+      recordEndAfterLook(name, bound: limit, look: hang.text, sourceLocation: sourceLocation)
+      return progress.current.status
     }
-    return progress.current.status
+    Issue.record("\(name): no end within \(limit), killed; it printed \(lines) \(stderr)\n\(hang.text)", sourceLocation: sourceLocation)
+    kill()
+    return nil
   }
 
   /// SIGKILL to it and to its process group (Foundation makes the child lead one), so that
