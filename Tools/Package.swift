@@ -167,7 +167,9 @@ let package = Package(
         .product(name: "PetMap", package: "LocationEmulator"), .product(name: "Yams", package: "Yams"),
       ]
     ),
-    .testTarget(name: "PortingTests", dependencies: ["Porting", "ToolsTestSupport"], resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "PortingTests", dependencies: ["Porting", "ToolsTestSupport", .product(name: "EmulatorTesting", package: "LocationEmulator")],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "GPSDFeedTests",
       dependencies: [
