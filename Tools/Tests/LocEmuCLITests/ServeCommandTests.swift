@@ -189,20 +189,28 @@ struct ServeCommandTests {
       try await decoded(Wire.Clock.self, ["clock"] + arguments)
     }
 
-    /// Waits until the phone's state (`ctl status`) satisfies `holds`: something only the server
-    /// knows (the event clients it counts, a prompt on its screen), asked again every 10 ms. Not
-    /// before 600 s (a hang guard) does it fail, saying `what` it waited for.
+    /// Waits until the phone's state (`GET /phones/{id}`, what `ctl status` prints) satisfies
+    /// `holds`: something only the server knows (the event clients it counts, a prompt on its
+    /// screen), asked again every 10 ms over the client library, in this process (a `ctl` process
+    /// per look cost a ThreadSanitizer binary's start each time, and a hung one hid the server's
+    /// answer). Not before 600 s (a hang guard, ``bounded(_:_:sourceLocation:_:)``) does it fail,
+    /// saying `what` it waited for and the server's condition.
     func waitForState(
       _ what: String, phone: String? = nil, sourceLocation: SourceLocation = #_sourceLocation,
-      _ holds: (Wire.PhoneState) -> Bool
+      _ holds: @escaping @Sendable (Wire.PhoneState) -> Bool
     ) async throws {
-      let bound = Duration.seconds(600)
-      let deadline = ContinuousClock.now + bound
-      while true {
-        let now = try await state(["status"], phone: phone)
-        if holds(now) { return }
-        try #require(ContinuousClock.now < deadline, "\(what): not within \(bound) (\(condition))", sourceLocation: sourceLocation)
-        try await Task.sleep(for: .milliseconds(10))
+      guard let base = URL(string: url) else { throw LoopbackError(description: "serve printed no URL: \(url)") }
+      // The request's timeout is above the wait's bound: a stalled server is the bound's to find.
+      let server = EmulatorServer(url: base, token: token, timeout: 1200)
+      let path = "phones/\(phone ?? "1")"
+      do {
+        try await bounded(what, .seconds(600), sourceLocation: sourceLocation) {
+          while try await !holds(server.get(path, as: Wire.PhoneState.self)) {
+            try await Task.sleep(for: .milliseconds(10))
+          }
+        }
+      } catch {
+        throw LoopbackError(description: "\(what): \(error) (\(condition))")
       }
     }
 

@@ -119,17 +119,12 @@ struct SourceCommandTests {
     let portFile = dir.appendingPathComponent("port").path
     let feed = try LiveProcess(["feed"] + arguments + ["--listen", "127.0.0.1:0", "--port-file", portFile, "--once"])
     defer { feed.kill() }
-    // The port file is the feed's to write (atomically, once it listens): asked for every 20 ms,
-    // until a hang guard.
+    // The port file is the feed's to write (atomically, once it listens): looked for until it is
+    // there or the feed has ended, within a hang guard (`waitUntil`, 600 s).
     let bound = Duration.seconds(600)
-    let deadline = ContinuousClock.now + bound
-    var written: String?
-    while written == nil, feed.process.isRunning, ContinuousClock.now < deadline {
-      written = try? String(contentsOfFile: portFile, encoding: .utf8)
-      if written == nil { try await Task.sleep(for: .milliseconds(20)) }
-    }
+    await waitUntil(bound) { FileManager.default.fileExists(atPath: portFile) || !feed.process.isRunning }
     let text = try #require(
-      written ?? (try? String(contentsOfFile: portFile, encoding: .utf8)),
+      try? String(contentsOfFile: portFile, encoding: .utf8),
       "locemu feed wrote no port file within \(bound) (running: \(feed.process.isRunning)): \(feed.stderr)")
     let port = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), "port file: \(text)")
     let received = try await offPool { try Self.readAll(port: port) }
