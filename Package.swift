@@ -127,7 +127,7 @@ let package = Package(
     .testTarget(
       name: "PermissionTests",
       dependencies: ["TestSupport", "Emulator", "PermissionHandling", "Scenarios", "Geo", "LocationModel", "EmulatorTesting"]),
-    .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient"]),
+    .testTarget(name: "LocationEmulatorClientTests", dependencies: ["LocationEmulatorClient", "TestSupport"]),
     .testTarget(
       name: "PetMapTests",
       dependencies: [

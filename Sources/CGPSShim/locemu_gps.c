@@ -1,6 +1,7 @@
 #include "locemu_gps.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -41,6 +42,9 @@ locemu_gps *locemu_gps_open(const char *host, const char *port, int *error) {
     free(gps);
     return NULL;
   }
+  // Not inherited by a process the app starts: a child holding the connection would keep it
+  // open after gps_close, and gpsd would go on watching for a client that left.
+  if (gps->data.gps_fd >= 0) fcntl(gps->data.gps_fd, F_SETFD, FD_CLOEXEC);
   *error = 0;
   return gps;
 }

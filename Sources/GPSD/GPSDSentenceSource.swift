@@ -102,7 +102,8 @@ public struct GPSDSentenceSource: AsyncSequence, Sendable {
       guard status == 0, let first = info else {
         throw GPSDError.cannotConnect(endpoint: "\(host):\(port)", message: String(cString: gai_strerror(status)))
       }
-      let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+      // Close-on-exec: a process the app starts must not keep gpsd's connection open.
+      let fd = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
       if fd >= 0, Glibc.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 {
         freeaddrinfo(info)
         return fd

@@ -203,7 +203,15 @@ final class HTTPSocket: @unchecked Sendable {
     var next: UnsafeMutablePointer<addrinfo>? = first
     while let address = next {
       next = address.pointee.ai_next
-      let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+      // Close-on-exec: a process the app starts (posix_spawn, fork and exec) must not hold the
+      // connection, or an event stream the app let go of would stay open on the server.
+      #if canImport(Glibc)
+        let descriptor = socket(
+          address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+      #else
+        let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+      #endif
       guard descriptor >= 0 else {
         lastError = errno
         continue

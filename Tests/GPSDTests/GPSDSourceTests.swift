@@ -91,6 +91,23 @@ struct GPSDSourceTests {
     }
   }
 
+  /// A process the app starts while the source is connected holds no descriptor of gpsd's
+  /// connection: libgps opens it without close-on-exec, and the shim marks it (else the child
+  /// would keep the connection open after the source has closed it).
+  @Test func aProcessTheAppStartsHoldsNoConnectionToGPSD() async throws {
+    let gpsd = try await offPool { try UDPFedGPSD.start() }
+    defer { gpsd.stop() }
+    let (source, events) = Self.source(gpsd)
+    let consumer = Task { for try await _ in source {} }
+    defer { consumer.cancel() }
+    _ = await events.first { if case .connected = $0 { true } else { false } }
+    let child = try InheritedDescriptors.startChild()
+    defer { InheritedDescriptors.end(child) }
+    let connection = InheritedDescriptors.connections(toLoopbackPort: gpsd.port)
+    #expect(!connection.isEmpty, "the source's connection to gpsd in /proc/net/tcp")
+    #expect(InheritedDescriptors.sockets(of: child).isDisjoint(with: connection), "the child holds gpsd's connection")
+  }
+
   /// Cancelling the consuming task ends the session: its thread stops (the `stopped` event, the
   /// last) and the sequence ends without an error of its own.
   @Test func cancellationStopsTheSession() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocationEmulatorClient
@@ -127,7 +128,7 @@ struct EventStreamTests {
 
   /// A TCP socket bound to a free loopback port (port 0, read back), listening when asked.
   static func loopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -204,6 +205,27 @@ struct EventStreamTests {
     #expect(try await iterator?.next() == #"{"event":"a"}"#)
     server.proceed.signal()
     #expect(try await iterator?.next() == #"{"event":"b"}"#, "event b, which the server sends once the test let it")
+    (stream, iterator) = (nil, nil)
+    let closed: Void? = await server.clientClosed.wait(within: .seconds(600))
+    #expect(closed != nil, "the server did not see the connection close within 600 s of the stream being let go")
+  }
+
+  @Test("a process the app starts holds no descriptor of the stream's connection, and letting go still closes it")
+  func aChildProcessHoldsNoConnection() async throws {
+    let server = try OneShotServer(batches: [
+      ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", Self.chunk("data: {\"event\":\"a\"}\n\n")]
+    ])
+    let client = EmulatorServer(url: URL(string: "http://127.0.0.1:\(server.port)")!, timeout: 600)
+    var stream: AsyncThrowingStream<String, any Error>? = try await client.events("phones/1/events")
+    var iterator = stream?.makeAsyncIterator()
+    #expect(try await iterator?.next() == #"{"event":"a"}"#)
+    // A child that outlives the stream, started as a C library or the app's own code might
+    // (posix_spawn, no file actions): it gets every descriptor not marked close-on-exec.
+    let child = try InheritedDescriptors.startChild()
+    defer { InheritedDescriptors.end(child) }
+    let connection = InheritedDescriptors.connections(toLoopbackPort: server.port)
+    #expect(connection.count == 1, "the client's end of the stream in /proc/net/tcp")
+    #expect(InheritedDescriptors.sockets(of: child).isDisjoint(with: connection), "the child holds the stream's connection")
     (stream, iterator) = (nil, nil)
     let closed: Void? = await server.clientClosed.wait(within: .seconds(600))
     #expect(closed != nil, "the server did not see the connection close within 600 s of the stream being let go")
