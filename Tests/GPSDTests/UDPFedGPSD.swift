@@ -52,7 +52,7 @@ final class UDPFedGPSD: Sendable {
       process.standardError = FileHandle.nullDevice
       try process.run()
       if holdsItsPorts(process, port: port, feedPort: feedPort, limit: .seconds(600)) {
-        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         return UDPFedGPSD(port: port, feedPort: feedPort, pid: process.processIdentifier, sender: sender, directory: directory)
       }
       problems.append("\(port)/\(feedPort): \(process.isRunning ? "not its ports within 600 s" : "it exited")")
@@ -167,7 +167,7 @@ struct UDPFedGPSDError: Error, CustomStringConvertible {
 /// Runs `body` with a TCP port on 127.0.0.1 where nothing listens and nothing else can come to
 /// listen while it runs: a socket bound there that never listens, so connections are refused.
 func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   guard fd >= 0 else { throw UDPFedGPSDError("no socket: \(String(cString: strerror(errno)))") }
   defer { close(fd) }
   var address = sockaddr_in()

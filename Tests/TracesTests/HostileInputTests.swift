@@ -111,7 +111,7 @@ struct HostileInputTests {
     let fifo = dir.appendingPathComponent("feed").path
     #expect(mkfifo(fifo, 0o600) == 0)
     let writer = Thread {
-      let fd = open(fifo, O_WRONLY)
+      let fd = open(fifo, O_WRONLY | O_CLOEXEC)
       guard fd >= 0 else { return }
       defer { close(fd) }
       var junk = [UInt8](repeating: 0, count: 1 << 16)

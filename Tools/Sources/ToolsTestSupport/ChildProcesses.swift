@@ -57,11 +57,7 @@ public final class ServerProcess: @unchecked Sendable {
         text += String(decoding: chunk, as: UTF8.self)
       }
       let command = "\(executable.lastPathComponent) \(arguments.joined(separator: " "))"
-      switch hangGuard.disarm() {
-      case .quiet: break
-      case .killed(let look): throw LoopbackError(description: "\(command) printed no first line within \(limit): killed\n\(look)")
-      case .wentOn(let look): recordEndAfterLook(command, bound: limit, look: look)
-      }
+      try hangGuard.disarm(waitingOn: command, bound: limit, failure: "printed no first line")
       let url = text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
       return ServerProcess(process: process, url: url, ended: ended)
     }
@@ -96,7 +92,7 @@ public final class LoopbackListener: @unchecked Sendable {
 
   /// - Parameter backlog: `listen(2)`'s backlog; nil binds without listening.
   public init(backlog: Int32? = 8) throws {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -125,7 +121,7 @@ public final class LoopbackListener: @unchecked Sendable {
 /// released and handed on could be taken by another test's server before it is used (issue 33).
 @discardableResult
 public func withUnreachablePort<T>(_ body: (Int) async throws -> T) async throws -> T {
-  let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   guard fd >= 0 else { throw LoopbackError(description: "no socket: \(String(cString: strerror(errno)))") }
   defer { close(fd) }
   var dualStack: Int32 = 0
@@ -328,7 +324,7 @@ public final class GPSDProcess: @unchecked Sendable {
 /// A TCP socket connected to 127.0.0.1:`port` (the caller closes it), or nil when nothing
 /// accepts there.
 public func connectLoopback(_ port: Int) -> Int32? {
-  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   guard fd >= 0 else { return nil }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)

@@ -54,12 +54,7 @@ private func runToEnd(
   let stdout = out.fileHandleForReading.readDataToEndOfFile()
   errRead.wait()
   process.waitUntilExit()
-  let command = ([executable] + arguments).joined(separator: " ")
-  switch hangGuard.disarm() {
-  case .quiet: break
-  case .killed(let look): throw LoopbackError(description: "\(command) did not end within \(bound): killed\n\(look)")
-  case .wentOn(let look): recordEndAfterLook(command, bound: bound, look: look)
-  }
+  try hangGuard.disarm(waitingOn: ([executable] + arguments).joined(separator: " "), bound: bound)
   return (
     process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.withLock { $0 }, as: UTF8.self)
   )

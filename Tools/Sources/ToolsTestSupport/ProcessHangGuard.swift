@@ -1,6 +1,7 @@
 import EmulatorTesting
 import Foundation
 import Geo
+public import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -117,6 +118,20 @@ public final class ProcessHangGuard: Sendable {
   private func killChild() {
     Glibc.kill(pid, SIGKILL)
     Glibc.kill(-pid, SIGKILL)
+  }
+
+  /// Disarms the guard of a wait on `command` (as ``disarm()``), and says so as a test should:
+  /// a child killed at `bound` throws ``LoopbackError`` ("`command` `failure` within `bound`:
+  /// killed", and the look); a child that went on after a look is a warning with the look
+  /// at `sourceLocation` (``recordEndAfterLook(_:bound:look:sourceLocation:)``).
+  public func disarm(
+    waitingOn command: String, bound: Duration, failure: String = "did not end", sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    switch disarm() {
+    case .quiet: break
+    case .killed(let look): throw LoopbackError(description: "\(command) \(failure) within \(bound): killed\n\(look)")
+    case .wentOn(let look): recordEndAfterLook(command, bound: bound, look: look, sourceLocation: sourceLocation)
+    }
   }
 
   /// Disarms the guard (no kill after this) and says what it did. During a look it waits for

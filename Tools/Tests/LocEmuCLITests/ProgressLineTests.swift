@@ -19,14 +19,14 @@ struct ProgressLineTests {
     try await offPool {
       // Linux's pseudo-terminal multiplexer: unlock the new terminal (TIOCSPTLCK), then find its
       // number (TIOCGPTN) and open it as /dev/pts/N.
-      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+      let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
       guard master >= 0 else { throw POSIXError(.ENOTTY) }
       defer { close(master) }
       var unlock: Int32 = 0, number: UInt32 = 0
       guard ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
         throw POSIXError(.ENOTTY)
       }
-      let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+      let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
       guard slave >= 0 else { throw POSIXError(.ENOTTY) }
       let process = Process()
       process.executableURL = locemuBinary
@@ -35,9 +35,9 @@ struct ProgressLineTests {
       process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
       try process.run()
       close(slave)
-      // A hang guard only: a child still running after 600 s is ended, and the test says so.
-      let guardItem = DispatchWorkItem { if process.isRunning { process.terminate() } }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 600, execute: guardItem)
+      // A hang guard only: a child still running after 600 s is looked at and killed, and the
+      // test says so.
+      let hangGuard = ProcessHangGuard(process.processIdentifier, bound: .seconds(600))
       var bytes: [UInt8] = []
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
@@ -47,7 +47,7 @@ struct ProgressLineTests {
         bytes += buffer[0..<n]
       }
       process.waitUntilExit()
-      guardItem.cancel()
+      try hangGuard.disarm(waitingOn: "locemu \(arguments.joined(separator: " "))", bound: .seconds(600))
       return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
     }
   }

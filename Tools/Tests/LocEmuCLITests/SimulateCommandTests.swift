@@ -101,7 +101,7 @@ struct SimulateCommandTests {
     // Had the command never opened the pipe, the reader would wait for ever: a writer opened and
     // closed once lets it end (also when the run throws).
     func release() {
-      let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+      let writer = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
       if writer >= 0 { close(writer) }
     }
     defer { release() }
