@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -132,7 +133,7 @@ final class UDPFedGPSD: Sendable {
   private static func inodes(_ tables: [String], port: Int, state: String?) -> Set<String> {
     var found: Set<String> = []
     for table in tables {
-      guard let text = try? String(contentsOfFile: "/proc/net/\(table)", encoding: .utf8) else { continue }
+      guard let text = wholeProcFile("/proc/net/\(table)") else { continue }
       for line in text.split(separator: "\n").dropFirst() {
         // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
         let fields = line.split(separator: " ")

@@ -26,15 +26,17 @@ package enum InheritedDescriptors {
     Thread { waitpid(child, nil, 0) }.start()
   }
 
-  /// The inodes of the established TCP sockets whose remote end is `127.0.0.1:port` (the
-  /// clients' ends of its connections), from `/proc/net/tcp`.
+  /// The inodes of the TCP sockets whose remote end is `127.0.0.1:port` (the clients' ends of
+  /// its connections, in any state: a non-blocking connect may still be in `SYN_SENT`, as
+  /// libgps's was under ThreadSanitizer), from `/proc/net/tcp`. A socket no descriptor holds any
+  /// more (`TIME_WAIT`, inode 0) is not one.
   package static func connections(toLoopbackPort port: Int) -> Set<String> {
-    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return [] }
+    guard let table = wholeProcFile("/proc/net/tcp") else { return [] }
     let remote = "0100007F:" + String(format: "%04X", port)
     return Set(
       table.split(separator: "\n").dropFirst().compactMap { line -> String? in
         let fields = line.split(separator: " ")
-        return fields.count > 9 && fields[2] == remote && fields[3] == "01" ? String(fields[9]) : nil
+        return fields.count > 9 && fields[2] == remote && fields[3] != "0A" && fields[9] != "0" ? String(fields[9]) : nil
       })
   }
 
@@ -45,4 +47,12 @@ package enum InheritedDescriptors {
       .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
     return Set(links.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
   }
+}
+
+/// A file of `/proc` read to its end. Foundation's `String(contentsOfFile:)` and
+/// `Data(contentsOf:)` read one page of a file whose size is 0, as `/proc`'s are: with 600 sockets
+/// open they gave 27 of `/proc/net/tcp`'s 617 lines, and a socket further down was not there.
+package func wholeProcFile(_ path: String) -> String? {
+  guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() else { return nil }
+  return String(decoding: data, as: UTF8.self)
 }

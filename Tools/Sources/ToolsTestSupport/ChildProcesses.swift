@@ -212,7 +212,10 @@ private func ownListenerAppears(_ process: Process, port: Int, limit: Duration) 
 private func listeningInodes(port: Int) -> Set<String> {
   var inodes: Set<String> = []
   for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-    guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+    // To its end: String(contentsOfFile:) reads one page of a /proc file (its size is 0), 27
+    // lines of /proc/net/tcp, and a listener further down was never found.
+    guard let handle = FileHandle(forReadingAtPath: table), let data = try? handle.readToEnd() else { continue }
+    let text = String(decoding: data, as: UTF8.self)
     for line in text.split(separator: "\n").dropFirst() {
       let fields = line.split(separator: " ")
       // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
