@@ -119,7 +119,7 @@ struct GPSDSourceTests {
     }
     let (child, connection) = try #require(found, "no connection to gpsd in /proc/net/tcp after the source's events \(seen)")
     defer { InheritedDescriptors.end(child) }
-    #expect(InheritedDescriptors.sockets(of: child).isDisjoint(with: connection), "the child holds gpsd's connection")
+    #expect(socketInodes(of: child).isDisjoint(with: connection), "the child holds gpsd's connection")
   }
 
   /// Cancelling the consuming task ends the session: its thread stops (the `stopped` event, the

@@ -26,9 +26,8 @@ struct ProcTablesTests {
       }
       try #require(listening && listen(fd, 1) == 0)
     }
-    let ours = InheritedDescriptors.sockets(of: getpid())
-    let table = try #require(wholeProcFile("/proc/net/tcp"))
-    let listed = Set(table.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").dropFirst(9).first.map(String.init) })
+    let ours = socketInodes(of: getpid())
+    let listed = Set(ProcNetSocket.table("tcp").map(\.inode))
     let missing = descriptors.count - ours.intersection(listed).count
     #expect(ours.intersection(listed).count >= descriptors.count, "\(missing) of this test's sockets are not in the table as read")
   }

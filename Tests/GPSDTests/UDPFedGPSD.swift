@@ -131,32 +131,7 @@ final class UDPFedGPSD: Sendable {
   /// The inodes of the sockets in `/proc/net/TABLE` bound to `port` (in `state`, when given:
   /// `0A` is listening).
   private static func inodes(_ tables: [String], port: Int, state: String?) -> Set<String> {
-    var found: Set<String> = []
-    for table in tables {
-      guard let text = wholeProcFile("/proc/net/\(table)") else { continue }
-      for line in text.split(separator: "\n").dropFirst() {
-        // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-        let fields = line.split(separator: " ")
-        guard fields.count > 9, let local = fields[1].split(separator: ":").last, Int(local, radix: 16) == port,
-          state == nil || fields[3] == state!
-        else { continue }
-        found.insert(String(fields[9]))
-      }
-    }
-    return found
-  }
-
-  /// The inodes of the sockets among `pid`'s descriptors (`socket:[INODE]` links).
-  private static func socketInodes(of pid: Int32) -> Set<String> {
-    let folder = "/proc/\(pid)/fd"
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return Set(
-      entries.compactMap { entry in
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\(entry)"),
-          target.hasPrefix("socket:[")
-        else { return nil }
-        return String(target.dropFirst(8).dropLast())
-      })
+    Set(tables.flatMap(ProcNetSocket.table).filter { $0.localPort == port && (state == nil || $0.state == state!) }.map(\.inode))
   }
 }
 

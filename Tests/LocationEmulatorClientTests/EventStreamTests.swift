@@ -225,7 +225,7 @@ struct EventStreamTests {
     defer { InheritedDescriptors.end(child) }
     let connection = InheritedDescriptors.connections(toLoopbackPort: server.port)
     #expect(connection.count == 1, "the client's end of the stream in /proc/net/tcp")
-    #expect(InheritedDescriptors.sockets(of: child).isDisjoint(with: connection), "the child holds the stream's connection")
+    #expect(socketInodes(of: child).isDisjoint(with: connection), "the child holds the stream's connection")
     (stream, iterator) = (nil, nil)
     let closed: Void? = await server.clientClosed.wait(within: .seconds(600))
     #expect(closed != nil, "the server did not see the connection close within 600 s of the stream being let go")

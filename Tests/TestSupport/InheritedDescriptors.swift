@@ -31,28 +31,7 @@ package enum InheritedDescriptors {
   /// libgps's was under ThreadSanitizer), from `/proc/net/tcp`. A socket no descriptor holds any
   /// more (`TIME_WAIT`, inode 0) is not one.
   package static func connections(toLoopbackPort port: Int) -> Set<String> {
-    guard let table = wholeProcFile("/proc/net/tcp") else { return [] }
     let remote = "0100007F:" + String(format: "%04X", port)
-    return Set(
-      table.split(separator: "\n").dropFirst().compactMap { line -> String? in
-        let fields = line.split(separator: " ")
-        return fields.count > 9 && fields[2] == remote && fields[3] != "0A" && fields[9] != "0" ? String(fields[9]) : nil
-      })
+    return Set(ProcNetSocket.table("tcp").filter { $0.remote == remote && $0.state != "0A" && $0.inode != "0" }.map(\.inode))
   }
-
-  /// The inodes of the sockets among `pid`'s descriptors.
-  package static func sockets(of pid: Int32) -> Set<String> {
-    let folder = "/proc/\(pid)/fd"
-    let links = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-      .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)") }
-    return Set(links.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
-  }
-}
-
-/// A file of `/proc` read to its end. Foundation's `String(contentsOfFile:)` and
-/// `Data(contentsOf:)` read one page of a file whose size is 0, as `/proc`'s are: with 600 sockets
-/// open they gave 27 of `/proc/net/tcp`'s 617 lines, and a socket further down was not there.
-package func wholeProcFile(_ path: String) -> String? {
-  guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() else { return nil }
-  return String(decoding: data, as: UTF8.self)
 }
