@@ -130,11 +130,11 @@ public enum LocationEmulatorGeocoding {
 
   /// Placemarks near `location` (within 100 m), nearest first.
   package static func placemarks(near location: CLLocation) -> [CLPlacemark] {
-    registered.withLock { $0 }
-      .compactMap { p in p.location.map { (p, $0.distance(from: location)) } }
-      .filter { $0.1 <= 100 }
-      .sorted { $0.1 < $1.1 }
-      .map(\.0)
+    let near: [(placemark: CLPlacemark, distance: CLLocationDistance)] = registered.withLock { $0 }.compactMap { placemark in
+      guard let distance = placemark.location?.distance(from: location), distance <= 100 else { return nil }
+      return (placemark, distance)
+    }
+    return near.sorted { $0.distance < $1.distance }.map(\.placemark)
   }
 
   /// Placemarks whose address has every word of `address`.

@@ -227,9 +227,11 @@ public enum BasemapBuilder {
     let total = 2 * (width + height)
     /// The box's corners passed walking clockwise from `a` to `b`.
     func walk(from a: Double, to b: Double) -> [P] {
-      let span = (b - a + total).truncatingRemainder(dividingBy: total)
-      return corners.map { (($0.at - a + total).truncatingRemainder(dividingBy: total), $0.point) }
-        .filter { $0.0 > 0 && $0.0 < span }.sorted { $0.0 < $1.0 }.map(\.1)
+      let span: Double = (b - a + total).truncatingRemainder(dividingBy: total)
+      let ahead: [(distance: Double, point: P)] = corners.map { corner in
+        ((corner.at - a + total).truncatingRemainder(dividingBy: total), corner.point)
+      }
+      return ahead.filter { $0.distance > 0 && $0.distance < span }.sorted { $0.distance < $1.distance }.map(\.point)
     }
     var polygons: [[P]] = []
     var unused = Set(cut.indices)

@@ -28,7 +28,8 @@ struct SourceCommandTests {
     let records = try Self.objects(first)
     // As gpsd reports the trace: nothing for the second the receiver's RMC turns invalid (56 s).
     #expect(records.count == 178)
-    #expect(records.map(\.elapsed) == (0..<179).filter { $0 != 56 }.map { Double($0) })
+    let seconds: [Double] = (0..<179).filter { $0 != 56 }.map { Double($0) }
+    #expect(records.map(\.elapsed) == seconds)
     #expect(records.filter { $0.mode == 1 }.count == 39)
     #expect(records.filter { $0.mode == 1 }.allSatisfy { $0.lat == nil && $0.time != nil })
     #expect(first.stderr == "locemu replay: \(Self.trace("tunnel.nmea")): 178 records, 139 with a fix\n")
