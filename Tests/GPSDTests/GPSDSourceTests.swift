@@ -64,7 +64,7 @@ struct GPSDSourceTests {
   /// project's decoder both compute from the same sentences.
   @Test func theTraceArrivesThroughGPSDInOrder() async throws {
     let expected = try await Self.traceFixes("drive.nmea")
-    let gpsd = try await offPool { try UDPFedGPSD.start() }
+    let gpsd = try await UDPFedGPSD.start()
     defer { gpsd.stop() }
     let (source, events) = Self.source(gpsd)
     let player = Self.playOnceConnected(try Self.epochs("drive.nmea"), gpsd, events)
@@ -95,7 +95,7 @@ struct GPSDSourceTests {
   /// connection: libgps opens it without close-on-exec, and the shim marks it (else the child
   /// would keep the connection open after the source has closed it).
   @Test func aProcessTheAppStartsHoldsNoConnectionToGPSD() async throws {
-    let gpsd = try await offPool { try UDPFedGPSD.start() }
+    let gpsd = try await UDPFedGPSD.start()
     defer { gpsd.stop() }
     let (source, events) = Self.source(gpsd)
     let consumer = Task { for try await _ in source {} }
@@ -125,7 +125,7 @@ struct GPSDSourceTests {
   /// Cancelling the consuming task ends the session: its thread stops (the `stopped` event, the
   /// last) and the sequence ends without an error of its own.
   @Test func cancellationStopsTheSession() async throws {
-    let gpsd = try await offPool { try UDPFedGPSD.start() }
+    let gpsd = try await UDPFedGPSD.start()
     defer { gpsd.stop() }
     let (source, events) = Self.source(gpsd)
     let player = Self.playOnceConnected(try Self.epochs("city-walk.nmea"), gpsd, events)

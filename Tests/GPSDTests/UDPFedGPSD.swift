@@ -33,11 +33,12 @@ final class UDPFedGPSD: Sendable {
     self.directory = directory
   }
 
-  /// Starts gpsd and waits until it listens on its TCP port and holds its UDP port (at most 10
-  /// minutes per pair of ports: a hang guard); a pair another process holds is given up and the
-  /// next one tried. Blocking: call it through `offPool`.
+  /// Starts gpsd and waits until it listens on its TCP port and holds its UDP port; a pair
+  /// another process holds is given up and the next one tried. The wait is under
+  /// `hangGuarded` (600 s per pair of ports), never a speed: gpsd listened 5–8 ms after its
+  /// start, measured five times on core 0 while a fresh clone's test command kept both cores busy.
   /// - Throws: ``UDPFedGPSDError`` when gpsd is not installed or did not start on 5 pairs.
-  static func start() throws -> UDPFedGPSD {
+  static func start() async throws -> UDPFedGPSD {
     guard let path else { throw UDPFedGPSDError("gpsd is not installed (apt-get install gpsd)") }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gpsd-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -52,7 +53,8 @@ final class UDPFedGPSD: Sendable {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      if holdsItsPorts(process, port: port, feedPort: feedPort, limit: .seconds(600)) {
+      let pid = process.processIdentifier
+      if await hangGuarded(within: .seconds(600), { await holdsItsPorts(pid, port: port, feedPort: feedPort) }) == true {
         let sender = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         return UDPFedGPSD(port: port, feedPort: feedPort, pid: process.processIdentifier, sender: sender, directory: directory)
       }
@@ -112,21 +114,19 @@ final class UDPFedGPSD: Sendable {
     }
   }
 
-  /// Whether `process` came to listen on TCP `port` and hold UDP `feedPort` itself (sockets
-  /// among its descriptors, not another process's) before `limit` passed or it exited.
-  /// `limit` is a hang guard, never a speed: gpsd listened 5–8 ms after its start, measured five
-  /// times on core 0 while a fresh clone's test command kept both cores busy; the callers' 600 s
-  /// is more than ten thousand times that.
-  private static func holdsItsPorts(_ process: Process, port: Int, feedPort: Int, limit: Duration) -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while process.isRunning && ContinuousClock.now < deadline {
-      let own = socketInodes(of: process.processIdentifier)
+  /// Whether process `pid` came to listen on TCP `port` and hold UDP `feedPort` itself (sockets
+  /// among its descriptors, not another process's) before it exited or the task was cancelled.
+  /// Looks every 20 ms, asleep between looks: no thread is held.
+  private static func holdsItsPorts(_ pid: Int32, port: Int, feedPort: Int) async -> Bool {
+    // Foundation reaps its child when it exits: then there is no process `pid` to signal.
+    while kill(pid, 0) == 0 {
+      let own = socketInodes(of: pid)
       if !inodes(["tcp", "tcp6"], port: port, state: "0A").isDisjoint(with: own)
         && !inodes(["udp", "udp6"], port: feedPort, state: nil).isDisjoint(with: own)
       {
         return true
       }
-      Thread.sleep(forTimeInterval: 0.02)
+      guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { return false }
     }
     return false
   }
